@@ -1,0 +1,1 @@
+"""The ``rcaloop`` command line: runs the services and exposes every core offline."""

@@ -1,0 +1,167 @@
+"""``rcaloop``: one CLI for running the pipeline and for every service's offline core."""
+
+from __future__ import annotations
+
+import asyncio
+import sys
+from pathlib import Path
+
+import typer
+from rich.console import Console
+from rich.table import Table
+
+from rcaloop.annotation import cli as annotation_cli
+from rcaloop.cli import pipeline
+from rcaloop.cli.runtime import NoRedis, cli_redis_url, embedded_socket
+from rcaloop.gate import cli as gate_cli
+from rcaloop.harness import cli as harness_cli
+from rcaloop.ingestion import cli as ingestion_cli
+from rcaloop.knowledge import cli as knowledge_cli
+from rcaloop.parser import cli as parser_cli
+from rcaloop.shared.embedded import EmbeddedRedis, EmbeddedRedisError
+from rcaloop.shared.logs import configure_logging
+from rcaloop.shared.metrics import serve_metrics
+from rcaloop.shared.redis_conn import connect
+from rcaloop.shared.service import install_stop_signals, run_services
+from rcaloop.shared.settings import RuntimeSettings, redact_url
+from rcaloop.shared.sources import SourceError
+from rcaloop.shared.status import stream_status
+
+app = typer.Typer(help="rcaloop — the quality loop for root-cause-analysis agents.", no_args_is_help=True)
+console = Console()
+err = Console(stderr=True)
+
+EXAMPLES = Path(__file__).resolve().parents[3] / "examples"
+
+for module in (ingestion_cli, parser_cli, harness_cli, annotation_cli, knowledge_cli, gate_cli):
+    module.register(app)
+
+
+def _fail(message: str, code: int = 2) -> None:
+    err.print(f"[red]error:[/red] {message}")
+    raise typer.Exit(code)
+
+
+async def _run_pipeline(settings: RuntimeSettings, http_port: int | None, demo_paths: list[Path] | None) -> int:
+    """Runs every service; with ``demo_paths`` submits them, waits for the drain, exits."""
+    embedded = None
+    if settings.redis_url is None:
+        embedded = EmbeddedRedis(embedded_socket(settings).parent)
+        url = embedded.start()
+        console.print(f"embedded Redis on {url} (set REDIS_URL to use your own)")
+    else:
+        url = settings.redis_url.get_secret_value()
+        console.print(f"Redis at {redact_url(url)}")
+    stop = asyncio.Event()
+    install_stop_signals(stop)
+    host = asyncio.create_task(run_services(pipeline.all_services(), settings, stop, url=url, http_port=http_port))
+    code = 0
+    try:
+        if demo_paths is None:
+            if http_port:
+                console.print(f"HTTP API on http://127.0.0.1:{http_port}/docs")
+            console.print("pipeline running; Ctrl-C to stop")
+            await host
+            return 0
+        ids = await pipeline.submit_paths(url, demo_paths, settings.prefix)
+        console.print(f"submitted {len(ids)} sample results to rca.results")
+        drained = await pipeline.wait_until_drained(url, settings.prefix, timeout_s=120)
+        if not drained:
+            err.print("[red]the pipeline did not drain within 120 s[/red]")
+            code = 1
+        redis = connect(url)
+        try:
+            _print_status(await stream_status(redis, settings.prefix))
+        finally:
+            await redis.aclose()
+    finally:
+        stop.set()
+        await host
+        if embedded:
+            embedded.stop()
+    return code
+
+
+@app.command()
+def up(
+    http_port: int = typer.Option(8080, help="port of the HTTP API (annotation, knowledge); 0 = none"),
+) -> None:
+    """Run every service plus the HTTP API locally (embedded Redis when REDIS_URL is unset)."""
+    settings = RuntimeSettings()
+    configure_logging("rcaloop", settings.log_level, "console")
+    serve_metrics(settings.metrics_port)
+    try:
+        raise typer.Exit(asyncio.run(_run_pipeline(settings, http_port or None, None)))
+    except EmbeddedRedisError as exc:
+        _fail(str(exc))
+
+
+@app.command()
+def demo(
+    examples: Path = typer.Option(EXAMPLES, help="directory of sample results"),
+) -> None:
+    """Bring the pipeline up, run the bundled samples through it, print where results are."""
+    settings = RuntimeSettings()
+    configure_logging("rcaloop", "WARNING", "console")
+    paths = pipeline.example_paths(examples)
+    if not paths:
+        _fail(f"no sample results under {examples}")
+    try:
+        code = asyncio.run(_run_pipeline(settings, None, paths))
+    except (EmbeddedRedisError, SourceError) as exc:
+        _fail(str(exc))
+    data = settings.rcaloop_data_dir.resolve()
+    console.print(f"\nresults: streams in Redis (AOF under {data / 'redis'}), review store and files under {data}")
+    console.print("inspect: rcaloop up, then rcaloop status / the HTTP API at http://127.0.0.1:8080/docs")
+    raise typer.Exit(code)
+
+
+@app.command()
+def submit(paths: list[Path] = typer.Argument(..., help="job directories, skill text outputs or capture JSON files")) -> None:
+    """Publish RCA results to rca.results (as an upstream agent would)."""
+    settings = RuntimeSettings()
+    try:
+        url = cli_redis_url(settings)
+        ids = asyncio.run(pipeline.submit_paths(url, paths, settings.prefix))
+    except (NoRedis, SourceError) as exc:
+        _fail(str(exc))
+    except OSError as exc:
+        _fail(f"cannot reach Redis: {exc}")
+    for result_id in ids:
+        console.print(f"submitted {result_id}")
+
+
+def _print_status(rows) -> None:
+    table = Table(title="rcaloop streams")
+    for col in ("stream", "group", "length", "lag", "pending", "dlq", "consumers"):
+        table.add_column(col, justify="left" if col in ("stream", "group") else "right")
+    for r in rows:
+        table.add_row(r.stream, r.group or "-", str(r.length), "-" if r.lag is None else str(r.lag), str(r.pending), str(r.dlq), str(r.consumers))
+    console.print(table)
+
+
+@app.command()
+def status() -> None:
+    """Per-stream length, group lag, pending and DLQ counts."""
+    settings = RuntimeSettings()
+
+    async def fetch():
+        redis = connect(cli_redis_url(settings))
+        try:
+            return await stream_status(redis, settings.prefix)
+        finally:
+            await redis.aclose()
+
+    try:
+        _print_status(asyncio.run(fetch()))
+    except NoRedis as exc:
+        _fail(str(exc))
+    except OSError as exc:
+        _fail(f"cannot reach Redis: {exc}")
+
+
+def main() -> None:
+    try:
+        app()
+    except KeyboardInterrupt:
+        sys.exit(130)

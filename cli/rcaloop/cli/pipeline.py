@@ -1,0 +1,79 @@
+"""``rcaloop up`` / ``demo``: every service in one process over one Redis."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+from rcaloop.annotation.app import AnnotationSettings
+from rcaloop.annotation.app import build as build_annotation
+from rcaloop.contracts import Stream
+from rcaloop.gate.app import GateSettings
+from rcaloop.gate.app import build as build_gate
+from rcaloop.harness.app import HarnessSettings
+from rcaloop.harness.app import build as build_harness
+from rcaloop.ingestion.app import IngestionSettings
+from rcaloop.ingestion.app import build as build_ingestion
+from rcaloop.knowledge.app import KnowledgeSettings
+from rcaloop.knowledge.app import build as build_knowledge
+from rcaloop.parser.app import ParserSettings
+from rcaloop.parser.app import build as build_parser
+from rcaloop.shared.redis_conn import connect
+from rcaloop.shared.service import Service
+from rcaloop.shared.settings import RuntimeSettings
+from rcaloop.shared.sources import load_result
+from rcaloop.shared.status import stream_status
+from rcaloop.shared.wire import encode
+
+BUILDERS: list[tuple[Callable[..., Service], type[RuntimeSettings]]] = [
+    (build_ingestion, IngestionSettings),
+    (build_parser, ParserSettings),
+    (build_harness, HarnessSettings),
+    (build_annotation, AnnotationSettings),
+    (build_knowledge, KnowledgeSettings),
+    (build_gate, GateSettings),
+]
+
+
+def all_services() -> list[Service]:
+    return [build(settings_cls()) for build, settings_cls in BUILDERS]
+
+
+def example_paths(root: Path) -> list[Path]:
+    """Bundled samples: job directories, skill text outputs and captures."""
+    paths = sorted(p for p in (root / "jobs").iterdir() if p.is_dir()) if (root / "jobs").is_dir() else []
+    for sub, pattern in (("skill_outputs", "*.txt"), ("captures", "*.json")):
+        if (root / sub).is_dir():
+            paths += sorted((root / sub).glob(pattern))
+    return paths
+
+
+async def submit_paths(url: str, paths: list[Path], prefix: str = "") -> list[str]:
+    """Publish each path as a ``RawResult`` on ``rca.results``; returns the result ids."""
+    results = [load_result(p) for p in paths]
+    redis = connect(url)
+    try:
+        pipe = redis.pipeline(transaction=False)
+        for r in results:
+            pipe.xadd(Stream.RESULTS.key(prefix), encode(r, producer=r.producer))
+        await pipe.execute()
+    finally:
+        await redis.aclose()
+    return [r.result_id for r in results]
+
+
+async def wait_until_drained(url: str, prefix: str, timeout_s: float = 60) -> bool:
+    """True once every consumer group has read everything and acknowledged it."""
+    redis = connect(url)
+    deadline = time.monotonic() + timeout_s
+    try:
+        while time.monotonic() < deadline:
+            rows = [r for r in await stream_status(redis, prefix) if r.group]
+            if rows and all(r.lag == 0 and r.pending == 0 for r in rows):
+                return True
+            await asyncio.sleep(0.2)
+        return False
+    finally:
+        await redis.aclose()

@@ -1,0 +1,86 @@
+"""Human annotation of a CI-job RCA, exactly the seed's ``annotation.json`` format."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from rcaloop.contracts.common import Contract, utcnow
+from rcaloop.contracts.evaluation import OperatorEvaluation
+
+
+class _Loose(BaseModel):
+    model_config = ConfigDict(extra="ignore")
+
+
+class RootCause(_Loose):
+    category: str | None = None
+    summary: str | None = None
+    confidence: str | None = None
+
+
+class TraceItem(_Loose):
+    """One evidence item with traceability into the step files."""
+
+    source: str | None = None
+    source_file: str | None = None
+    json_path: str | None = None
+    exact_value: Any = None
+    exact_quote: str | None = None
+    line_number: int | None = None
+    github_path: str | None = None
+    message: str | None = None
+    confidence: str | None = None
+    is_root_cause: bool = False
+
+
+class Recommendation(_Loose):
+    priority: str | None = None
+    action: str
+    file: str | None = None
+
+
+class AlternativeDiagnosis(_Loose):
+    category: str | None = None
+    summary: str | None = None
+    why_wrong: str | None = None
+    plausibility: str | None = None
+    supporting_evidence: list[str] = Field(default_factory=list)
+    contradicting_evidence: list[str] = Field(default_factory=list)
+
+
+class Annotation(_Loose):
+    """``.analysis/<job_id>/annotation.json``; field order is the seed's."""
+
+    job_id: str
+    annotated_at: datetime = Field(default_factory=utcnow)
+    category_correct: bool | None = None
+    category_comment: str | None = None
+    root_cause: RootCause = Field(default_factory=RootCause)
+    summary_accurate: bool | None = None
+    summary_comment: str | None = None
+    evidence: list[TraceItem] = Field(default_factory=list)
+    evidence_feedback: str | None = None
+    difficulty: str | None = None
+    difficulty_score: float | None = None
+    difficulty_justification: str | None = None
+    difficulty_appropriate: bool | None = None
+    difficulty_comment: str | None = None
+    recommendations: list[Recommendation] = Field(default_factory=list)
+    contributing_factors: list[str] = Field(default_factory=list)
+    alternative_diagnoses: list[AlternativeDiagnosis] = Field(default_factory=list)
+
+
+class AnnotationRecord(Contract):
+    """A stored review (``review.annotations``): an annotation or an operator evaluation."""
+
+    annotation_id: str
+    task_id: str | None = None
+    analysis_hash: str
+    annotator: str
+    kind: Literal["annotation", "operator_evaluation"]
+    annotation: Annotation | None = None
+    evaluation: OperatorEvaluation | None = None
+    created_at: datetime = Field(default_factory=utcnow)

@@ -1,0 +1,128 @@
+"""The canonical parsed RCA (``rca.parsed``): all three input shapes become this."""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from rcaloop.contracts.annotation import AlternativeDiagnosis, Recommendation, RootCause, TraceItem
+from rcaloop.contracts.common import Contract, Issue
+from rcaloop.contracts.results import EvidenceArtifact, ResultKind
+
+Outcome = Literal["report", "not_applicable", "insufficient_context", "incomplete"]
+
+
+class _Loose(BaseModel):
+    model_config = ConfigDict(extra="ignore")
+
+
+class ChatSections(_Loose):
+    tldr: str | None = None
+    cause: str | None = None
+    steps_to_verify: str | None = None
+    now: str | None = None
+    do_not: str | None = None
+    permanent_fixes: str | None = None
+    also: str | None = None
+    related: str | None = None
+
+
+class Chat(_Loose):
+    markdown: str
+    title: str | None = None
+    subjects: list[str] = Field(default_factory=list)
+    context: str | None = None
+    sections: ChatSections = Field(default_factory=ChatSections)
+
+
+class SensitiveItem(_Loose):
+    where: str
+    type: str
+
+
+class Fields(_Loose):
+    """The RCA_FIELDS block; a missing or invalid value is ``None``."""
+
+    origin: Literal["internal", "upstream", "undetermined"] | None = None
+    confidence: Literal["high", "medium", "low"] | None = None
+    self_healing: Literal["yes", "no", "unknown"] | None = None
+    repo: str | None = None
+    commit: str | None = None
+    sensitive_data: list[SensitiveItem] = Field(default_factory=list)
+
+
+class Citation(_Loose):
+    kind: Literal["msg", "rca", "code", "url", "other"]
+    label: str
+    target: str
+    resolved: bool
+    href: str | None = None
+    reason: str | None = None
+
+
+class AlreadyAnalyzed(_Loose):
+    subject: str
+    rca_id: str
+
+
+class InputContext(_Loose):
+    subjects: list[str] = Field(default_factory=list)
+    already_analyzed: list[AlreadyAnalyzed] = Field(default_factory=list)
+    history_sql: str | None = None
+    body: str = ""
+
+
+class Claim(_Loose):
+    """A claim as the agent stated it (captures carry their own evidence ids)."""
+
+    id: str | None = None
+    kind: Literal["root_cause", "contributing_factor", "recommendation", "observation", "other"] = "other"
+    text: str
+    evidence_ids: list[str] = Field(default_factory=list)
+
+
+class Diagnosis(_Loose):
+    """The diagnosis in the shape of ``step5_summary.json`` / ``annotation.json``.
+
+    Filled from whichever input shape was parsed, so the harness and the annotation
+    service see one structure. ``family`` is the root-cause family an alert agent
+    ranked (captures); ``candidates`` its ranked list.
+    """
+
+    root_cause: RootCause | None = None
+    family: str | None = None
+    candidates: list[str] = Field(default_factory=list)
+    evidence: list[TraceItem] = Field(default_factory=list)
+    difficulty: str | None = None
+    difficulty_score: float | None = None
+    difficulty_justification: str | None = None
+    recommendations: list[Recommendation] = Field(default_factory=list)
+    contributing_factors: list[str] = Field(default_factory=list)
+    alternative_diagnoses: list[AlternativeDiagnosis] = Field(default_factory=list)
+    claims: list[Claim] = Field(default_factory=list)
+    confidence_diagnostics: dict[str, Any] | None = None
+
+
+class ParsedRCA(Contract):
+    """``rcaloop parse FILE --json`` prints exactly this model."""
+
+    analysis_hash: str
+    result_id: str | None = None
+    job_id: str | None = None
+    source_kind: ResultKind = "skill_text"
+    outcome: Outcome
+    outcome_reason: str | None = None
+    title: str | None = None
+    report_markdown: str = ""
+    chat: Chat | None = None
+    chat_rendered: str = ""
+    fields: Fields = Field(default_factory=Fields)
+    citations: list[Citation] = Field(default_factory=list)
+    red_flags: list[str] = Field(default_factory=list)
+    context: InputContext | None = None
+    errors: list[Issue] = Field(default_factory=list)
+    warnings: list[Issue] = Field(default_factory=list)
+    diagnosis: Diagnosis | None = None
+    artifacts: list[EvidenceArtifact] = Field(default_factory=list, description="evidence the run collected")
+    alert_text: str | None = Field(default=None, description="the alert/log the agent analysed, when known")

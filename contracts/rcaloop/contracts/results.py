@@ -1,0 +1,63 @@
+"""What agents publish (``rca.results``) and what ingestion passes on (``rca.ingested``)."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from rcaloop.contracts.common import Contract, utcnow
+
+ResultKind = Literal["skill_text", "step_files", "capture"]
+"""The three shapes of RCA output (SPEC §3a, §3b, §3c)."""
+
+
+class EvidenceArtifact(BaseModel):
+    """One artifact an agent collected during its run (log line, event, file, metric).
+
+    ``live`` is false for history from the knowledge graph: context only, never grounding.
+    ``target_verified`` marks an observation checked on the alert's own target.
+    """
+
+    model_config = ConfigDict(extra="ignore")
+
+    id: str | None = Field(default=None, description="E01, E02 … assigned by the harness; an agent's own id otherwise")
+    source: str = Field(description="where it came from: step1, step3, step4, splunk, github, prometheus, chat, …")
+    source_group: str | None = Field(default=None, description="independent source group; derived from source when absent")
+    kind: str = "observation"
+    title: str = ""
+    text: str = ""
+    source_file: str | None = None
+    json_path: str | None = None
+    value: Any = None
+    live: bool = True
+    target_verified: bool = False
+    observed_at: datetime | None = None
+
+
+class RawResult(Contract):
+    """Raw agent output plus metadata, as published to ``rca.results``.
+
+    ``content`` is the skill's text output (``skill_text``), a mapping of step-file
+    name to its parsed JSON (``step_files``), or an ``AlertAnalysisResponse`` object
+    (``capture``).
+    """
+
+    result_id: str = Field(min_length=1, max_length=200, pattern=r"^[A-Za-z0-9][A-Za-z0-9._:@/-]*$")
+    kind: ResultKind
+    content: str | dict[str, Any]
+    job_id: str | None = Field(default=None, max_length=200)
+    producer: str = Field(default="unknown", max_length=200)
+    submitted_at: datetime = Field(default_factory=utcnow)
+    input_text: str | None = Field(default=None, description="the alert/log text the agent was given, with any context block")
+    evidence: list[EvidenceArtifact] = Field(default_factory=list)
+    metadata: dict[str, str] = Field(default_factory=dict)
+
+
+class IngestedRecord(RawResult):
+    """A validated, deduplicated raw record (``rca.ingested``)."""
+
+    analysis_hash: str
+    ingested_at: datetime = Field(default_factory=utcnow)
+    size_bytes: int = 0

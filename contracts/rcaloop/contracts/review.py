@@ -1,0 +1,26 @@
+"""A review task for annotation UIs (``review.tasks``)."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Literal
+
+from pydantic import Field
+
+from rcaloop.contracts.common import Contract, utcnow
+
+
+class ReviewTask(Contract):
+    task_id: str
+    analysis_hash: str
+    result_id: str | None = None
+    job_id: str | None = None
+    kind: Literal["annotation", "operator_evaluation"] = Field(
+        description="annotation for CI-job RCAs (step files / skill text), operator_evaluation for alert captures"
+    )
+    verdict: str
+    score: float
+    title: str | None = None
+    overlap: int = Field(default=1, ge=1, description="how many annotators should review it")
+    priority: int = Field(default=0, description="higher first; failing verdicts rank up")
+    created_at: datetime = Field(default_factory=utcnow)

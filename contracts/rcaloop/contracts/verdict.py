@@ -1,0 +1,94 @@
+"""The harness verdict (``rca.evaluated``, SPEC §5)."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from rcaloop.contracts.common import Contract, utcnow
+from rcaloop.contracts.parsed import Diagnosis, ParsedRCA
+
+Verdict = Literal["pass", "degraded", "insufficient_evidence", "unchecked"]
+DIMENSION_WEIGHTS: dict[str, int] = {
+    "evidence_grounding": 25,
+    "diagnostic_reasoning": 20,
+    "investigation_plan": 20,
+    "uncertainty_calibration": 15,
+    "operational_usefulness": 15,
+    "safety": 5,
+}
+
+
+class _Loose(BaseModel):
+    model_config = ConfigDict(extra="ignore")
+
+
+class LedgerEvidence(_Loose):
+    """An evidence artifact with its harness id (``E01`` …)."""
+
+    id: str
+    source: str
+    source_group: str
+    live: bool = True
+    target_verified: bool = False
+    title: str = ""
+    text: str = ""
+    source_file: str | None = None
+    json_path: str | None = None
+
+
+class LedgerClaim(_Loose):
+    id: str
+    kind: str
+    text: str
+    supports: list[str] = Field(default_factory=list)
+    refutes: list[str] = Field(default_factory=list)
+    linked_by: list[Literal["citation", "traceability", "quote", "agent"]] = Field(default_factory=list)
+    status: Literal["supported", "refuted", "unlinked", "dropped"] = "unlinked"
+
+
+class GateResult(_Loose):
+    gate: str
+    passed: bool
+    detail: str
+
+
+class Repair(_Loose):
+    attempt: int
+    kind: str
+    target: str
+    reason: str
+    before: Any = None
+    after: Any = None
+
+
+class ConfidenceBreakdown(_Loose):
+    independent_source_groups: list[str] = Field(default_factory=list)
+    confidence_gate_passed: bool | None = None
+    stated_confidence: str | None = None
+    final_confidence: str | None = None
+    harness_score: float | None = None
+    repairs: int = 0
+    ranker_deltas: dict[str, Any] | None = None
+    self_check_adjustment: Any = None
+
+
+class HarnessVerdict(Contract):
+    analysis_hash: str
+    result_id: str | None = None
+    job_id: str | None = None
+    verdict: Verdict
+    score: float
+    pass_score: float = 70
+    dimensions: dict[str, float] = Field(default_factory=dict)
+    hard_gates: list[GateResult] = Field(default_factory=list)
+    repairs: list[Repair] = Field(default_factory=list)
+    evidence: list[LedgerEvidence] = Field(default_factory=list)
+    claims: list[LedgerClaim] = Field(default_factory=list)
+    repaired_report: str = ""
+    repaired_diagnosis: Diagnosis | None = None
+    confidence_breakdown: ConfidenceBreakdown = Field(default_factory=ConfidenceBreakdown)
+    parsed: ParsedRCA
+    evaluated_at: datetime = Field(default_factory=utcnow)

@@ -1,0 +1,1 @@
+"""Annotation service: ``rca.evaluated`` → review tasks; stores annotations and evaluations."""

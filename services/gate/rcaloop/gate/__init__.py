@@ -1,0 +1,1 @@
+"""Gate service: offline evaluation, release gate and rollout stages."""

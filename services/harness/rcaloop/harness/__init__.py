@@ -1,0 +1,1 @@
+"""Harness service: ``rca.parsed`` → ``rca.evaluated``."""

@@ -1,0 +1,1 @@
+"""Ingestion service: ``rca.results`` → ``rca.ingested``."""

@@ -1,0 +1,1 @@
+"""Knowledge service: verified reviews → knowledge packages (TypeDB, or the embedded store)."""

@@ -1,0 +1,1 @@
+"""Parser service: ``rca.ingested`` → ``rca.parsed``."""

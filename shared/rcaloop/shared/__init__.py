@@ -1,0 +1,1 @@
+"""rcaloop's shared runtime: what every service needs and none of them owns."""

@@ -1,0 +1,331 @@
+"""The reliable stream worker every service subscribes through (SPEC §2).
+
+Guarantees, in the order a message meets them:
+
+* the group is created from id ``0`` (FastStream would create it at ``$`` and skip
+  older entries);
+* entries are read in batches (``XREADGROUP COUNT n``); a payload that is not the
+  stream's contract is dead-lettered at once with its reason — retrying cannot fix it;
+* the handler (a thin adapter over a pure core) returns the messages to emit; the
+  emits, the idempotency key and the ``XACK`` are committed in **one Lua script**, so a
+  message is either fully processed or not at all, and a key already committed turns
+  a redelivery into a no-op (exactly-once effects on stream hops);
+* a handler exception leaves the message pending (FastStream's nack would be a no-op
+  too); the reclaim loop (``XAUTOCLAIM``) retries it — and takes over messages of dead
+  consumers — until ``MAX_DELIVERIES``, then moves it to ``<stream>.dlq`` with the last
+  error and acks it;
+* Redis going away is logged once per outage and retried with capped backoff;
+* a stop request is honoured between batches: the batch in hand is finished and acked.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import inspect
+import time
+from collections.abc import Awaitable, Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import redis.asyncio as aioredis
+from pydantic import BaseModel
+from redis.exceptions import ConnectionError as RedisConnectionError
+from redis.exceptions import ResponseError
+from redis.exceptions import TimeoutError as RedisTimeoutError
+
+from rcaloop.contracts import DeadLetter, Stream
+from rcaloop.shared import metrics
+from rcaloop.shared.logs import get_logger
+from rcaloop.shared.settings import RuntimeSettings
+from rcaloop.shared.wire import PayloadError, decode, decode_fields, encode
+
+
+@dataclass(frozen=True)
+class Emit:
+    """A message a handler wants published once its input is acknowledged."""
+
+    stream: Stream | str
+    model: BaseModel
+    headers: dict[str, str] = field(default_factory=dict)
+
+
+Handler = Callable[[Any], Sequence[Emit] | Awaitable[Sequence[Emit]]]
+
+
+@dataclass(frozen=True)
+class Subscription:
+    stream: Stream
+    model: type[BaseModel]
+    handle: Handler
+    group: str
+    idempotency_key: Callable[[Any], str] | None = None
+
+
+# One atomic commit per batch: for each item, claim its idempotency key (if any);
+# when newly claimed (or keyless) XADD its emits; always XACK it.
+# ARGV: in_key, group, maxlen, ttl, n_items, then per item:
+#   done_key|"", msg_id, n_emits, then per emit: stream_key, n_pairs, field, value, …
+_COMMIT_LUA = """
+local in_key, group, maxlen, ttl = ARGV[1], ARGV[2], ARGV[3], tonumber(ARGV[4])
+local n_items = tonumber(ARGV[5])
+local i = 6
+local skipped = 0
+for _ = 1, n_items do
+  local done_key, msg_id, n_emits = ARGV[i], ARGV[i + 1], tonumber(ARGV[i + 2])
+  i = i + 3
+  local fresh = true
+  if done_key ~= '' then
+    fresh = redis.call('SET', done_key, '1', 'NX', 'EX', ttl)
+  end
+  for _ = 1, n_emits do
+    local stream_key, n_pairs = ARGV[i], tonumber(ARGV[i + 1])
+    i = i + 2
+    if fresh then
+      local args = {'XADD', stream_key, 'MAXLEN', '~', maxlen, '*'}
+      for k = 0, 2 * n_pairs - 1 do args[#args + 1] = ARGV[i + k] end
+      redis.call(unpack(args))
+    end
+    i = i + 2 * n_pairs
+  end
+  if not fresh then skipped = skipped + 1 end
+  redis.call('XACK', in_key, group, msg_id)
+end
+return skipped
+"""
+
+_REDIS_DOWN = (RedisConnectionError, RedisTimeoutError, ConnectionError, OSError)
+
+
+@dataclass
+class _Item:
+    msg_id: str
+    done_key: str = ""
+    emits: list[tuple[str, dict[str, str]]] = field(default_factory=list)
+
+
+class StreamWorker:
+    """Consumes one stream for one consumer group; see the module docstring."""
+
+    def __init__(self, redis: aioredis.Redis, sub: Subscription, settings: RuntimeSettings, service: str):
+        self.redis = redis
+        self.sub = sub
+        self.settings = settings
+        self.service = service
+        prefix = settings.prefix
+        self.key = sub.stream.key(prefix)
+        self.dlq_key = sub.stream.dlq_key(prefix)
+        self.errors_key = f"{prefix}rcaloop:errors:{self.key}:{sub.group}"
+        self.done_prefix = f"{prefix}rcaloop:done:{sub.group}:"
+        self.prefix = prefix
+        self.log = get_logger(service).bind(stream=self.key, group=sub.group)
+        self._labels = {"service": service, "stream": self.key}
+        self._commit = redis.register_script(_COMMIT_LUA)
+        self._group_ready = False
+        self._last_reclaim = 0.0
+
+    # -- lifecycle -------------------------------------------------------------------
+    async def ensure_group(self) -> None:
+        try:
+            await self.redis.xgroup_create(self.key, self.sub.group, id="0", mkstream=True)
+        except ResponseError as exc:
+            if "BUSYGROUP" not in str(exc):
+                raise
+        self._group_ready = True
+
+    async def run(self, stop: asyncio.Event) -> None:
+        backoff, down_since = 0.5, None
+        while not stop.is_set():
+            try:
+                if not self._group_ready:
+                    await self.ensure_group()
+                if time.monotonic() - self._last_reclaim >= self.settings.claim_interval_ms / 1000:
+                    await self.reclaim()
+                await self.read_once()
+                if down_since is not None:
+                    self.log.info("redis_reconnected", outage_s=round(time.monotonic() - down_since, 1))
+                    down_since, backoff = None, 0.5
+            except _REDIS_DOWN as exc:
+                if down_since is None:
+                    down_since = time.monotonic()
+                    self.log.warning("redis_unreachable", error=type(exc).__name__, retry_in_s=backoff)
+                self._group_ready = False
+                await _sleep_or_stop(stop, backoff)
+                backoff = min(backoff * 2, 10.0)
+            except ResponseError as exc:
+                if "NOGROUP" in str(exc):  # stream or group vanished (e.g. Redis restarted empty)
+                    self._group_ready = False
+                    continue
+                raise
+        self.log.info("worker_stopped")
+
+    async def read_once(self) -> int:
+        resp = await self.redis.xreadgroup(
+            self.sub.group,
+            self.settings.consumer_name,
+            {self.key: ">"},
+            count=self.settings.batch_size,
+            block=self.settings.block_ms,
+        )
+        if not resp:
+            return 0
+        entries = resp[0][1]
+        await self.process(entries, deliveries=None)
+        return len(entries)
+
+    # -- processing --------------------------------------------------------------------
+    async def process(self, entries: list, deliveries: dict[str, int] | None) -> None:
+        """Handle a batch and commit its effects and acks atomically."""
+        items: list[_Item] = []
+        decoded: list[tuple[str, dict[str, str], BaseModel]] = []
+        for raw_id, raw_fields in entries:
+            msg_id = raw_id.decode() if isinstance(raw_id, bytes) else raw_id
+            fields = decode_fields(raw_fields or {})
+            try:
+                decoded.append((msg_id, fields, decode(fields, self.sub.model)))
+            except PayloadError as exc:
+                n = (deliveries or {}).get(msg_id, 1)
+                items.append(self._dead_letter(msg_id, fields, exc.code, str(exc), n))
+
+        seen = await self._already_done([m for _, _, m in decoded])
+        failures: dict[str, str] = {}
+        in_batch: set[str] = set()
+        for (msg_id, _fields, model), done_key in zip(decoded, seen, strict=True):
+            if done_key is None or (done_key and done_key in in_batch):  # committed earlier, or twice in this batch
+                metrics.DUPLICATES.labels(**self._labels).inc()
+                items.append(_Item(msg_id))
+                continue
+            started = time.perf_counter()
+            try:
+                result = self.sub.handle(model)
+                if inspect.isawaitable(result):
+                    result = await result
+            except Exception as exc:  # noqa: BLE001 - a handler bug must not kill the worker
+                metrics.FAILED.labels(**self._labels).inc()
+                failures[msg_id] = f"{type(exc).__name__}: {exc}"[:2000]
+                self.log.warning("handler_failed", message_id=msg_id, error=type(exc).__name__)
+                continue
+            metrics.HANDLER_SECONDS.labels(**self._labels).observe(time.perf_counter() - started)
+            in_batch.add(done_key)
+            item = _Item(msg_id, done_key)
+            item.emits = [(self._stream_key(e.stream), encode(e.model, **e.headers)) for e in result or ()]
+            items.append(item)
+
+        if failures:
+            await self.redis.hset(self.errors_key, mapping=failures)
+        if items:
+            skipped = await self._commit(args=self._commit_args(items))
+            processed = len(items) - int(skipped or 0)
+            metrics.PROCESSED.labels(**self._labels).inc(processed)
+            if skipped:
+                metrics.DUPLICATES.labels(**self._labels).inc(int(skipped))
+            cleared = [i.msg_id for i in items]
+            await self.redis.hdel(self.errors_key, *cleared)
+
+    async def _already_done(self, models: list[BaseModel]) -> list[str | None]:
+        """Each model's idempotency key, or None when that key was committed before."""
+        if self.sub.idempotency_key is None:
+            return [""] * len(models)
+        keys = [self.done_prefix + self.sub.idempotency_key(m) for m in models]
+        if not keys:
+            return []
+        found = await self.redis.mget(keys)
+        return [None if hit else key for key, hit in zip(keys, found, strict=True)]
+
+    def _stream_key(self, stream: Stream | str) -> str:
+        return stream.key(self.prefix) if isinstance(stream, Stream) else stream
+
+    def _dead_letter(self, msg_id: str, fields: dict[str, str], code: str, error: str, deliveries: int) -> _Item:
+        letter = DeadLetter(
+            stream=self.key,
+            group=self.sub.group,
+            message_id=msg_id,
+            fields=fields,
+            error_code=code,
+            error=error,
+            deliveries=deliveries,
+            consumer=self.settings.consumer_name,
+        )
+        metrics.DEAD_LETTERED.labels(**self._labels).inc()
+        self.log.warning("dead_lettered", message_id=msg_id, error_code=code, deliveries=deliveries)
+        return _Item(msg_id, "", [(self.dlq_key, encode(letter))])
+
+    def _commit_args(self, items: list[_Item]) -> list[Any]:
+        args: list[Any] = [self.key, self.sub.group, self.settings.stream_maxlen, self.settings.idempotency_ttl_s, len(items)]
+        for item in items:
+            args += [item.done_key, item.msg_id, len(item.emits)]
+            for stream_key, fields in item.emits:
+                args += [stream_key, len(fields)]
+                for k, v in fields.items():
+                    args += [k, v]
+        return args
+
+    # -- reclaim -----------------------------------------------------------------------
+    async def reclaim(self) -> int:
+        """Take over messages idle longer than ``CLAIM_IDLE_MS``; dead-letter exhausted ones."""
+        self._last_reclaim = time.monotonic()
+        total, cursor = 0, "0-0"
+        for _ in range(100):  # bounded: at most 100 batches per pass
+            resp = await self.redis.xautoclaim(
+                self.key,
+                self.sub.group,
+                self.settings.consumer_name,
+                min_idle_time=self.settings.claim_idle_ms,
+                start_id=cursor,
+                count=self.settings.batch_size,
+            )
+            cursor = resp[0].decode() if isinstance(resp[0], bytes) else resp[0]
+            entries = [e for e in resp[1] if e[1] is not None]
+            gone = [e[0] for e in resp[1] if e[1] is None] + (list(resp[2]) if len(resp) > 2 else [])
+            if gone:  # trimmed away while pending: nothing left to process
+                await self.redis.xack(self.key, self.sub.group, *gone)
+            if entries:
+                total += len(entries)
+                metrics.RECLAIMED.labels(**self._labels).inc(len(entries))
+                await self._process_reclaimed(entries)
+            if cursor == "0-0":
+                break
+        await self._update_gauges()
+        return total
+
+    async def _process_reclaimed(self, entries: list) -> None:
+        ids = [(e[0].decode() if isinstance(e[0], bytes) else e[0]) for e in entries]
+        pipe = self.redis.pipeline(transaction=False)
+        for msg_id in ids:
+            pipe.xpending_range(self.key, self.sub.group, min=msg_id, max=msg_id, count=1)
+        pipe.hmget(self.errors_key, ids)
+        *pending, errors = await pipe.execute()
+        deliveries = {msg_id: (p[0]["times_delivered"] if p else 1) for msg_id, p in zip(ids, pending, strict=True)}
+        exhausted, retry = [], []
+        for entry, msg_id, err in zip(entries, ids, errors, strict=True):
+            if deliveries[msg_id] > self.settings.max_deliveries:
+                fields = decode_fields(entry[1])
+                error = err.decode("utf-8", "replace") if err else "no error recorded (consumer died while handling it)"
+                exhausted.append(self._dead_letter(msg_id, fields, "max_deliveries", error, deliveries[msg_id] - 1))
+            else:
+                retry.append(entry)
+        if exhausted:
+            await self._commit(args=self._commit_args(exhausted))
+            await self.redis.hdel(self.errors_key, *[i.msg_id for i in exhausted])
+        if retry:
+            self.log.info("reclaimed", count=len(retry))
+            await self.process(retry, deliveries)
+
+    async def _update_gauges(self) -> None:
+        try:
+            groups = await self.redis.xinfo_groups(self.key)
+        except ResponseError:
+            return
+        for g in groups:
+            name = g.get("name") or g.get(b"name")
+            if (name.decode() if isinstance(name, bytes) else name) == self.sub.group:
+                metrics.PENDING.labels(**self._labels).set(g.get("pending", 0) or 0)
+                lag = g.get("lag")
+                if lag is not None:
+                    metrics.LAG.labels(**self._labels).set(lag)
+
+
+async def _sleep_or_stop(stop: asyncio.Event, seconds: float) -> None:
+    try:
+        await asyncio.wait_for(stop.wait(), timeout=seconds)
+    except TimeoutError:
+        pass

@@ -1,0 +1,29 @@
+"""Structured logs (structlog): JSON lines by default, one ``service`` key on each."""
+
+from __future__ import annotations
+
+import logging
+import sys
+
+import structlog
+
+
+def configure_logging(service: str, level: str = "INFO", fmt: str = "json") -> structlog.stdlib.BoundLogger:
+    renderer = structlog.processors.JSONRenderer() if fmt == "json" else structlog.dev.ConsoleRenderer(colors=False)
+    structlog.configure(
+        processors=[
+            structlog.contextvars.merge_contextvars,
+            structlog.processors.add_log_level,
+            structlog.processors.TimeStamper(fmt="iso", utc=True),
+            structlog.processors.format_exc_info,
+            renderer,
+        ],
+        wrapper_class=structlog.make_filtering_bound_logger(logging.getLevelNamesMapping().get(level.upper(), 20)),
+        logger_factory=structlog.PrintLoggerFactory(file=sys.stderr),
+        cache_logger_on_first_use=False,
+    )
+    return structlog.get_logger().bind(service=service)
+
+
+def get_logger(service: str) -> structlog.stdlib.BoundLogger:
+    return structlog.get_logger().bind(service=service)

@@ -1,0 +1,71 @@
+"""The stream entry format: a ``payload`` field with the contract's JSON.
+
+Any producer in any language can publish with a plain ``XADD <stream> * payload '<json>'``;
+optional header fields (``producer``, ``correlation_id``, ``content_type``) ride alongside.
+FastStream's own envelope is not required (nor understood) on our streams.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from typing import TypeVar
+
+from pydantic import BaseModel, ValidationError
+
+PAYLOAD_FIELD = "payload"
+HEADER_FIELDS = ("producer", "correlation_id", "content_type")
+M = TypeVar("M", bound=BaseModel)
+
+
+class PayloadError(ValueError):
+    """The entry cannot become the stream's contract; ``code`` goes into the dead letter."""
+
+    def __init__(self, code: str, message: str):
+        super().__init__(message)
+        self.code = code
+
+
+@dataclass(frozen=True)
+class Entry:
+    id: str
+    fields: dict[str, str]
+
+
+def decode_fields(raw: dict) -> dict[str, str]:
+    return {
+        (k.decode("utf-8", "replace") if isinstance(k, bytes) else str(k)): (
+            v.decode("utf-8", "replace") if isinstance(v, bytes) else str(v)
+        )
+        for k, v in raw.items()
+    }
+
+
+def encode(model: BaseModel, **headers: str) -> dict[str, str]:
+    fields = {PAYLOAD_FIELD: model.model_dump_json()}
+    fields.update({k: v for k, v in headers.items() if v})
+    return fields
+
+
+def decode(fields: dict[str, str], model: type[M]) -> M:
+    """Parse the payload into ``model`` or raise ``PayloadError`` with a clear reason."""
+    if PAYLOAD_FIELD not in fields:
+        present = ", ".join(sorted(fields)[:10]) or "none"
+        raise PayloadError("missing_payload", f"entry has no '{PAYLOAD_FIELD}' field (fields present: {present})")
+    text = fields[PAYLOAD_FIELD]
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise PayloadError("invalid_json", f"payload is not JSON: {exc.msg} at position {exc.pos}") from None
+    if not isinstance(data, dict):
+        raise PayloadError("invalid_shape", f"payload must be a JSON object, got {type(data).__name__}")
+    version = data.get("schema_version", 1)
+    if version != 1:
+        raise PayloadError("unsupported_schema_version", f"schema_version {version!r} is not supported (expected 1)")
+    try:
+        return model.model_validate(data)
+    except ValidationError as exc:
+        problems = "; ".join(
+            f"{'.'.join(str(p) for p in err['loc']) or '<root>'}: {err['msg']}" for err in exc.errors()[:10]
+        )
+        raise PayloadError("contract_violation", f"payload is not a valid {model.__name__}: {problems}") from None

@@ -1,0 +1,120 @@
+"""The reliable worker on a real Redis: at-least-once, idempotent, dead-lettering, reclaim."""
+
+from __future__ import annotations
+
+import asyncio
+
+from pydantic import BaseModel
+
+from rcaloop.contracts import RawResult, Stream
+from rcaloop.shared.consumer import Emit, StreamWorker, Subscription
+from rcaloop.shared.service import Service
+from rcaloop.shared.wire import encode
+from tests.conftest import running
+from tests.helpers.streams import dlq, entries
+
+
+def _result(i: int) -> RawResult:
+    return RawResult(result_id=f"r-{i}", kind="skill_text", content=f"# report {i}\n")
+
+
+async def _publish(redis, prefix, *models: BaseModel, stream: Stream = Stream.RESULTS) -> None:
+    for m in models:
+        await redis.xadd(stream.key(prefix), encode(m))
+
+
+def _echo_service(handle, *, key=None) -> Service:
+    sub = Subscription(Stream.RESULTS, RawResult, handle, group="echo", idempotency_key=key)
+    return Service(name="echo", subscriptions=[sub])
+
+
+def _forward(result: RawResult) -> list[Emit]:
+    return [Emit(Stream.INGESTED, result)]
+
+
+async def test_group_reads_entries_published_before_it_existed(redis, prefix, settings_factory, wait):
+    await _publish(redis, prefix, _result(1), _result(2))  # no group yet: FastStream would skip these
+    async with running([_echo_service(_forward)], settings_factory()):
+        await wait(lambda: _len(redis, Stream.INGESTED.key(prefix), 2))
+    assert [e["result_id"] for e in await entries(redis, Stream.INGESTED, prefix)] == ["r-1", "r-2"]
+
+
+async def test_failing_handler_dead_letters_after_max_deliveries_and_stream_keeps_flowing(
+    redis, prefix, settings_factory, wait
+):
+    def handle(result: RawResult) -> list[Emit]:
+        if result.result_id == "r-poison":
+            raise RuntimeError("database says no")
+        return _forward(result)
+
+    settings = settings_factory(max_deliveries=3)
+    await _publish(redis, prefix, _result(1), RawResult(result_id="r-poison", kind="skill_text", content="x"), _result(2))
+    async with running([_echo_service(handle)], settings):
+        await wait(lambda: _len(redis, Stream.RESULTS.dlq_key(prefix), 1), timeout=15)
+        await _publish(redis, prefix, _result(3))
+        await wait(lambda: _len(redis, Stream.INGESTED.key(prefix), 3))
+    [letter] = await dlq(redis, Stream.RESULTS, prefix)
+    assert letter["error_code"] == "max_deliveries"
+    assert "RuntimeError: database says no" in letter["error"]
+    assert letter["deliveries"] == 3
+    assert '"r-poison"' in letter["fields"]["payload"]
+    assert sorted(e["result_id"] for e in await entries(redis, Stream.INGESTED, prefix)) == ["r-1", "r-2", "r-3"]
+    assert (await redis.xpending(Stream.RESULTS.key(prefix), "echo"))["pending"] == 0
+
+
+async def test_unreadable_payload_is_dead_lettered_at_once_with_reason(redis, prefix, settings_factory, wait):
+    key = Stream.RESULTS.key(prefix)
+    await redis.xadd(key, {"payload": "{not json"})
+    await redis.xadd(key, {"body": "no payload field"})
+    await redis.xadd(key, {"payload": '{"schema_version": 2, "result_id": "x", "kind": "skill_text", "content": ""}'})
+    await redis.xadd(key, {"payload": '{"result_id": "../x", "kind": "pdf", "content": ""}'})
+    await _publish(redis, prefix, _result(1))
+    async with running([_echo_service(_forward)], settings_factory()):
+        await wait(lambda: _len(redis, Stream.INGESTED.key(prefix), 1))
+        await wait(lambda: _len(redis, Stream.RESULTS.dlq_key(prefix), 4))
+    codes = [d["error_code"] for d in await dlq(redis, Stream.RESULTS, prefix)]
+    assert codes == ["invalid_json", "missing_payload", "unsupported_schema_version", "contract_violation"]
+
+
+async def test_same_message_twice_has_one_effect(redis, prefix, settings_factory, wait):
+    calls: list[str] = []
+
+    def handle(result: RawResult) -> list[Emit]:
+        calls.append(result.result_id)
+        return _forward(result)
+
+    service = _echo_service(handle, key=lambda r: r.result_id)
+    await _publish(redis, prefix, _result(1), _result(1), _result(2))
+    async with running([service], settings_factory()):
+        await wait(lambda: _len(redis, Stream.INGESTED.key(prefix), 2))
+        await _publish(redis, prefix, _result(1))  # a later redelivery of the same key
+        await asyncio.sleep(0.5)
+    assert [e["result_id"] for e in await entries(redis, Stream.INGESTED, prefix)] == ["r-1", "r-2"]
+    assert calls == ["r-1", "r-2"]
+
+
+async def test_consumer_killed_mid_message_loses_nothing(redis, prefix, settings_factory, wait):
+    started = asyncio.Event()
+
+    async def hang(result: RawResult) -> list[Emit]:
+        started.set()
+        await asyncio.sleep(3600)
+        return []
+
+    victim_settings = settings_factory(consumer_name="victim", claim_interval_ms=60_000)
+    victim = StreamWorker(redis, Subscription(Stream.RESULTS, RawResult, hang, group="echo"), victim_settings, "echo")
+    await _publish(redis, prefix, _result(1))
+    stop = asyncio.Event()
+    task = asyncio.create_task(victim.run(stop))
+    await asyncio.wait_for(started.wait(), 5)
+    task.cancel()  # the consumer dies holding the message, unacknowledged
+    pending = await redis.xpending(Stream.RESULTS.key(prefix), "echo")
+    assert pending["pending"] == 1
+
+    async with running([_echo_service(_forward)], settings_factory(consumer_name="rescuer")):
+        await wait(lambda: _len(redis, Stream.INGESTED.key(prefix), 1))
+    assert (await redis.xpending(Stream.RESULTS.key(prefix), "echo"))["pending"] == 0
+
+
+async def _len(redis, key: str, n: int) -> bool:
+    return await redis.xlen(key) >= n
