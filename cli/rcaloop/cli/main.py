@@ -12,6 +12,7 @@ from rich.table import Table
 
 from rcaloop.annotation import cli as annotation_cli
 from rcaloop.cli import pipeline
+from rcaloop.cli.compose import cli_deps
 from rcaloop.cli.runtime import NoRedis, cli_redis_url, embedded_socket
 from rcaloop.gate import cli as gate_cli
 from rcaloop.harness import cli as harness_cli
@@ -34,7 +35,7 @@ err = Console(stderr=True)
 EXAMPLES = Path(__file__).resolve().parents[3] / "examples"
 
 for module in (ingestion_cli, parser_cli, harness_cli, annotation_cli, knowledge_cli, gate_cli):
-    module.register(app)
+    module.register(app, cli_deps())
 
 
 def _fail(message: str, code: int = 2) -> None:

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import typer
 
+from rcaloop.shared.cli_deps import CliDeps
 
-def register(app: typer.Typer) -> None:
+
+def register(app: typer.Typer, deps: CliDeps) -> None:
     """Add this service's commands to the ``rcaloop`` CLI."""

@@ -1,0 +1,29 @@
+"""What the ``rcaloop`` composition root hands to each service's CLI commands.
+
+Services never import each other. A command that needs another service's pure core
+(``rcaloop harness FILE`` must parse first; ``rcaloop eval run`` parses and judges every
+output) receives it here, built once in ``rcaloop.cli.main``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+from rcaloop.contracts import HarnessVerdict, ParsedRCA, RawResult
+
+ParseFn = Callable[[RawResult, Path | None], ParsedRCA]
+"""(raw result, registry file or None) → canonical parse, as the parser service does it."""
+EvaluateFn = Callable[[ParsedRCA], HarnessVerdict]
+"""canonical parse → harness verdict with the harness settings from the environment."""
+
+
+@dataclass(frozen=True)
+class CliDeps:
+    parse: ParseFn
+    evaluate: EvaluateFn
+
+    def analyze(self, raw: RawResult, registry: Path | None = None) -> HarnessVerdict:
+        """The whole offline path of one output: parse, then judge."""
+        return self.evaluate(self.parse(raw, registry))
