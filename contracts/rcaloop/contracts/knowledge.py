@@ -1,4 +1,11 @@
-"""Knowledge promotion events (``knowledge.events``, SPEC §7)."""
+"""Knowledge promotion (``knowledge.events``, SPEC §7): events, packages, trace-v3 ledger.
+
+A *package* is what a passed review promotes: the diagnosed family, the evidence that
+grounds it, the probes that produced that evidence and the operator-verified actions.
+Its ``state`` moves candidate → (approved →) activated, or → shadowed → activated, or
+→ rejected; every move is a ``KnowledgeEvent``. The *runtime snapshot* is the set of
+activated packages the agent reads at run time.
+"""
 
 from __future__ import annotations
 
@@ -7,29 +14,150 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from rcaloop.contracts.common import Contract, utcnow
+from rcaloop.contracts.common import Contract, Issue, utcnow
 
 PackageState = Literal["candidate", "approved", "shadowed", "activated", "rejected"]
+EvidenceSource = Literal["ledger", "harness_claim"]
+Decision = Literal["approve", "shadow", "activate", "reject"]
+TimeRelation = Literal["before_incident", "during_incident", "after_incident", "unknown"]
+
+
+class _Loose(BaseModel):
+    model_config = ConfigDict(extra="ignore")
 
 
 class Provenance(BaseModel):
     model_config = ConfigDict(extra="allow")
 
-    promotion_path: Literal["ledger", "harness_claim"]
+    promotion_path: EvidenceSource
     annotation_id: str | None = None
     reviewer: str | None = None
 
 
+# -- trace-v3 ledger ----------------------------------------------------------------------
+class TraceObservation(_Loose):
+    """One observation and its time relation to the incident.
+
+    Evidence collected after the incident started is kept (``after_incident``) but is
+    never presented as observed before the cause.
+    """
+
+    evidence_id: str
+    source_group: str | None = None
+    collector: str | None = None
+    plane: str | None = Field(default=None, description="telemetry plane: logs, metrics, traces, events, config, …")
+    time_relation: TimeRelation = "unknown"
+    observed_at: datetime | None = None
+
+
+class TraceHypothesis(_Loose):
+    """A hypothesis with the source groups that support and refute it."""
+
+    id: str
+    family: str | None = None
+    is_root_cause: bool = False
+    supporting_source_groups: list[str] = Field(default_factory=list)
+    refuting_source_groups: list[str] = Field(default_factory=list)
+    supporting_evidence_ids: list[str] = Field(default_factory=list)
+
+
+class ProbeExecution(_Loose):
+    """One run of a probe template during the investigation, linked to a hypothesis."""
+
+    probe_template_id: str
+    hypothesis_id: str | None = None
+    collector: str | None = None
+    evidence_ids: list[str] = Field(default_factory=list)
+    outcome: Literal["supports", "refutes", "inconclusive"] = "inconclusive"
+
+
+class TraceLedger(_Loose):
+    """The trace-v3 ledger of one investigation (``confidence_diagnostics.trace_v3``)."""
+
+    version: str = "trace-v3"
+    incident_started_at: datetime | None = None
+    observations: list[TraceObservation] = Field(default_factory=list)
+    hypotheses: list[TraceHypothesis] = Field(default_factory=list)
+    probe_executions: list[ProbeExecution] = Field(default_factory=list)
+
+
+# -- packages -----------------------------------------------------------------------------
+class PackageDecision(_Loose):
+    """One reviewer decision (or a refused one) in a package's history."""
+
+    decision: Decision
+    reviewer: str
+    at: datetime = Field(default_factory=utcnow)
+    accepted: bool = True
+    from_state: PackageState
+    to_state: PackageState
+    comment: str | None = None
+    issues: list[Issue] = Field(default_factory=list)
+
+
+class KnowledgePackage(_Loose):
+    package_id: str
+    analysis_hash: str
+    annotation_id: str
+    state: PackageState = "candidate"
+    valid: bool = Field(description="every promotion rule of its path passed; only valid packages can be activated")
+    issues: list[Issue] = Field(default_factory=list, description="why the promotion was refused (empty when valid)")
+    family: str | None = None
+    evidence_source: EvidenceSource
+    supporting_evidence_ids: list[str] = Field(default_factory=list)
+    probe_template_ids: list[str] = Field(default_factory=list)
+    probe_executions: list[ProbeExecution] = Field(default_factory=list)
+    observations: list[TraceObservation] = Field(default_factory=list)
+    verified_actions: list[str] = Field(default_factory=list)
+    summary: str | None = None
+    provenance: Provenance
+    created_by: str = Field(default="", description="the message that created it (idempotent re-emit on redelivery)")
+    candidate_at: datetime = Field(default_factory=utcnow)
+    activated_at: datetime | None = None
+    updated_at: datetime = Field(default_factory=utcnow)
+    history: list[PackageDecision] = Field(default_factory=list)
+
+
+class RuntimeSnapshot(_Loose):
+    """What the agent reads at run time: the activated packages only."""
+
+    generated_at: datetime = Field(default_factory=utcnow)
+    source: Literal["store", "cache"] = "store"
+    stale: bool = Field(default=False, description="served from the local cache because the store is unreachable")
+    packages: list[KnowledgePackage] = Field(default_factory=list)
+
+
+class ProbeMetric(_Loose):
+    probe_template_id: str
+    executions: int = 0
+    supports: int = 0
+    refutes: int = 0
+    contributions: int = Field(default=0, description="executions whose evidence grounds the package's final diagnosis")
+
+
+# -- events -------------------------------------------------------------------------------
 class KnowledgeEvent(Contract):
     event_id: str
     kind: PackageState
     package_id: str
     analysis_hash: str
     family: str | None = None
-    evidence_source: Literal["ledger", "harness_claim"]
+    evidence_source: EvidenceSource
     supporting_evidence_ids: list[str] = Field(default_factory=list)
     probe_template_ids: list[str] = Field(default_factory=list)
     verified_actions: list[str] = Field(default_factory=list)
     provenance: Provenance
     detail: dict[str, Any] = Field(default_factory=dict)
     created_at: datetime = Field(default_factory=utcnow)
+    decision: Decision | None = Field(default=None, description="the reviewer decision behind it; null for candidates")
+    activation_latency_seconds: float | None = Field(
+        default=None, description="on activated events: seconds from candidate to active"
+    )
+    inadmissible: bool = Field(
+        default=False,
+        description=(
+            "the activation attempt concerned a package that failed validation; such attempts are refused "
+            "(kind rejected), so an activated event never carries true"
+        ),
+    )
+    issues: list[Issue] = Field(default_factory=list, description="why a promotion or activation was refused")

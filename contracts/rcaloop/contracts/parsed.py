@@ -59,6 +59,8 @@ class Citation(_Loose):
     resolved: bool
     href: str | None = None
     reason: str | None = None
+    part: Literal["report", "chat"] | None = Field(default=None, description="where the link was written")
+    line: int | None = Field(default=None, description="1-based line of the link in the output")
 
 
 class AlreadyAnalyzed(_Loose):

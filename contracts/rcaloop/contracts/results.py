@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from datetime import datetime
 from typing import Any, Literal
 
@@ -11,6 +12,29 @@ from rcaloop.contracts.common import Contract, utcnow
 
 ResultKind = Literal["skill_text", "step_files", "capture"]
 """The three shapes of RCA output (SPEC §3a, §3b, §3c)."""
+
+JOB_ID_PATTERN = r"^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$"
+"""A job id is one plain path segment: it names ``.analysis/<job_id>/`` and
+``/usr/local/mlflow/<job_id>/``, so it may never hold a separator or ``..``."""
+_JOB_ID = re.compile(JOB_ID_PATTERN)
+
+
+def job_id_problem(job_id: object) -> str | None:
+    """Why ``job_id`` is not a safe job id, or None when it is.
+
+    The reason never repeats the value itself beyond a short, printable preview.
+    """
+    if not isinstance(job_id, str):
+        return f"job_id must be a string, got {type(job_id).__name__}"
+    if not job_id:
+        return "job_id is empty"
+    if ".." in job_id:
+        return "job_id may not contain '..'"
+    if "/" in job_id or "\\" in job_id:
+        return "job_id may not contain path separators (it names one directory)"
+    if not _JOB_ID.fullmatch(job_id):
+        return "job_id must be 1-128 characters of letters, digits, '.', '_' or '-', starting with a letter or digit"
+    return None
 
 
 class EvidenceArtifact(BaseModel):

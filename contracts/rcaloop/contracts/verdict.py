@@ -37,6 +37,8 @@ class LedgerEvidence(_Loose):
     text: str = ""
     source_file: str | None = None
     json_path: str | None = None
+    kind: str = "observation"
+    agent_id: str | None = Field(default=None, description="the id the agent gave this artifact, when it had one")
 
 
 class LedgerClaim(_Loose):
@@ -47,6 +49,9 @@ class LedgerClaim(_Loose):
     refutes: list[str] = Field(default_factory=list)
     linked_by: list[Literal["citation", "traceability", "quote", "agent"]] = Field(default_factory=list)
     status: Literal["supported", "refuted", "unlinked", "dropped"] = "unlinked"
+    historical: list[str] = Field(default_factory=list, description="linked historical evidence: context only")
+    origin: str | None = Field(default=None, description="where the claim was read from, e.g. diagnosis.evidence[1]")
+    note: str | None = Field(default=None, description="why a claim is unlinked, marked or dropped")
 
 
 class GateResult(_Loose):
@@ -64,6 +69,18 @@ class Repair(_Loose):
     after: Any = None
 
 
+class CheckResult(_Loose):
+    """One rubric check: a stable code, the dimension it scores, the points it gave."""
+
+    code: str
+    dimension: str
+    name: str
+    passed: bool
+    points: float
+    max_points: float
+    detail: str = ""
+
+
 class ConfidenceBreakdown(_Loose):
     independent_source_groups: list[str] = Field(default_factory=list)
     confidence_gate_passed: bool | None = None
@@ -73,6 +90,9 @@ class ConfidenceBreakdown(_Loose):
     repairs: int = 0
     ranker_deltas: dict[str, Any] | None = None
     self_check_adjustment: Any = None
+    root_cause_evidence: list[str] = Field(default_factory=list, description="live evidence ids supporting the cause")
+    signature_confirmed: bool = False
+    diagnostics: dict[str, Any] | None = Field(default=None, description="the capture's own confidence_diagnostics")
 
 
 class HarnessVerdict(Contract):
@@ -83,6 +103,7 @@ class HarnessVerdict(Contract):
     score: float
     pass_score: float = 70
     dimensions: dict[str, float] = Field(default_factory=dict)
+    checks: list[CheckResult] = Field(default_factory=list)
     hard_gates: list[GateResult] = Field(default_factory=list)
     repairs: list[Repair] = Field(default_factory=list)
     evidence: list[LedgerEvidence] = Field(default_factory=list)

@@ -24,6 +24,7 @@ import asyncio
 import inspect
 import time
 from collections.abc import Awaitable, Callable, Sequence
+from contextvars import ContextVar
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -50,6 +51,31 @@ class Emit:
 
 
 Handler = Callable[[Any], Sequence[Emit] | Awaitable[Sequence[Emit]]]
+
+
+@dataclass(frozen=True)
+class Delivery:
+    """The entry a handler is working on, for a handler that rejects it itself.
+
+    A handler that finds a well-formed payload unacceptable (too large, bad ids) returns
+    ``Emit(current_delivery().dlq_key, DeadLetter(...))`` built from these fields.
+    """
+
+    stream: str
+    group: str
+    message_id: str
+    fields: dict[str, str]
+    deliveries: int
+    consumer: str
+    dlq_key: str
+
+
+_current_delivery: ContextVar[Delivery | None] = ContextVar("rcaloop_current_delivery", default=None)
+
+
+def current_delivery() -> Delivery | None:
+    """The entry being handled, inside a handler called by ``StreamWorker``; else None."""
+    return _current_delivery.get()
 
 
 @dataclass(frozen=True)
@@ -189,12 +215,17 @@ class StreamWorker:
         seen = await self._already_done([m for _, _, m in decoded])
         failures: dict[str, str] = {}
         in_batch: set[str] = set()
-        for (msg_id, _fields, model), done_key in zip(decoded, seen, strict=True):
+        for (msg_id, fields, model), done_key in zip(decoded, seen, strict=True):
             if done_key is None or (done_key and done_key in in_batch):  # committed earlier, or twice in this batch
                 metrics.DUPLICATES.labels(**self._labels).inc()
+                self.log.info("duplicate_skipped", message_id=msg_id)
                 items.append(_Item(msg_id))
                 continue
             started = time.perf_counter()
+            token = _current_delivery.set(
+                Delivery(self.key, self.sub.group, msg_id, fields, (deliveries or {}).get(msg_id, 1),
+                         self.settings.consumer_name, self.dlq_key)
+            )
             try:
                 result = self.sub.handle(model)
                 if inspect.isawaitable(result):
@@ -204,6 +235,8 @@ class StreamWorker:
                 failures[msg_id] = f"{type(exc).__name__}: {exc}"[:2000]
                 self.log.warning("handler_failed", message_id=msg_id, error=type(exc).__name__)
                 continue
+            finally:
+                _current_delivery.reset(token)
             metrics.HANDLER_SECONDS.labels(**self._labels).observe(time.perf_counter() - started)
             in_batch.add(done_key)
             item = _Item(msg_id, done_key)
@@ -218,6 +251,7 @@ class StreamWorker:
             metrics.PROCESSED.labels(**self._labels).inc(processed)
             if skipped:
                 metrics.DUPLICATES.labels(**self._labels).inc(int(skipped))
+                self.log.info("duplicate_skipped", count=int(skipped))
             cleared = [i.msg_id for i in items]
             await self.redis.hdel(self.errors_key, *cleared)
 

@@ -110,7 +110,7 @@ def run_main(build: Callable[[], Service], settings: RuntimeSettings, *, http_po
     async def main() -> None:
         stop = asyncio.Event()
         install_stop_signals(stop)
-        await run_services([service], settings, stop, http_port=http_port)
+        await run_services([service], settings, stop, http_port=http_port or settings.http_port)
 
     asyncio.run(main())
 
@@ -136,7 +136,9 @@ def faststream_app(build: Callable[[], Service], settings: RuntimeSettings):
         configure_logging(service.name, settings.log_level, settings.log_format)
         serve_metrics(settings.metrics_port)
         state["stop"] = asyncio.Event()
-        state["task"] = asyncio.create_task(run_services([service], settings, state["stop"], url=url))
+        state["task"] = asyncio.create_task(
+            run_services([service], settings, state["stop"], url=url, http_port=settings.http_port)
+        )
 
     @app.on_shutdown
     async def _stop() -> None:

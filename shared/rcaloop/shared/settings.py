@@ -32,6 +32,7 @@ class RuntimeSettings(BaseSettings):
     stream_maxlen: int = Field(default=100_000, ge=1000, description="approximate MAXLEN for every XADD")
     idempotency_ttl_s: int = Field(default=7 * 24 * 3600, ge=60)
     metrics_port: int | None = Field(default=None, description="Prometheus /metrics port; unset = no HTTP endpoint")
+    http_port: int | None = Field(default=None, description="HTTP API port of services that have routes (annotation, knowledge)")
     log_level: str = "INFO"
     log_format: str = Field(default="json", description="json | console")
     rcaloop_data_dir: Path = Field(default=Path("var"), description="embedded Redis, SQLite and knowledge files")

@@ -1,11 +1,144 @@
-"""Pure ingestion logic: turn a raw result into an ingested record."""
+"""Pure ingestion logic: validate a raw result, then turn it into an ingested record.
+
+The contract (``RawResult``) already guarantees the basic shape; the rules below add
+what ingestion alone decides — size, safe ids, and that ``content`` matches ``kind``.
+A record that breaks any rule is rejected whole (dead-lettered with every finding);
+nothing here touches Redis or the filesystem.
+"""
 
 from __future__ import annotations
 
-from rcaloop.contracts import IngestedRecord, RawResult, analysis_hash
+import hashlib
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from rcaloop.contracts import IngestedRecord, Issue, RawResult, analysis_hash
+from rcaloop.contracts.results import job_id_problem
+
+DEFAULT_MAX_RESULT_BYTES = 1024 * 1024
+STEP5 = "step5_summary.json"
+
+
+@dataclass(frozen=True)
+class Limits:
+    """Configurable bounds (``RCALOOP_MAX_RESULT_BYTES``)."""
+
+    max_result_bytes: int = DEFAULT_MAX_RESULT_BYTES
+
+
+@dataclass(frozen=True)
+class Rule:
+    """One ingestion rule: a stable code, what it requires, and its check.
+
+    ``check`` returns the findings for a record (empty when the rule holds).
+    """
+
+    code: str
+    summary: str
+    check: Callable[[RawResult, Limits, int], list[Issue]]
+
+
+def encoded_size(result: RawResult) -> int:
+    """Bytes of the record as it travels (its contract JSON, UTF-8)."""
+    return len(result.model_dump_json().encode("utf-8", "surrogatepass"))
+
+
+def _too_large(result: RawResult, limits: Limits, size: int) -> list[Issue]:
+    if size <= limits.max_result_bytes:
+        return []
+    return [Issue(code="result_too_large", message=f"record is {size} bytes, over the {limits.max_result_bytes} byte limit")]
+
+
+def _bad_job_id(result: RawResult, limits: Limits, size: int) -> list[Issue]:
+    if result.job_id is None:
+        return []
+    problem = job_id_problem(result.job_id)
+    return [Issue(code="invalid_job_id", message=problem, path="job_id")] if problem else []
+
+
+def _kind_content(result: RawResult, limits: Limits, size: int) -> list[Issue]:
+    expected = str if result.kind == "skill_text" else dict
+    if isinstance(result.content, expected):
+        return []
+    want = "a string (the skill's text output)" if expected is str else "a JSON object"
+    return [Issue(code="content_kind_mismatch", message=f"kind {result.kind} needs content to be {want}", path="content")]
+
+
+def _empty(result: RawResult, limits: Limits, size: int) -> list[Issue]:
+    content = result.content
+    empty = (isinstance(content, str) and not content.strip()) or (isinstance(content, dict) and not content)
+    return [Issue(code="empty_content", message=f"{result.kind} content is empty", path="content")] if empty else []
+
+
+def _step_files(result: RawResult, limits: Limits, size: int) -> list[Issue]:
+    if result.kind != "step_files" or not isinstance(result.content, dict) or not result.content:
+        return []
+    issues = [
+        Issue(code="unsafe_step_file_name", message="step file names must be plain *.json file names", path=f"content.{_preview(name)}")
+        for name in result.content
+        if job_id_problem(name) is not None or not name.endswith(".json")
+    ]
+    if STEP5 not in result.content:
+        issues.append(Issue(code="missing_step5_summary", message=f"step_files content needs {STEP5}", path="content"))
+    elif not isinstance(result.content[STEP5], dict):
+        issues.append(Issue(code="invalid_step5_summary", message=f"{STEP5} must be a JSON object", path=f"content.{STEP5}"))
+    return issues
+
+
+def _job_id_agrees(result: RawResult, limits: Limits, size: int) -> list[Issue]:
+    if result.kind != "step_files" or result.job_id is None or not isinstance(result.content, dict):
+        return []
+    summary = result.content.get(STEP5)
+    inner = summary.get("job_id") if isinstance(summary, dict) else None
+    if inner is None or str(inner) == result.job_id:
+        return []
+    return [Issue(code="job_id_mismatch", message=f"job_id differs from {STEP5}'s job_id", path=f"content.{STEP5}.job_id")]
+
+
+RULES: tuple[Rule, ...] = (
+    Rule("result_too_large", "the record's JSON is at most RCALOOP_MAX_RESULT_BYTES", _too_large),
+    Rule("invalid_job_id", "job_id, when present, is one safe path segment", _bad_job_id),
+    Rule("content_kind_mismatch", "skill_text content is a string; step_files and capture content is an object", _kind_content),
+    Rule("empty_content", "content is not empty or blank", _empty),
+    Rule("unsafe_step_file_name", "step_files keys are plain *.json file names", _step_files),
+    Rule("job_id_mismatch", "a step_files job_id agrees with step5_summary.json's job_id", _job_id_agrees),
+)
+"""Every ingestion rule, in the order findings are reported (docs/wire-format.md lists them).
+
+``_step_files`` also reports ``missing_step5_summary`` and ``invalid_step5_summary``.
+"""
+
+CODES: tuple[str, ...] = (*(r.code for r in RULES), "missing_step5_summary", "invalid_step5_summary")
+
+
+def validate(result: RawResult, limits: Limits = Limits()) -> list[Issue]:
+    """Every finding of every rule; empty when the record may be ingested."""
+    size = encoded_size(result)
+    return [issue for rule in RULES for issue in rule.check(result, limits, size)]
 
 
 def ingest(result: RawResult) -> IngestedRecord:
+    """The ingested record: the raw result plus its ``analysis_hash`` and size."""
     content_hash = analysis_hash(result.kind, result.content)
-    size = len(result.model_dump_json())
-    return IngestedRecord(**result.model_dump(), analysis_hash=content_hash, size_bytes=size)
+    return IngestedRecord(**result.model_dump(), analysis_hash=content_hash, size_bytes=encoded_size(result))
+
+
+def idempotency_key(result: RawResult, limits: Limits = Limits()) -> str:
+    """The worker's dedupe key: ``analysis_hash`` for a record that will be ingested.
+
+    A record that will be rejected gets a key over its whole JSON instead, so fixing
+    its ids and resubmitting the same content is not mistaken for a duplicate.
+    """
+    if validate(result, limits):
+        return "rejected:" + hashlib.sha256(result.model_dump_json().encode("utf-8", "surrogatepass")).hexdigest()
+    return analysis_hash(result.kind, result.content)
+
+
+def rejection_message(issues: list[Issue]) -> str:
+    """One line for the dead letter: every finding, code first."""
+    return "; ".join(f"{i.code}: {i.message}" for i in issues)
+
+
+def _preview(text: str, limit: int = 40) -> str:
+    clean = "".join(ch if ch.isprintable() else "?" for ch in text)
+    return clean if len(clean) <= limit else clean[:limit] + "…"
