@@ -7,6 +7,7 @@ import sys
 from pathlib import Path
 
 import typer
+from redis.exceptions import ConnectionError as RedisConnectionError
 from rich.console import Console
 from rich.table import Table
 
@@ -30,7 +31,7 @@ from rcaloop.shared.status import stream_status
 
 app = typer.Typer(help="rcaloop — the quality loop for root-cause-analysis agents.", no_args_is_help=True)
 console = Console()
-err = Console(stderr=True)
+err = Console(stderr=True, soft_wrap=True)
 
 EXAMPLES = Path(__file__).resolve().parents[3] / "examples"
 
@@ -126,7 +127,7 @@ def submit(paths: list[Path] = typer.Argument(..., help="job directories, skill 
         ids = asyncio.run(pipeline.submit_paths(url, paths, settings.prefix))
     except (NoRedis, SourceError) as exc:
         _fail(str(exc))
-    except OSError as exc:
+    except (OSError, RedisConnectionError) as exc:
         _fail(f"cannot reach Redis: {exc}")
     for result_id in ids:
         console.print(f"submitted {result_id}")
@@ -157,7 +158,7 @@ def status() -> None:
         _print_status(asyncio.run(fetch()))
     except NoRedis as exc:
         _fail(str(exc))
-    except OSError as exc:
+    except (OSError, RedisConnectionError) as exc:
         _fail(f"cannot reach Redis: {exc}")
 
 

@@ -7,7 +7,7 @@ import socket
 from pathlib import Path
 from urllib.parse import urlsplit, urlunsplit
 
-from pydantic import Field, SecretStr
+from pydantic import Field, SecretStr, field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 
@@ -36,6 +36,11 @@ class RuntimeSettings(BaseSettings):
     log_level: str = "INFO"
     log_format: str = Field(default="json", description="json | console")
     rcaloop_data_dir: Path = Field(default=Path("var"), description="embedded Redis, SQLite and knowledge files")
+
+    @field_validator("redis_url", mode="before")
+    @classmethod
+    def _empty_is_unset(cls, value):
+        return None if value in ("", None) else value
 
     @property
     def prefix(self) -> str:

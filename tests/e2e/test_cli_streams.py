@@ -1,0 +1,54 @@
+"""``rcaloop submit`` and ``rcaloop status`` against a real Redis."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import redis as redis_lib
+from typer.testing import CliRunner
+
+from rcaloop.cli.main import app
+from rcaloop.contracts import Stream
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def _env(redis_url: str, prefix: str) -> dict[str, str]:
+    return {"REDIS_URL": redis_url, "RCALOOP_STREAM_PREFIX": prefix}
+
+
+def test_submit_publishes_each_path_and_status_counts_them(redis_url, prefix):
+    runner = CliRunner()
+    paths = [str(ROOT / "examples" / "jobs" / "1234567"), str(ROOT / "examples" / "skill_outputs" / "checkout-5xx.txt")]
+    result = runner.invoke(app, ["submit", *paths], env=_env(redis_url, prefix))
+    assert result.exit_code == 0, result.output
+    assert "submitted job-1234567" in result.output
+    client = redis_lib.Redis.from_url(redis_url)
+    try:
+        assert client.xlen(Stream.RESULTS.key(prefix)) == 2
+        status = runner.invoke(app, ["status"], env=_env(redis_url, prefix))
+    finally:
+        client.delete(Stream.RESULTS.key(prefix))
+        client.close()
+    assert status.exit_code == 0, status.output
+    row = next(line for line in status.output.splitlines() if f"{prefix}rca.results" in line)
+    assert row.split("│")[3].strip() == "2"
+
+
+def test_submit_refuses_a_missing_path_with_a_clear_error(redis_url, prefix):
+    result = CliRunner().invoke(app, ["submit", "/nonexistent/result.txt"], env=_env(redis_url, prefix))
+    assert result.exit_code == 2
+    assert "no such file or directory" in result.output
+    assert "Traceback" not in result.output
+
+
+def test_status_without_any_redis_says_what_to_do(tmp_path):
+    result = CliRunner().invoke(app, ["status"], env={"REDIS_URL": "", "RCALOOP_DATA_DIR": str(tmp_path)})
+    assert result.exit_code == 2
+    assert "start `rcaloop up` or set REDIS_URL" in result.output
+
+
+def test_status_with_unreachable_redis_fails_cleanly(prefix):
+    result = CliRunner().invoke(app, ["status"], env={"REDIS_URL": "redis://127.0.0.1:1/0", "RCALOOP_STREAM_PREFIX": prefix})
+    assert result.exit_code == 2
+    assert "cannot reach Redis" in result.output
