@@ -118,7 +118,11 @@ class Procs:
         return sp
 
     def wait_consuming(self, sp: ServiceProc, timeout: float = 30) -> None:
-        """Until the process has joined its consumer group (its first XREADGROUP)."""
+        """Until the process's consumer group exists and the process is alive.
+
+        (Redis 7 lists a consumer only once a read returned something, so the group is
+        the earliest sign; the group starts at id 0, so nothing published is missed.)
+        """
         stream, group = PRIMARY.get(sp.name, (Stream.RESULTS, sp.name))
         client = redis_sync.Redis.from_url(self.redis_url)
         deadline = time.monotonic() + timeout
@@ -127,10 +131,10 @@ class Procs:
                 if sp.proc.poll() is not None:
                     raise AssertionError(f"{sp.consumer} exited with {sp.proc.returncode}:\n{sp.logs()[-3000:]}")
                 try:
-                    names = {c["name"].decode() for c in client.xinfo_consumers(stream.key(self.prefix), group)}
+                    groups = {g["name"].decode() for g in client.xinfo_groups(stream.key(self.prefix))}
                 except redis_sync.ResponseError:
-                    names = set()
-                if sp.consumer in names:
+                    groups = set()
+                if group in groups:
                     return
                 time.sleep(0.05)
         finally:

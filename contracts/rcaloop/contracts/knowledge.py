@@ -81,6 +81,34 @@ class TraceLedger(_Loose):
     probe_executions: list[ProbeExecution] = Field(default_factory=list)
 
 
+# -- events -------------------------------------------------------------------------------
+class KnowledgeEvent(Contract):
+    event_id: str
+    kind: PackageState
+    package_id: str
+    analysis_hash: str
+    family: str | None = None
+    evidence_source: EvidenceSource
+    supporting_evidence_ids: list[str] = Field(default_factory=list)
+    probe_template_ids: list[str] = Field(default_factory=list)
+    verified_actions: list[str] = Field(default_factory=list)
+    provenance: Provenance
+    detail: dict[str, Any] = Field(default_factory=dict)
+    created_at: datetime = Field(default_factory=utcnow)
+    decision: Decision | None = Field(default=None, description="the reviewer decision behind it; null for candidates")
+    activation_latency_seconds: float | None = Field(
+        default=None, description="on activated events: seconds from candidate to active"
+    )
+    inadmissible: bool = Field(
+        default=False,
+        description=(
+            "the activation attempt concerned a package that failed validation; such attempts are refused "
+            "(kind rejected), so an activated event never carries true"
+        ),
+    )
+    issues: list[Issue] = Field(default_factory=list, description="why a promotion or activation was refused")
+
+
 # -- packages -----------------------------------------------------------------------------
 class PackageDecision(_Loose):
     """One reviewer decision (or a refused one) in a package's history."""
@@ -116,6 +144,11 @@ class KnowledgePackage(_Loose):
     activated_at: datetime | None = None
     updated_at: datetime = Field(default_factory=utcnow)
     history: list[PackageDecision] = Field(default_factory=list)
+    revision: int = Field(default=0, description="bumped by every stored change; the compare-and-set key")
+    outbox: list[KnowledgeEvent] = Field(
+        default_factory=list,
+        description="decision events stored but not yet confirmed published (re-sent until they are)",
+    )
 
 
 class RuntimeSnapshot(_Loose):
@@ -133,31 +166,3 @@ class ProbeMetric(_Loose):
     supports: int = 0
     refutes: int = 0
     contributions: int = Field(default=0, description="executions whose evidence grounds the package's final diagnosis")
-
-
-# -- events -------------------------------------------------------------------------------
-class KnowledgeEvent(Contract):
-    event_id: str
-    kind: PackageState
-    package_id: str
-    analysis_hash: str
-    family: str | None = None
-    evidence_source: EvidenceSource
-    supporting_evidence_ids: list[str] = Field(default_factory=list)
-    probe_template_ids: list[str] = Field(default_factory=list)
-    verified_actions: list[str] = Field(default_factory=list)
-    provenance: Provenance
-    detail: dict[str, Any] = Field(default_factory=dict)
-    created_at: datetime = Field(default_factory=utcnow)
-    decision: Decision | None = Field(default=None, description="the reviewer decision behind it; null for candidates")
-    activation_latency_seconds: float | None = Field(
-        default=None, description="on activated events: seconds from candidate to active"
-    )
-    inadmissible: bool = Field(
-        default=False,
-        description=(
-            "the activation attempt concerned a package that failed validation; such attempts are refused "
-            "(kind rejected), so an activated event never carries true"
-        ),
-    )
-    issues: list[Issue] = Field(default_factory=list, description="why a promotion or activation was refused")

@@ -58,6 +58,7 @@ class GateResult(_Loose):
     gate: str
     passed: bool
     detail: str
+    name: str = ""
 
 
 class Repair(_Loose):

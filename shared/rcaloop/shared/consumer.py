@@ -5,7 +5,8 @@ Guarantees, in the order a message meets them:
 * the group is created from id ``0`` (FastStream would create it at ``$`` and skip
   older entries);
 * entries are read in batches (``XREADGROUP COUNT n``); a payload that is not the
-  stream's contract is dead-lettered at once with its reason — retrying cannot fix it;
+  stream's contract, or is larger than ``MAX_PAYLOAD_BYTES``, is dead-lettered at once
+  with its reason — retrying cannot fix it;
 * the handler (a thin adapter over a pure core) returns the messages to emit; the
   emits, the idempotency key and the ``XACK`` are committed in **one Lua script**, so a
   message is either fully processed or not at all, and a key already committed turns
@@ -203,8 +204,15 @@ class StreamWorker:
         """Handle a batch and commit its effects and acks atomically."""
         items: list[_Item] = []
         decoded: list[tuple[str, dict[str, str], BaseModel]] = []
+        limit = self.settings.max_payload_bytes
         for raw_id, raw_fields in entries:
             msg_id = raw_id.decode() if isinstance(raw_id, bytes) else raw_id
+            size = _payload_size(raw_fields or {})
+            if size > limit:  # never parse it: one such entry could take the worker's memory
+                n = (deliveries or {}).get(msg_id, 1)
+                reason = f"payload is {size} bytes, over the {limit} byte limit (MAX_PAYLOAD_BYTES)"
+                items.append(self._dead_letter(msg_id, _clipped(raw_fields), "payload_too_large", reason, n))
+                continue
             fields = decode_fields(raw_fields or {})
             try:
                 decoded.append((msg_id, fields, decode(fields, self.sub.model)))
@@ -356,6 +364,22 @@ class StreamWorker:
                 lag = g.get("lag")
                 if lag is not None:
                     metrics.LAG.labels(**self._labels).set(lag)
+
+
+def _payload_size(raw_fields: dict) -> int:
+    value = raw_fields.get(b"payload", raw_fields.get("payload", b""))
+    return len(value) if isinstance(value, bytes) else len(str(value).encode("utf-8", "surrogatepass"))
+
+
+_CLIP = 1024
+
+
+def _clipped(raw_fields: dict) -> dict[str, str]:
+    """The entry's fields for a dead letter, each cut to its first KiB (the whole is too large)."""
+    out = {}
+    for k, v in decode_fields({k: (v[:_CLIP] if isinstance(v, bytes | str) else v) for k, v in raw_fields.items()}).items():
+        out[k] = v if len(v) < _CLIP else f"{v}… (truncated)"
+    return out
 
 
 async def _sleep_or_stop(stop: asyncio.Event, seconds: float) -> None:

@@ -12,6 +12,7 @@ from __future__ import annotations
 import asyncio
 import signal
 from collections.abc import Awaitable, Callable
+from contextvars import ContextVar
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -22,6 +23,17 @@ from rcaloop.shared.redis_conn import connect, redis_url
 from rcaloop.shared.settings import RuntimeSettings, redact_url
 
 Hook = Callable[[], Awaitable[None]]
+
+_host_redis: ContextVar[Any] = ContextVar("rcaloop_host_redis", default=None)
+
+
+def host_redis() -> Any:
+    """The Redis client of the host running this service (inside hooks and background jobs).
+
+    Background jobs (pollers) publish through it, so they reach the same Redis the
+    workers use — also the embedded one ``rcaloop up`` starts, whose URL is in no setting.
+    """
+    return _host_redis.get()
 
 
 @dataclass
@@ -47,6 +59,7 @@ async def run_services(
     log = get_logger("host")
     log.info("starting", services=[s.name for s in services], redis=redact_url(url))
     redis = connect(url)
+    _host_redis.set(redis)
     for svc in services:
         for hook in svc.on_startup:
             await hook()

@@ -30,6 +30,9 @@ class RuntimeSettings(BaseSettings):
     block_ms: int = Field(default=500, ge=1)
     shutdown_grace_s: float = Field(default=10.0, gt=0)
     stream_maxlen: int = Field(default=100_000, ge=1000, description="approximate MAXLEN for every XADD")
+    max_payload_bytes: int = Field(
+        default=4 * 1024 * 1024, ge=1024, description="larger entries are dead-lettered unread (payload_too_large)"
+    )
     idempotency_ttl_s: int = Field(default=7 * 24 * 3600, ge=60)
     metrics_port: int | None = Field(default=None, description="Prometheus /metrics port; unset = no HTTP endpoint")
     http_port: int | None = Field(default=None, description="HTTP API port of services that have routes (annotation, knowledge)")

@@ -17,6 +17,9 @@ STEP_FILES = (
     "step3_correlation.json",
     "step4_github_fetch_history.json",
 )
+"""The step files a job directory holds; all four are required for download/annotation."""
+ANNOTATION_FILE = "annotation.json"
+"""The reviewer's labels, written beside the step files (seed 000, step 3)."""
 MAX_INPUT_BYTES = 4 * 1024 * 1024
 
 

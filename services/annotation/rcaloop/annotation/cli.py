@@ -1,11 +1,351 @@
-"""``rcaloop`` sub-commands of the annotation service (thin adapters over ``core``)."""
+"""``rcaloop annotate`` and ``rcaloop annotation …``: thin adapters over the annotation core.
+
+Exit codes: 0 done / valid, 1 invalid annotation, 2 unreadable input or unusable option
+(jumpbox failures exit with the jumpbox's own code, see docs/jumpbox.md).
+"""
 
 from __future__ import annotations
 
-import typer
+import asyncio
+import csv
+import io
+import json
+import sys
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
 
+import typer
+from pydantic import ValidationError
+from rich.console import Console
+from rich.markup import escape
+from rich.table import Table
+
+from rcaloop.annotation import export as export_schema
+from rcaloop.annotation import files, rubric, validation
+from rcaloop.annotation.auth import ANNOTATOR_NAME
+from rcaloop.annotation.reports import agreement_report, export_records
+from rcaloop.annotation.settings import AnnotationSettings
+from rcaloop.annotation.store import Store
+from rcaloop.annotation.walkthrough import Asker, AnswersEnded, Walkthrough
+from rcaloop.contracts import Annotation, Issue
+from rcaloop.contracts.common import CATEGORIES
 from rcaloop.shared.cli_deps import CliDeps
+
+console = Console()
+err = Console(stderr=True)
+
+
+def _fail(message: str, code: int = 2) -> None:
+    err.print(f"[red]error:[/red] {escape(message)}", highlight=False, soft_wrap=True)
+    raise typer.Exit(code)
+
+
+def _settings() -> AnnotationSettings:
+    try:
+        return AnnotationSettings()
+    except ValidationError as exc:
+        problems = "; ".join(f"{'.'.join(map(str, e['loc'])).upper()}: {e['msg']}" for e in exc.errors()[:5])
+        _fail(f"configuration: {problems}")
+
+
+async def _with_store(settings: AnnotationSettings, work):
+    store = Store(settings.store_url(), schema=settings.rcaloop_db_schema)
+    try:
+        await store.migrate()
+        return await work(store)
+    finally:
+        await store.close()
+
+
+def _run_store(work) -> Any:
+    settings = _settings()
+    try:
+        return asyncio.run(_with_store(settings, work))
+    except OSError as exc:
+        _fail(f"cannot open the annotation store: {exc.strerror or type(exc).__name__}")
+    except Exception as exc:  # noqa: BLE001 - a driver error names the database, never a password
+        if type(exc).__module__.startswith(("sqlalchemy", "asyncpg", "alembic", "sqlite3")):
+            _fail(f"annotation store error: {type(exc).__name__}: {str(exc).splitlines()[0][:200]}")
+        raise
+
+
+def _print_issues(issues: list[Issue], title: str) -> None:
+    table = Table(title=title)
+    for col in ("code", "path", "message"):
+        table.add_column(col)
+    for i in issues:
+        table.add_row(i.code, escape(i.path or ""), escape(i.message))
+    err.print(table)
+
+
+def _issues_json(issues: list[Issue]) -> list[dict[str, Any]]:
+    return [{"code": i.code, "message": i.message, "path": i.path} for i in issues]
 
 
 def register(app: typer.Typer, deps: CliDeps) -> None:
     """Add this service's commands to the ``rcaloop`` CLI."""
+    group = typer.Typer(
+        help="Annotation store: validation, rubric, migrations, export, agreement.", no_args_is_help=True
+    )
+    app.add_typer(group, name="annotation")
+
+    @group.command("validate")
+    def validate_cmd(
+        path: Path = typer.Argument(..., help="a job directory (its annotation.json) or an annotation.json"),
+        job_dir: Path | None = typer.Option(None, "--job-dir", help="the step files' directory (default: the file's)"),
+        as_json: bool = typer.Option(False, "--json", help='print {"valid": bool, "errors": [{code, message, path}]}'),
+    ) -> None:
+        """Check an annotation against SPEC §6; json_paths must resolve in the job's step files. Exit 1 when invalid."""
+        try:
+            document, job_files, job_id = files.load_for_validation(path, job_dir)
+        except files.AnnotationFileError as exc:
+            _fail(str(exc))
+        issues = validation.validate(document, job_files, job_id)
+        if as_json:
+            typer.echo(json.dumps({"valid": not issues, "errors": _issues_json(issues)}, indent=2, ensure_ascii=False))
+        elif issues:
+            _print_issues(issues, f"{len(issues)} problem(s) in {path}")
+        else:
+            console.print(f"[green]valid[/green] {escape(str(path))}")
+        raise typer.Exit(1 if issues else 0)
+
+    @group.command("rules")
+    def rules_cmd(as_json: bool = typer.Option(False, "--json")) -> None:
+        """The validation rules with their stable codes."""
+        rows = [{"code": r.code, "name": r.name, "rule": r.summary} for r in validation.RULES]
+        if as_json:
+            typer.echo(json.dumps(rows, indent=2))
+            return
+        table = Table(title="annotation validation rules")
+        for col in ("code", "name", "rule"):
+            table.add_column(col)
+        for r in rows:
+            table.add_row(r["code"], r["name"], escape(r["rule"]))
+        console.print(table)
+
+    @group.command("rubric")
+    def rubric_cmd(
+        criteria: list[str] = typer.Argument(None, help=f"criteria that apply: {', '.join(rubric.BY_KEY)}"),
+        as_json: bool = typer.Option(False, "--json"),
+    ) -> None:
+        """Score difficulty with the seven-criterion rubric (capped at 10)."""
+        try:
+            result = rubric.score(criteria or [])
+        except KeyError as exc:
+            _fail(str(exc.args[0]))
+        out = {
+            "difficulty": result.difficulty,
+            "difficulty_score": result.score,
+            "difficulty_justification": result.justification,
+            "criteria": list(result.criteria),
+        }
+        if as_json:
+            typer.echo(json.dumps(out, indent=2))
+        else:
+            console.print(f"[bold]{result.score}/10 {result.difficulty}[/bold] — {escape(result.justification)}")
+
+    @group.command("migrate")
+    def migrate_cmd() -> None:
+        """Bring the annotation store (SQLite file or DATABASE_URL) to the latest schema."""
+
+        async def noop(store: Store) -> str:
+            return store.engine.url.render_as_string(hide_password=True)
+
+        console.print(f"annotation store at the latest migration: {escape(_run_store(noop))}")
+
+    @group.command("export")
+    def export_cmd(
+        fmt: str = typer.Option("jsonl", "--format", help="jsonl | csv"),
+        since: str | None = typer.Option(
+            None, "--since", help="only annotations stored/revised at or after (ISO date/time, UTC)"
+        ),
+        category: str | None = typer.Option(None, "--category", help="only this human root-cause category"),
+        agreed_only: bool = typer.Option(False, "--agreed-only", help="only overlapping tasks whose annotators agree"),
+        layout: str = typer.Option(
+            "records", "--layout", help="records | seed (.analysis/<job_id>/annotation.json under --out)"
+        ),
+        out: Path | None = typer.Option(
+            None, "--out", help="output file (records) or directory (seed); default stdout"
+        ),
+    ) -> None:
+        """Export annotations as a dataset: agent diagnosis, harness verdict and human labels side by side."""
+        if fmt not in ("jsonl", "csv"):
+            _fail(f"--format must be jsonl or csv, not {fmt!r}")
+        if layout not in ("records", "seed"):
+            _fail(f"--layout must be records or seed, not {layout!r}")
+        if layout == "seed" and out is None:
+            _fail("--layout seed needs --out DIR")
+        if category and category not in CATEGORIES:
+            _fail(f"--category must be one of {' | '.join(CATEGORIES)}")
+        since_at = _parse_since(since) if since else None
+
+        async def work(store: Store):
+            return await export_records(store, since=since_at, category=category, agreed_only=agreed_only)
+
+        records = _run_store(work)
+        if layout == "seed":
+            latest: dict[str, dict[str, Any]] = {}
+            for rec in records:  # oldest first: the last stored annotation of a job wins
+                latest[rec["job_id"]] = rec
+            for rec in latest.values():
+                files.write_annotation(out, Annotation.model_validate(rec["annotation"]))
+            err.print(f"wrote {len(latest)} annotation.json file(s) under {out}")
+            return
+        text = _render(records, fmt)
+        if out is None:
+            sys.stdout.write(text)
+        else:
+            out.write_text(text, encoding="utf-8")
+            err.print(f"wrote {len(records)} record(s) to {out}")
+
+    @group.command("agreement")
+    def agreement_cmd(as_json: bool = typer.Option(False, "--json")) -> None:
+        """Per-field agreement on overlapping tasks (Cohen's kappa for two annotators, Krippendorff's alpha)."""
+        fields = _run_store(agreement_report)
+        rows = [f.as_dict() for f in fields]
+        if as_json:
+            typer.echo(json.dumps({"fields": rows}, indent=2))
+            return
+        table = Table(title="inter-annotator agreement (nominal)")
+        for col in ("field", "items", "annotators", "pairs", "observed", "cohen_kappa", "krippendorff_alpha"):
+            table.add_column(col)
+        for r in rows:
+            table.add_row(
+                r["field"],
+                str(r["items"]),
+                str(r["annotators"]),
+                str(r["pairs"]),
+                *(
+                    "-" if r[k] is None else f"{r[k]:.3f}"
+                    for k in ("observed_agreement", "cohen_kappa", "krippendorff_alpha")
+                ),
+            )
+        console.print(table)
+
+    tokens = typer.Typer(
+        help="Annotator tokens for the HTTP API (stored as SHA-256 digests only).", no_args_is_help=True
+    )
+    group.add_typer(tokens, name="token")
+
+    @tokens.command("create")
+    def token_create(
+        annotator: str = typer.Argument(..., help="the annotator's name (letters, digits, . _ @ -)"),
+    ) -> None:
+        """Create a token for ANNOTATOR; it is printed once and never stored in clear."""
+        if not ANNOTATOR_NAME.match(annotator):
+            _fail(f"invalid annotator name {annotator!r}")
+
+        async def work(store: Store) -> str:
+            return await store.create_token(annotator)
+
+        token = _run_store(work)
+        err.print(f"token for {escape(annotator)} (shown once; use it as 'Authorization: Bearer <token>'):")
+        typer.echo(token)
+
+    @tokens.command("revoke")
+    def token_revoke(annotator: str = typer.Argument(...)) -> None:
+        """Revoke every stored token of ANNOTATOR."""
+
+        async def work(store: Store) -> int:
+            return await store.revoke_tokens(annotator)
+
+        console.print(f"revoked {_run_store(work)} token(s) of {escape(annotator)}")
+
+    @app.command("annotate")
+    def annotate_cmd(
+        job_id: str = typer.Option(..., "--job-id", help="the job under RCALOOP_ANALYSIS_ROOT (.analysis/)"),
+        answers: Path | None = typer.Option(
+            None, "--answers", help="scripted answers, one per line ('#' lines skipped)"
+        ),
+    ) -> None:
+        """Walk through annotating a CI-job RCA (seed steps 0–4) and write .analysis/<job_id>/annotation.json."""
+        settings = _settings()
+        try:
+            files.check_job_id(job_id)
+        except files.AnnotationFileError as exc:
+            _fail(str(exc))
+        job_dir = _fetch(job_id, settings)
+        job_files = files.job_files(job_dir)
+        if not isinstance(job_files.get("step5_summary.json"), dict):
+            _fail(f"{job_dir}/step5_summary.json is missing or not JSON: run the root-cause-analysis skill first")
+        stream, interactive = (None, False)
+        if answers is not None:
+            try:
+                stream = answers.open(encoding="utf-8")
+            except OSError as exc:
+                _fail(f"{answers}: cannot be read ({exc.strerror})")
+        else:
+            stream, interactive = sys.stdin, sys.stdin.isatty()
+        asker = Asker(console, stream, interactive=interactive, skip_comments=answers is not None)
+        try:
+            annotation = Walkthrough(console, asker, job_id, job_files).run()
+        except AnswersEnded as exc:
+            _fail(f"the answers ended early: {exc}")
+        except (EOFError, KeyboardInterrupt):
+            _fail("annotation abandoned; nothing written")
+        finally:
+            if answers is not None:
+                stream.close()
+        document = json.loads(files.annotation_json(annotation))
+        issues = validation.validate(document, job_files, job_id)
+        if issues:
+            _print_issues(issues, "the annotation is not valid; nothing written")
+            raise typer.Exit(1)
+        path = files.write_annotation(settings.rcaloop_analysis_root, annotation)
+        console.print(f"[green]wrote[/green] {escape(str(path))}")
+        _upload(job_id, settings)
+
+
+def _jumpbox_settings(settings: AnnotationSettings):
+    from rcaloop.shared.jumpbox import JumpboxSettings  # noqa: PLC0415 - only with a jumpbox
+
+    return JumpboxSettings(rcaloop_analysis_root=settings.rcaloop_analysis_root)
+
+
+def _fetch(job_id: str, settings: AnnotationSettings) -> Path:
+    """Step 0: download with JUMPBOX_URI set, else use (and check) the local directory."""
+    job_dir = settings.rcaloop_analysis_root / job_id
+    if not settings.jumpbox_uri:
+        if not job_dir.is_dir():
+            _fail(f"{job_dir}/ does not exist: run the root-cause-analysis skill first, or set JUMPBOX_URI")
+        return job_dir
+    from rcaloop.shared.jumpbox import JumpboxError, download_job  # noqa: PLC0415
+
+    try:
+        return asyncio.run(download_job(job_id, _jumpbox_settings(settings)))
+    except JumpboxError as exc:
+        _fail(f"[{exc.code}] {exc.message}", exc.exit_code)
+
+
+def _upload(job_id: str, settings: AnnotationSettings) -> None:
+    """Step 4: push annotation.json when JUMPBOX_URI is set; the local copy always stays."""
+    if not settings.jumpbox_uri:
+        console.print("JUMPBOX_URI is unset: the annotation stays local")
+        return
+    from rcaloop.shared.jumpbox import JumpboxError, upload_annotation  # noqa: PLC0415
+
+    try:
+        remote = asyncio.run(upload_annotation(job_id, _jumpbox_settings(settings)))
+    except JumpboxError as exc:
+        _fail(f"upload failed, the local annotation.json is kept: [{exc.code}] {exc.message}", exc.exit_code)
+    console.print(f"[green]uploaded[/green] {escape(remote)}")
+
+
+def _parse_since(text: str) -> datetime:
+    try:
+        value = datetime.fromisoformat(text.replace("Z", "+00:00"))
+    except ValueError:
+        _fail(f"--since {text!r} is not an ISO date or date-time (e.g. 2026-03-19 or 2026-03-19T12:00:00Z)")
+    return value if value.tzinfo else value.replace(tzinfo=UTC)
+
+
+def _render(records: list[dict[str, Any]], fmt: str) -> str:
+    if fmt == "jsonl":
+        return "".join(json.dumps(r, ensure_ascii=False, default=str) + "\n" for r in records)
+    buf = io.StringIO()
+    writer = csv.writer(buf, lineterminator="\n")
+    writer.writerow(export_schema.COLUMNS)
+    for r in records:
+        writer.writerow(export_schema.csv_row(r))
+    return buf.getvalue()

@@ -1,20 +1,160 @@
-"""Pure annotation logic (walking-skeleton version; the annotation issue extends it)."""
+"""Pure annotation logic: review tasks from verdicts, ids, operator evaluations.
+
+Validation rules live in ``validation``, the rubric in ``rubric``, agreement figures in
+``agreement`` and the export schema in ``export`` — all pure like this module.
+"""
 
 from __future__ import annotations
 
-from rcaloop.contracts import HarnessVerdict, ReviewTask
+import hashlib
+from typing import Any
+
+from rcaloop.contracts import AnnotationRecord, HarnessVerdict, Issue, OperatorEvaluation, ReviewTask
+
+VERIFYING_OUTCOMES = ("resolved", "mitigated")
 
 
-def review_task_for(verdict: HarnessVerdict) -> ReviewTask:
+def _digest(*parts: str) -> str:
+    return hashlib.sha256("\x1f".join(parts).encode()).hexdigest()[:24]
+
+
+def subject_of(verdict: HarnessVerdict) -> str:
+    """What a re-analysis shares with the earlier run: the job, else the result/incident id."""
+    return verdict.job_id or verdict.result_id or verdict.parsed.job_id or verdict.analysis_hash
+
+
+def review_task_for(verdict: HarnessVerdict, overlap: int = 1) -> ReviewTask:
+    """One task per analysis; alert captures get the operator form, CI jobs the annotation."""
     kind = "operator_evaluation" if verdict.parsed.source_kind == "capture" else "annotation"
     return ReviewTask(
         task_id=f"task-{verdict.analysis_hash[:16]}",
         analysis_hash=verdict.analysis_hash,
         result_id=verdict.result_id,
-        job_id=verdict.job_id,
+        job_id=verdict.job_id or verdict.parsed.job_id,
         kind=kind,
         verdict=verdict.verdict,
         score=verdict.score,
         title=verdict.parsed.title,
-        priority=0 if verdict.verdict == "pass" else 1,
+        overlap=max(1, overlap),
+        priority={"insufficient_evidence": 2, "degraded": 1}.get(verdict.verdict, 0),
+        created_at=verdict.evaluated_at,
     )
+
+
+def annotation_id_for(analysis_hash: str, annotator: str) -> str:
+    """Stable per (analysis, annotator): a resubmission revises, never duplicates."""
+    return f"ann-{_digest('annotation', analysis_hash, annotator)}"
+
+
+def evaluation_id_for(analysis_hash: str, annotator: str) -> str:
+    return f"eval-{_digest('evaluation', analysis_hash, annotator)}"
+
+
+def finalize_evaluation(evaluation: OperatorEvaluation, analysis_hash: str, annotator: str) -> OperatorEvaluation:
+    """Bind the form to its analysis and annotator; only a resolved/mitigated action is verified.
+
+    A recommendation alone proves nothing, so whatever the client sent as
+    ``verified_actions`` is replaced by the action the operator confirmed worked.
+    """
+    verified = []
+    if evaluation.resolution_outcome in VERIFYING_OUTCOMES and (evaluation.action_that_worked or "").strip():
+        verified = [evaluation.action_that_worked.strip()]
+    return evaluation.model_copy(
+        update={
+            "analysis_hash": analysis_hash,
+            "annotator": annotator,
+            "evaluation_id": evaluation_id_for(analysis_hash, annotator),
+            "verified_actions": verified,
+            "superseded": False,
+        }
+    )
+
+
+def evaluation_issues(evaluation: OperatorEvaluation) -> list[Issue]:
+    """Form checks beyond the field types (which pydantic enforces)."""
+    issues = []
+    if evaluation.resolution_outcome in VERIFYING_OUTCOMES and not (evaluation.action_that_worked or "").strip():
+        issues.append(
+            Issue(
+                code="EVL101",
+                message=f"resolution_outcome {evaluation.resolution_outcome!r} needs the action_that_worked",
+                path="action_that_worked",
+            )
+        )
+    return issues
+
+
+def record_key(record: AnnotationRecord, revision: int) -> str:
+    """The outbox key of one stored version: published exactly once."""
+    return f"{record.annotation_id}:{revision}"
+
+
+BREAKDOWN_FIELDS = (
+    "ranker_deltas",
+    "independent_source_groups",
+    "confidence_gate_passed",
+    "self_check_adjustment",
+    "stated_confidence",
+    "final_confidence",
+    "harness_score",
+    "repairs",
+)
+
+
+def confidence_breakdown(verdict: HarnessVerdict) -> dict[str, Any]:
+    """What the incident view shows above the form; fields an old run lacks are listed as missing.
+
+    The harness's breakdown is preferred; the agent's own ``confidence_diagnostics``
+    (captures) fill what the harness did not record.
+    """
+    harness = verdict.confidence_breakdown.model_dump(mode="json")
+    diagnosis = verdict.parsed.diagnosis
+    agent = (diagnosis.confidence_diagnostics if diagnosis else None) or {}
+    shown: dict[str, Any] = {}
+    for key in BREAKDOWN_FIELDS[:-2]:
+        value = harness.get(key)
+        if value in (None, [], {}):
+            value = agent.get(key)
+        if value not in (None, [], {}):
+            shown[key] = value
+    shown["harness_score"] = verdict.score
+    shown["repairs"] = [r.model_dump(mode="json") for r in verdict.repairs]
+    return {"fields": shown, "missing": [k for k in BREAKDOWN_FIELDS if k not in shown]}
+
+
+def incident_view(
+    subject: str, analysis_hash: str, latest: HarnessVerdict | None, evaluations: list[OperatorEvaluation]
+) -> dict[str, Any]:
+    """The latest run's harness result, its confidence breakdown, current and earlier evaluations.
+
+    Evaluations are bound to ``analysis_hash``: those of an earlier run are history
+    (``superseded``) and the latest run needs its own.
+    """
+    latest_hash = latest.analysis_hash if latest else analysis_hash
+    marked = [e.model_copy(update={"superseded": e.analysis_hash != latest_hash}) for e in evaluations]
+    current = [e.model_dump(mode="json") for e in marked if not e.superseded]
+    history = [e.model_dump(mode="json") for e in marked if e.superseded]
+    harness = None
+    if latest is not None:
+        harness = {
+            "analysis_hash": latest.analysis_hash,
+            "verdict": latest.verdict,
+            "score": latest.score,
+            "pass_score": latest.pass_score,
+            "dimensions": latest.dimensions,
+            "hard_gates": [g.model_dump(mode="json") for g in latest.hard_gates],
+            "repairs": [r.model_dump(mode="json") for r in latest.repairs],
+            "title": latest.parsed.title,
+            "evaluated_at": latest.evaluated_at.isoformat(),
+        }
+    return {
+        "subject": subject,
+        "analysis_hash": analysis_hash,
+        "latest_analysis_hash": latest_hash,
+        "is_latest": analysis_hash == latest_hash,
+        "harness": harness,
+        "confidence_breakdown": confidence_breakdown(latest) if latest else None,
+        "needs_evaluation": not current,
+        "evaluations": current,
+        "history": history,
+    }

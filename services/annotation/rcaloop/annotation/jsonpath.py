@@ -14,6 +14,8 @@ _NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_\-]*")
 _INDEX = re.compile(r"\[(-?\d+)\]")
 _QUOTED = re.compile(r"""\[(?:"((?:[^"\\]|\\.)*)"|'((?:[^'\\]|\\.)*)')\]""")
 
+_UNESCAPE = re.compile(r"\\(.)")
+
 Segment = str | int
 
 
@@ -42,7 +44,7 @@ def parse(path: str) -> list[Segment]:
             if m := _INDEX.match(text, pos):
                 segments.append(int(m.group(1)))
             elif m := _QUOTED.match(text, pos):
-                segments.append((m.group(1) if m.group(1) is not None else m.group(2)).replace("\\", ""))
+                segments.append(_UNESCAPE.sub(r"\1", m.group(1) if m.group(1) is not None else m.group(2)))
             else:
                 raise PathSyntaxError(f"bad subscript at position {pos}")
             pos, expect_name = m.end(), False
@@ -67,7 +69,7 @@ def render(segments: list[Segment]) -> str:
         elif _NAME.fullmatch(seg):
             out += f".{seg}" if out else seg
         else:
-            out += f'["{seg}"]'
+            out += '["' + seg.replace("\\", "\\\\").replace('"', '\\"') + '"]'
     return out
 
 

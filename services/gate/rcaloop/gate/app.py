@@ -1,9 +1,20 @@
-"""FastStream/worker wiring for the gate service: a thin adapter over ``core``."""
+"""Worker wiring for the gate service: record what the gate measures, nothing more.
+
+Subscribes to ``rca.evaluated``, ``review.annotations`` and ``knowledge.events`` and
+writes each message once into the gate's own SQLite store (insert-if-absent keyed by
+``analysis_hash`` / ``annotation_id`` / ``event_id``). ``rcaloop gate measure`` reads it.
+"""
 
 from __future__ import annotations
 
-from rcaloop.contracts import KnowledgeEvent, Stream
-from rcaloop.gate import core
+import asyncio
+from pathlib import Path
+
+from pydantic import Field
+
+from rcaloop.contracts import AnnotationRecord, HarnessVerdict, KnowledgeEvent, Stream
+from rcaloop.gate import rollout
+from rcaloop.gate.store import GateStore, store_path
 from rcaloop.shared.consumer import Emit, Subscription
 from rcaloop.shared.logs import get_logger
 from rcaloop.shared.service import Service, faststream_app, run_main
@@ -11,20 +22,52 @@ from rcaloop.shared.settings import RuntimeSettings
 
 
 class GateSettings(RuntimeSettings):
-    pass
+    gate_database_url: str | None = Field(default=None, description="sqlite:///<path>; default <RCALOOP_DATA_DIR>/gate.db")
+
+    def store_path(self) -> Path:
+        return store_path(self.gate_database_url, self.rcaloop_data_dir)
 
 
 def build(settings: GateSettings | None = None) -> Service:
+    settings = settings or GateSettings()
     log = get_logger("gate")
+    state: dict[str, GateStore] = {}
 
-    def handle(event: KnowledgeEvent) -> list[Emit]:
-        if core.requires_gate_rerun(event):
+    async def open_store() -> None:
+        state["store"] = await asyncio.to_thread(GateStore, settings.store_path())
+
+    async def close_store() -> None:
+        if "store" in state:
+            await asyncio.to_thread(state.pop("store").close)
+
+    def _store() -> GateStore:
+        if "store" not in state:  # started without the hook (e.g. faststream run): open lazily
+            state["store"] = GateStore(settings.store_path())
+        return state["store"]
+
+    async def on_verdict(verdict: HarnessVerdict) -> list[Emit]:
+        await asyncio.to_thread(_store().record_verdict, verdict)
+        return []
+
+    async def on_review(record: AnnotationRecord) -> list[Emit]:
+        await asyncio.to_thread(_store().record_review, record)
+        return []
+
+    async def on_event(event: KnowledgeEvent) -> list[Emit]:
+        fresh = await asyncio.to_thread(_store().record_event, event)
+        if fresh and rollout.requires_gate_rerun(event):
             log.info("gate_rerun_required", package_id=event.package_id, kind=event.kind)
         return []
 
     return Service(
         name="gate",
-        subscriptions=[Subscription(Stream.KNOWLEDGE_EVENTS, KnowledgeEvent, handle, group="gate")],
+        subscriptions=[
+            Subscription(Stream.EVALUATED, HarnessVerdict, on_verdict, group="gate", idempotency_key=lambda v: f"verdict:{v.analysis_hash}"),
+            Subscription(Stream.REVIEW_ANNOTATIONS, AnnotationRecord, on_review, group="gate", idempotency_key=lambda r: f"review:{r.annotation_id}"),
+            Subscription(Stream.KNOWLEDGE_EVENTS, KnowledgeEvent, on_event, group="gate", idempotency_key=lambda e: f"event:{e.event_id}"),
+        ],
+        on_startup=[open_store],
+        on_shutdown=[close_store],
     )
 
 

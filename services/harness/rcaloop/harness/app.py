@@ -1,21 +1,27 @@
-"""FastStream/worker wiring for the harness: a thin adapter over ``core``."""
+"""Worker wiring for the harness (``rca.parsed`` → ``rca.evaluated``): a thin adapter over ``core``.
+
+Scale horizontally by running more workers: every one joins the consumer group
+``harness``, so each parsed RCA is evaluated by exactly one of them; the idempotency
+key (``analysis_hash``) makes a redelivery a no-op.
+"""
 
 from __future__ import annotations
 
 from rcaloop.contracts import ParsedRCA, Stream
+from rcaloop.contracts.common import utcnow
 from rcaloop.harness import core
+from rcaloop.harness.settings import HarnessSettings
 from rcaloop.shared.consumer import Emit, Subscription
 from rcaloop.shared.service import Service, faststream_app, run_main
-from rcaloop.shared.settings import RuntimeSettings
 
-
-class HarnessSettings(RuntimeSettings):
-    pass
+__all__ = ["HarnessSettings", "build", "main"]
 
 
 def build(settings: HarnessSettings | None = None) -> Service:
+    config = (settings or HarnessSettings()).harness_config()
+
     def handle(parsed: ParsedRCA) -> list[Emit]:
-        return [Emit(Stream.EVALUATED, core.evaluate(parsed))]
+        return [Emit(Stream.EVALUATED, core.evaluate(parsed, config, now=utcnow()))]
 
     return Service(
         name="harness",

@@ -1,17 +1,123 @@
-"""Pure harness logic (walking-skeleton version; the harness issue replaces it)."""
+"""The runtime harness (SPEC §5): evidence ids, claim ledger, hard gates, rubric, repairs.
+
+``evaluate`` is pure and deterministic: the same ``ParsedRCA`` (and ``now``) gives a
+byte-identical verdict JSON. ``evaluated_at`` is the only input-independent field, so it
+is a parameter (the service passes the clock; the default is the epoch).
+"""
 
 from __future__ import annotations
 
+from datetime import datetime
+
 from rcaloop.contracts import HarnessVerdict, ParsedRCA
+from rcaloop.contracts.verdict import ConfidenceBreakdown, GateResult, Repair
+from rcaloop.harness import gates, report, rubric
+from rcaloop.harness import repair as repairs_
+from rcaloop.harness.config import EPOCH, HarnessConfig
+from rcaloop.harness.draft import Draft, stated_confidence
+from rcaloop.harness.facts import Facts
+from rcaloop.harness.ledger import EARLY_EXITS
+
+NOTES_HEADING = "Harness notes"
 
 
-def evaluate(parsed: ParsedRCA) -> HarnessVerdict:
-    return HarnessVerdict(
+def evaluate(parsed: ParsedRCA, config: HarnessConfig | None = None, *, now: datetime = EPOCH) -> HarnessVerdict:
+    config = config or HarnessConfig()
+    base = dict(
         analysis_hash=parsed.analysis_hash,
         result_id=parsed.result_id,
         job_id=parsed.job_id,
-        verdict="unchecked",
-        score=0.0,
-        repaired_report=parsed.report_markdown,
+        pass_score=config.pass_score,
         parsed=parsed,
+        evaluated_at=now,
+    )
+    if not config.enabled:
+        return HarnessVerdict(
+            **base,
+            verdict="unchecked",
+            score=0.0,
+            repaired_report=parsed.report_markdown,
+            repaired_diagnosis=parsed.diagnosis,
+            confidence_breakdown=_diagnostics_only(parsed),
+        )
+    draft = Draft.start(parsed)
+    if parsed.outcome in EARLY_EXITS:
+        return _early_exit(draft, base)
+    repairs, facts = repairs_.run(draft, config.max_repair_attempts)
+    gate_results = gates.check(facts)
+    checks, dimensions, score = rubric.score(facts)
+    if not all(g.passed for g in gate_results):
+        verdict = "insufficient_evidence"
+    elif score < config.pass_score:
+        verdict = "degraded"
+    else:
+        verdict = "pass"
+    return HarnessVerdict(
+        **base,
+        verdict=verdict,
+        score=score,
+        dimensions=dimensions,
+        checks=checks,
+        hard_gates=gate_results,
+        repairs=repairs,
+        evidence=[ev.item for ev in draft.evidence],
+        claims=facts.ledger.claims,
+        repaired_report=_with_notes(draft.report, repairs, gate_results),
+        repaired_diagnosis=draft.repaired_diagnosis(),
+        confidence_breakdown=_breakdown(facts, gate_results, score, repairs),
+    )
+
+
+def _early_exit(draft: Draft, base: dict) -> HarnessVerdict:
+    reason = f"early exit ({draft.parsed.outcome}): the output claims nothing to check"
+    checks, dimensions, score = rubric.full_marks(reason)
+    return HarnessVerdict(
+        **base,
+        verdict="pass",
+        score=score,
+        dimensions=dimensions,
+        checks=checks,
+        hard_gates=[GateResult(gate=g.code, name=g.name, passed=True, detail=reason) for g in gates.GATES],
+        evidence=[ev.item for ev in draft.evidence],
+        repaired_report=draft.report,
+        repaired_diagnosis=draft.diagnosis,
+        confidence_breakdown=_diagnostics_only(draft.parsed),
+    )
+
+
+def _with_notes(text: str, repairs: list[Repair], gate_results: list[GateResult]) -> str:
+    notes = [f"{r.kind} ({r.target}): {r.reason}" for r in repairs]
+    notes += [f"insufficient evidence: {g.gate} {g.name}: {g.detail}" for g in gate_results if not g.passed]
+    return report.append_notes(text, NOTES_HEADING, notes) if notes else text
+
+
+def _diagnostics(parsed: ParsedRCA) -> dict:
+    diag = parsed.diagnosis.confidence_diagnostics if parsed.diagnosis else None
+    if not isinstance(diag, dict):
+        return {}
+    self_check = next((diag[k] for k in ("self_check_adjustment", "self_check") if k in diag), None)
+    deltas = diag.get("ranker_deltas")
+    return {
+        "ranker_deltas": deltas if isinstance(deltas, dict) else None,
+        "self_check_adjustment": self_check,
+        "diagnostics": diag,
+    }
+
+
+def _diagnostics_only(parsed: ParsedRCA) -> ConfidenceBreakdown:
+    conf = stated_confidence(parsed)
+    return ConfidenceBreakdown(stated_confidence=conf, final_confidence=conf, **_diagnostics(parsed))
+
+
+def _breakdown(f: Facts, gate_results: list[GateResult], score: float, repairs: list[Repair]) -> ConfidenceBreakdown:
+    return ConfidenceBreakdown(
+        independent_source_groups=f.root_groups,
+        confidence_gate_passed=gate_results[0].passed,
+        stated_confidence=stated_confidence(f.draft.parsed),
+        final_confidence=f.confidence,
+        harness_score=score,
+        repairs=len(repairs),
+        root_cause_evidence=[ev.id for ev in f.root_live],
+        signature_confirmed=bool(f.signature),
+        **_diagnostics(f.draft.parsed),
     )

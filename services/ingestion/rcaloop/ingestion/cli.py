@@ -1,11 +1,148 @@
-"""``rcaloop`` sub-commands of the ingestion service (thin adapters over ``core``)."""
+"""``rcaloop`` sub-commands of the ingestion service (thin adapters).
+
+``download`` / ``upload`` sync a job with the jumpbox (``rcaloop.shared.jumpbox``);
+``ingest-check`` runs the ingestion rules on a file offline, exactly as the service does.
+Errors print ``error[<code>]: <message>`` and exit with the code ``ERRORS`` gives.
+"""
 
 from __future__ import annotations
 
-import typer
+import asyncio
+import json
+from pathlib import Path
 
+import typer
+from pydantic import ValidationError
+from rich.console import Console
+from rich.markup import escape
+from rich.progress import BarColumn, DownloadColumn, Progress, TextColumn, TransferSpeedColumn
+
+from rcaloop.contracts import RawResult
+from rcaloop.ingestion import core
 from rcaloop.shared.cli_deps import CliDeps
+from rcaloop.shared.jumpbox import REQUIRED_FILES, JumpboxError, JumpboxSettings, download_job, upload_annotation
+from rcaloop.shared.sources import SourceError, load_result
+
+LARGE_FILE_BYTES = 1024 * 1024
+"""Files at least this large get a progress bar."""
+
+console = Console()
+err = Console(stderr=True)
+
+
+class _Bars:
+    """A Rich progress bar per large file; small files transfer silently."""
+
+    def __init__(self, progress: Progress):
+        self.progress = progress
+        self.tasks: dict[str, int] = {}
+
+    def __call__(self, name: str, done: int, total: int) -> None:
+        if total < LARGE_FILE_BYTES:
+            return
+        if name not in self.tasks:
+            self.tasks[name] = self.progress.add_task(name, total=total)
+        self.progress.update(self.tasks[name], completed=done)
+
+
+def _progress() -> Progress:
+    columns = (TextColumn("{task.description}"), BarColumn(), DownloadColumn(), TransferSpeedColumn())
+    return Progress(*columns, console=err, transient=True)
+
+
+def _settings() -> JumpboxSettings:
+    try:
+        return JumpboxSettings()
+    except ValidationError as exc:
+        problems = "; ".join(f"{'.'.join(map(str, e['loc'])).upper()}: {e['msg']}" for e in exc.errors()[:5])
+        err.print(f"[red]error[/red]{escape(f'[config]: {problems}')}", highlight=False, soft_wrap=True)
+        raise typer.Exit(2) from None
+
+
+def _run(operation, settings: JumpboxSettings):
+    """Run a jumpbox operation, with progress bars only when files really travel."""
+    if not settings.jumpbox_uri:
+        return asyncio.run(operation(None))
+    with _progress() as progress:
+        return asyncio.run(operation(_Bars(progress)))
+
+
+def _fail(exc: JumpboxError) -> None:
+    err.print(f"[red]error[/red]{escape(f'[{exc.code}]: {exc.message}')}", highlight=False, soft_wrap=True)
+    raise typer.Exit(exc.exit_code)
 
 
 def register(app: typer.Typer, deps: CliDeps) -> None:
     """Add this service's commands to the ``rcaloop`` CLI."""
+
+    @app.command()
+    def download(job_id: str = typer.Option(..., "--job-id", help="the CI job whose analysis to fetch")) -> None:
+        """Fetch JUMPBOX_ROOT/<job_id>/ into .analysis/<job_id>/ (JUMPBOX_URI unset: check the local files)."""
+        settings = _settings()
+        try:
+            path = _run(lambda bars: download_job(job_id, settings, bars), settings)
+        except JumpboxError as exc:
+            _fail(exc)
+        if settings.jumpbox_uri:
+            console.print(f"downloaded {job_id} to {path}/", highlight=False, soft_wrap=True)
+        else:
+            console.print(f"JUMPBOX_URI unset: {path}/ has the required files ({', '.join(REQUIRED_FILES)})", highlight=False, soft_wrap=True)
+
+    @app.command()
+    def upload(job_id: str = typer.Option(..., "--job-id", help="the CI job whose annotation.json to push")) -> None:
+        """Push .analysis/<job_id>/annotation.json to the jumpbox; the local copy is always kept."""
+        settings = _settings()
+        try:
+            where = _run(lambda bars: upload_annotation(job_id, settings, bars), settings)
+        except JumpboxError as exc:
+            _fail(exc)
+        if settings.jumpbox_uri:
+            console.print(f"uploaded annotation.json to {where} (local copy kept)", highlight=False, soft_wrap=True)
+        else:
+            console.print(f"JUMPBOX_URI unset: annotation.json stays local at {where}", highlight=False, soft_wrap=True)
+
+    @app.command("ingest-check")
+    def ingest_check(
+        path: Path = typer.Argument(..., help="a RawResult JSON (as published), a job directory, skill text or capture"),
+        as_json: bool = typer.Option(False, "--json", help="print {accepted, analysis_hash, size_bytes, errors}"),
+        max_bytes: int = typer.Option(core.DEFAULT_MAX_RESULT_BYTES, "--max-bytes", help="RCALOOP_MAX_RESULT_BYTES"),
+    ) -> None:
+        """Run the ingestion rules on one record offline. Exit 0 accepted, 1 rejected, 2 unreadable."""
+        try:
+            raw = _read_record(path)
+        except SourceError as exc:
+            err.print(f"[red]error:[/red] {escape(str(exc))}", highlight=False, soft_wrap=True)
+            raise typer.Exit(2) from None
+        issues = core.validate(raw, core.Limits(max_result_bytes=max_bytes))
+        record = None if issues else core.ingest(raw)
+        if as_json:
+            out = {
+                "accepted": not issues,
+                "result_id": raw.result_id,
+                "analysis_hash": record.analysis_hash if record else None,
+                "size_bytes": core.encoded_size(raw),
+                "errors": [i.model_dump() for i in issues],
+            }
+            console.print_json(json.dumps(out))
+        elif record:
+            console.print(f"accepted {raw.result_id}: analysis_hash {record.analysis_hash}", highlight=False, soft_wrap=True)
+        else:
+            for issue in issues:
+                console.print(f"{issue.code}: {issue.message}" + (f" ({issue.path})" if issue.path else ""), highlight=False, soft_wrap=True)
+        raise typer.Exit(1 if issues else 0)
+
+
+def _read_record(path: Path) -> RawResult:
+    """A published ``RawResult`` JSON as-is; anything else the way ``rcaloop submit`` reads it."""
+    if path.is_file() and path.suffix == ".json":
+        try:
+            data = json.loads(path.read_text(encoding="utf-8"))
+        except (UnicodeDecodeError, json.JSONDecodeError):
+            data = None
+        if isinstance(data, dict) and {"result_id", "kind", "content"} <= data.keys():
+            try:
+                return RawResult.model_validate(data)
+            except ValidationError as exc:
+                problems = "; ".join(f"{'.'.join(map(str, e['loc']))}: {e['msg']}" for e in exc.errors()[:5])
+                raise SourceError(f"{path}: not a valid RawResult: {problems}") from None
+    return load_result(path)

@@ -1,30 +1,140 @@
-"""FastStream/worker wiring for knowledge promotion: a thin adapter over ``core``."""
+"""Composition root of the knowledge service: store, cache, publisher, workers, HTTP routes.
+
+The stream handlers are thin adapters: either half of the (review, verdict) pair may
+arrive first; the one that completes it emits the package's event.
+"""
 
 from __future__ import annotations
 
-from rcaloop.contracts import AnnotationRecord, Stream
-from rcaloop.knowledge import core
+import asyncio
+
+from rcaloop.contracts import AnnotationRecord, HarnessVerdict, KnowledgeEvent, Stream
+from rcaloop.knowledge.api import router
+from rcaloop.knowledge.settings import KnowledgeSettings, reviewer_tokens
+from rcaloop.knowledge.snapshot import SnapshotCache
+from rcaloop.knowledge.sqlite_store import SqliteKnowledgeStore
+from rcaloop.knowledge.store import KnowledgeStore, StoreUnavailable
+from rcaloop.knowledge.typedb_store import TypeDBKnowledgeStore
+from rcaloop.knowledge.workflow import KnowledgeWorkflow, Publish
 from rcaloop.shared.consumer import Emit, Subscription
+from rcaloop.shared.logs import get_logger
+from rcaloop.shared.redis_conn import connect, redis_url
 from rcaloop.shared.service import Service, faststream_app, run_main
-from rcaloop.shared.settings import RuntimeSettings
+from rcaloop.shared.wire import encode
+
+__all__ = ["KnowledgeSettings", "build", "open_store", "workflow_for"]
+
+OUTBOX_INTERVAL_S = 5.0
 
 
-class KnowledgeSettings(RuntimeSettings):
-    typedb_address: str | None = None
+def open_store(settings: KnowledgeSettings) -> KnowledgeStore:
+    """TypeDB when ``TYPEDB_ADDRESS`` is set, else the embedded SQLite file under the data dir."""
+    if settings.typedb_address:
+        return TypeDBKnowledgeStore(
+            settings.typedb_address,
+            settings.typedb_username,
+            settings.typedb_password.get_secret_value(),
+            settings.typedb_database,
+        )
+    return SqliteKnowledgeStore(settings.sqlite_path)
 
 
-def build(settings: KnowledgeSettings | None = None) -> Service:
-    def handle(record: AnnotationRecord) -> list[Emit]:
-        event = core.candidate_for(record)
-        return [Emit(Stream.KNOWLEDGE_EVENTS, event)] if event else []
+def publish_url(settings: KnowledgeSettings) -> str:
+    """``REDIS_URL``, else the embedded server of ``rcaloop up`` (its socket in the data dir), else loopback."""
+    if settings.redis_url is None:
+        sock = (settings.rcaloop_data_dir / "redis" / "redis.sock").resolve()
+        if sock.exists():
+            return f"unix://{sock}"
+    return redis_url(settings)
 
+
+class RedisPublisher:
+    """Publishes decision events to ``knowledge.events`` (worker emits go through the worker's commit)."""
+
+    def __init__(self, settings: KnowledgeSettings):
+        self.settings = settings
+        self._redis = None
+
+    async def __call__(self, events: list[KnowledgeEvent]) -> None:
+        if self._redis is None:
+            self._redis = connect(publish_url(self.settings))
+        key = Stream.KNOWLEDGE_EVENTS.key(self.settings.prefix)
+        for event in events:
+            fields = encode(event, producer="knowledge")
+            await self._redis.xadd(key, fields, maxlen=self.settings.stream_maxlen, approximate=True)
+
+    async def close(self) -> None:
+        if self._redis is not None:
+            await self._redis.aclose()
+            self._redis = None
+
+
+def workflow_for(settings: KnowledgeSettings, publish: Publish | None = None) -> KnowledgeWorkflow:
+    return KnowledgeWorkflow(open_store(settings), SnapshotCache(settings.snapshot_path), publish)
+
+
+def build(settings: KnowledgeSettings | None = None, publish: Publish | None = None) -> Service:
+    settings = settings or KnowledgeSettings()
+    publisher = RedisPublisher(settings) if publish is None else None
+    workflow = workflow_for(settings, publish or publisher)
+    log = get_logger("knowledge")
+
+    async def on_verdict(verdict: HarnessVerdict) -> list[Emit]:
+        return [Emit(Stream.KNOWLEDGE_EVENTS, e) for e in await workflow.on_verdict(verdict)]
+
+    async def on_review(review: AnnotationRecord) -> list[Emit]:
+        return [Emit(Stream.KNOWLEDGE_EVENTS, e) for e in await workflow.on_review(review)]
+
+    async def startup() -> None:
+        try:
+            await workflow.store.open()
+            await workflow.snapshot()  # refresh the runtime cache
+        except StoreUnavailable as exc:
+            log.warning("knowledge_store_unavailable", store=workflow.store.name, error=str(exc))
+
+    async def shutdown() -> None:
+        await workflow.store.close()
+        if publisher is not None:
+            await publisher.close()
+
+    async def republish(stop: asyncio.Event) -> None:
+        """Decision events whose publishing failed (Redis down) are re-sent from the package outbox."""
+        while not stop.is_set():
+            if workflow.outbox_pending:
+                try:
+                    sent = await workflow.flush_outbox()
+                    if sent:
+                        log.info("knowledge_events_republished", events=sent)
+                except Exception as exc:  # noqa: BLE001 - store or Redis still down: try again later
+                    log.warning("knowledge_outbox_flush_failed", error=type(exc).__name__)
+            try:
+                await asyncio.wait_for(stop.wait(), timeout=OUTBOX_INTERVAL_S)
+            except TimeoutError:
+                pass
+
+    tokens = reviewer_tokens(settings)
     return Service(
         name="knowledge",
         subscriptions=[
             Subscription(
-                Stream.REVIEW_ANNOTATIONS, AnnotationRecord, handle, group="knowledge", idempotency_key=lambda r: r.annotation_id
-            )
+                Stream.EVALUATED,
+                HarnessVerdict,
+                on_verdict,
+                group="knowledge",
+                idempotency_key=lambda v: f"verdict:{v.analysis_hash}",
+            ),
+            Subscription(
+                Stream.REVIEW_ANNOTATIONS,
+                AnnotationRecord,
+                on_review,
+                group="knowledge",
+                idempotency_key=lambda r: f"review:{r.annotation_id}",
+            ),
         ],
+        on_startup=[startup],
+        on_shutdown=[shutdown],
+        background=[republish],
+        http_router=router(lambda: workflow, lambda: tokens),
     )
 
 
@@ -33,4 +143,4 @@ def main() -> None:
     run_main(lambda: build(settings), settings)
 
 
-app = faststream_app(build, KnowledgeSettings())
+app = faststream_app(lambda: build(KnowledgeSettings()), KnowledgeSettings())

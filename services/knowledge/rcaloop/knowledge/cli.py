@@ -1,11 +1,199 @@
-"""``rcaloop`` sub-commands of the knowledge service (thin adapters over ``core``)."""
+"""``rcaloop knowledge …``: list packages, decide, runtime snapshot, probe metrics, outage check.
+
+Thin adapters over ``KnowledgeWorkflow`` on the same store the service uses (TypeDB when
+``TYPEDB_ADDRESS`` is set, else the SQLite file under ``RCALOOP_DATA_DIR``). Exit codes:
+0 done, 1 decision refused/not allowed, 2 unusable input or store unreachable.
+"""
 
 from __future__ import annotations
 
-import typer
+import asyncio
+import json
+import os
+from collections.abc import Awaitable, Callable
+from dataclasses import asdict
+from typing import Any, TypeVar
 
+import typer
+from pydantic import BaseModel
+from rich.console import Console
+from rich.table import Table
+
+from rcaloop.contracts.knowledge import Decision, KnowledgePackage, PackageState
+from rcaloop.knowledge.app import RedisPublisher, publish_url, workflow_for
+from rcaloop.knowledge.settings import KnowledgeSettings, reviewer_tokens
+from rcaloop.knowledge.snapshot import typedb_outage_runtime_activation_success
+from rcaloop.knowledge.store import StoreUnavailable
+from rcaloop.knowledge.workflow import DecisionError, KnowledgeWorkflow
 from rcaloop.shared.cli_deps import CliDeps
+from rcaloop.shared.redis_conn import connect
+from rcaloop.shared.settings import redact_url
+
+T = TypeVar("T")
+console = Console()
+err = Console(stderr=True)
+
+
+def _fail(message: str, code: int = 2) -> None:
+    err.print(f"[red]error:[/red] {message}")
+    raise typer.Exit(code)
+
+
+def _run(work: Callable[[KnowledgeWorkflow], Awaitable[T]], publish=None) -> T:
+    async def main() -> T:
+        workflow = workflow_for(KnowledgeSettings(), publish)
+        try:
+            return await work(workflow)
+        finally:
+            await workflow.store.close()
+
+    try:
+        return asyncio.run(main())
+    except StoreUnavailable as exc:
+        _fail(str(exc))
+    raise AssertionError("unreachable")
+
+
+def _dump(data: Any) -> None:
+    if isinstance(data, BaseModel):
+        data = data.model_dump(mode="json")
+    elif isinstance(data, list):
+        data = [d.model_dump(mode="json") if isinstance(d, BaseModel) else d for d in data]
+    console.print_json(json.dumps(data))
+
+
+def _packages_table(packages: list[KnowledgePackage], title: str) -> Table:
+    table = Table(title=title)
+    for col in ("package_id", "state", "family", "evidence_source", "valid", "issues"):
+        table.add_column(col)
+    for p in packages:
+        table.add_row(
+            p.package_id,
+            p.state,
+            p.family or "-",
+            p.evidence_source,
+            str(p.valid),
+            ", ".join(i.code for i in p.issues) or "-",
+        )
+    return table
 
 
 def register(app: typer.Typer, deps: CliDeps) -> None:
-    """Add this service's commands to the ``rcaloop`` CLI."""
+    """Add ``rcaloop knowledge …`` to the ``rcaloop`` CLI."""
+    knowledge = typer.Typer(help="Knowledge packages promoted from passed reviews (SPEC §7).", no_args_is_help=True)
+    app.add_typer(knowledge, name="knowledge")
+
+    @knowledge.command("list")
+    def list_cmd(
+        state: str | None = typer.Option(None, help="candidate | shadowed | activated | rejected"),
+        as_json: bool = typer.Option(False, "--json", help="print the packages as JSON"),
+    ) -> None:
+        """List knowledge packages, optionally by state."""
+        states: tuple[str, ...] = PackageState.__args__  # type: ignore[attr-defined]
+        if state is not None and state not in states:
+            _fail(f"unknown state {state!r}; one of: {', '.join(states)}")
+        packages = _run(lambda w: w.packages(state))
+        if as_json:
+            _dump(packages)
+        else:
+            console.print(_packages_table(packages, f"knowledge packages ({state or 'all'})"))
+
+    @knowledge.command("decide")
+    def decide_cmd(
+        package_id: str = typer.Argument(..., help="the package to decide on"),
+        decision: str = typer.Argument(..., help="approve | shadow | activate | reject"),
+        comment: str | None = typer.Option(None, help="why (kept in the package history)"),
+        as_json: bool = typer.Option(False, "--json"),
+    ) -> None:
+        """Approve (activate now), shadow, activate or reject a package; publishes its events.
+
+        The reviewer token comes from RCALOOP_REVIEWER_TOKEN and must be one of RCALOOP_REVIEWER_TOKENS.
+        """
+        decisions: tuple[str, ...] = Decision.__args__  # type: ignore[attr-defined]
+        if decision not in decisions:
+            _fail(f"unknown decision {decision!r}; one of: {', '.join(decisions)}")
+        settings = KnowledgeSettings()
+        token = os.environ.get("RCALOOP_REVIEWER_TOKEN", "").strip()
+        reviewer = reviewer_tokens(settings).get(token) if token else None
+        if reviewer is None:
+            _fail("set RCALOOP_REVIEWER_TOKEN to a reviewer token listed in RCALOOP_REVIEWER_TOKENS")
+        url = publish_url(settings)
+        try:
+            asyncio.run(_ping(url))
+        except OSError as exc:
+            _fail(f"cannot reach Redis at {redact_url(url)} to publish the decision: {type(exc).__name__}")
+        publisher = RedisPublisher(settings)
+
+        async def work(w: KnowledgeWorkflow):
+            try:
+                return await w.decide(package_id, decision, reviewer, comment)  # type: ignore[arg-type]
+            except DecisionError as exc:
+                return exc
+            finally:
+                await publisher.close()
+
+        outcome = _run(work, publisher)
+        if isinstance(outcome, DecisionError):
+            if as_json:
+                _dump({"accepted": False, "error": outcome.issue.model_dump()})
+            else:
+                err.print(f"[red]{outcome.issue.code}[/red] {outcome.issue.message}")
+            raise typer.Exit(2 if outcome.status == 404 else 1)
+        package, events = outcome
+        if as_json:
+            _dump(
+                {
+                    "accepted": True,
+                    "package": package.model_dump(mode="json"),
+                    "events": [e.model_dump(mode="json") for e in events],
+                }
+            )
+        else:
+            console.print(f"{package.package_id}: {package.state} (events: {', '.join(e.kind for e in events)})")
+
+    @knowledge.command("snapshot")
+    def snapshot_cmd(as_json: bool = typer.Option(False, "--json")) -> None:
+        """The runtime snapshot the agent reads (served from the local cache when the store is down)."""
+        snapshot = _run(lambda w: w.snapshot())
+        if as_json:
+            _dump(snapshot)
+            return
+        note = " [yellow](stale: served from cache)[/yellow]" if snapshot.stale else ""
+        console.print(_packages_table(snapshot.packages, f"runtime snapshot{note}"))
+
+    @knowledge.command("probe-metrics")
+    def probe_metrics_cmd(as_json: bool = typer.Option(False, "--json")) -> None:
+        """Per probe template: executions, supports, refutes, contributions (approved trace-v3 cases only)."""
+        metrics = _run(lambda w: w.probe_metrics())
+        if as_json:
+            _dump(metrics)
+            return
+        table = Table(title="probe metrics")
+        for col in ("probe_template_id", "executions", "supports", "refutes", "contributions"):
+            table.add_column(col)
+        for m in metrics:
+            table.add_row(m.probe_template_id, str(m.executions), str(m.supports), str(m.refutes), str(m.contributions))
+        console.print(table)
+
+    @knowledge.command("outage-check")
+    def outage_check_cmd(as_json: bool = typer.Option(False, "--json")) -> None:
+        """typedb_outage_runtime_activation_success: does the runtime snapshot serve with the store down?"""
+        result = _run(lambda w: typedb_outage_runtime_activation_success(w.store, w.cache))
+        if as_json:
+            _dump(asdict(result))
+        else:
+            mark = "[green]true[/green]" if result.typedb_outage_runtime_activation_success else "[red]false[/red]"
+            console.print(
+                f"typedb_outage_runtime_activation_success: {mark} ({result.active_packages} active packages)"
+            )
+            if result.reason:
+                console.print(result.reason)
+        raise typer.Exit(0 if result.typedb_outage_runtime_activation_success else 1)
+
+
+async def _ping(url: str) -> None:
+    redis = connect(url)
+    try:
+        await redis.ping()
+    finally:
+        await redis.aclose()

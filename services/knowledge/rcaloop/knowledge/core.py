@@ -1,23 +1,291 @@
-"""Pure knowledge-promotion logic (walking-skeleton version)."""
+"""Pure knowledge promotion: passed review + verdict → package; reviewer decisions → events.
+
+No I/O here: the worker handlers, the HTTP routes and the CLI all call these functions
+with what they loaded from the store, and persist/publish what comes back.
+"""
 
 from __future__ import annotations
 
-from rcaloop.contracts import AnnotationRecord, KnowledgeEvent
-from rcaloop.contracts.knowledge import Provenance
+import hashlib
+from dataclasses import dataclass, field
+from datetime import datetime
+
+from rcaloop.contracts import AnnotationRecord, HarnessVerdict, Issue, KnowledgeEvent
+from rcaloop.contracts.common import utcnow
+from rcaloop.contracts.knowledge import (
+    Decision,
+    KnowledgePackage,
+    PackageDecision,
+    PackageState,
+    ProbeMetric,
+    Provenance,
+)
+from rcaloop.knowledge.case import PromotionCase, case_for
+from rcaloop.knowledge.rules import broken
 
 
-def candidate_for(record: AnnotationRecord) -> KnowledgeEvent | None:
-    """A reviewed RCA whose diagnosis the reviewer confirmed becomes a candidate package."""
-    if record.kind != "annotation" or record.annotation is None or not record.annotation.category_correct:
-        return None
-    root = next((e for e in record.annotation.evidence if e.is_root_cause), None)
-    return KnowledgeEvent(
-        event_id=f"candidate-{record.annotation_id}",
-        kind="candidate",
-        package_id=f"pkg-{record.analysis_hash[:16]}",
-        analysis_hash=record.analysis_hash,
-        family=record.annotation.root_cause.category,
-        evidence_source="ledger",
-        supporting_evidence_ids=[root.json_path] if root and root.json_path else [],
-        provenance=Provenance(promotion_path="ledger", annotation_id=record.annotation_id, reviewer=record.annotator),
+def package_id_for(analysis_hash: str, annotation_id: str) -> str:
+    """One package per (analysis, review): a redelivered review maps to the same id."""
+    digest = hashlib.sha256(f"{analysis_hash}\x00{annotation_id}".encode()).hexdigest()
+    return f"kp-{digest[:20]}"
+
+
+# -- promotion ------------------------------------------------------------------------------
+def promote(
+    review: AnnotationRecord, verdict: HarnessVerdict, *, created_by: str = "", now: datetime | None = None
+) -> KnowledgePackage:
+    """The candidate package of a review, or a refused (``rejected``, ``valid=False``) one with its reasons.
+
+    The trace-v3 ledger path takes precedence: when the ledger is complete its gates
+    decide and there is no fallback. Only an incomplete ledger opens the ``harness_claim``
+    path, which records no probe executions.
+    """
+    case = case_for(review, verdict)
+    review_issues = broken("review", case)
+    incomplete = broken("ledger_complete", case)
+    if not incomplete:
+        issues = review_issues + broken("ledger_gate", case)
+        return _package(case, "ledger", issues, created_by, now)
+    issues = review_issues + broken("harness_claim", case)
+    return _package(case, "harness_claim", issues, created_by, now, ledger_issues=incomplete)
+
+
+def _package(
+    case: PromotionCase,
+    path: str,
+    issues: list[Issue],
+    created_by: str,
+    now: datetime | None,
+    ledger_issues: list[Issue] | None = None,
+) -> KnowledgePackage:
+    review, now = case.review, now or utcnow()
+    if path == "ledger":
+        root = case.root_hypothesis
+        assert case.ledger is not None
+        supporting = list(root.supporting_evidence_ids) if root else []
+        executions = list(case.ledger.probe_executions)
+        observations = list(case.ledger.observations)
+    else:
+        supporting = list(case.root_claim.supports) if case.root_claim else []
+        executions, observations = [], []
+    provenance = Provenance(
+        promotion_path=path,
+        annotation_id=review.annotation_id,
+        reviewer=review.annotator,
+        harness_verdict=case.verdict.verdict,
+        harness_score=case.verdict.score,
+        ledger_incomplete=[i.code for i in ledger_issues or []],
     )
+    return KnowledgePackage(
+        package_id=package_id_for(review.analysis_hash, review.annotation_id),
+        analysis_hash=review.analysis_hash,
+        annotation_id=review.annotation_id,
+        state="candidate" if not issues else "rejected",
+        valid=not issues,
+        issues=issues,
+        family=case.snapshot_family,
+        evidence_source=path,
+        supporting_evidence_ids=supporting,
+        probe_template_ids=list(dict.fromkeys(p.probe_template_id for p in executions)),
+        probe_executions=executions,
+        observations=observations,
+        verified_actions=case.verified_actions,
+        summary=_summary(case),
+        provenance=provenance,
+        created_by=created_by,
+        candidate_at=now,
+        updated_at=now,
+    )
+
+
+def _summary(case: PromotionCase) -> str | None:
+    diagnosis = case.diagnosis
+    if diagnosis is not None and diagnosis.root_cause is not None and diagnosis.root_cause.summary:
+        return diagnosis.root_cause.summary
+    return case.root_claim.text if case.root_claim else case.verdict.parsed.title
+
+
+def promotion_event(package: KnowledgePackage) -> KnowledgeEvent:
+    """``candidate`` for a valid package, ``rejected`` with the reasons for a refused one."""
+    kind: PackageState = "candidate" if package.valid else "rejected"
+    return _event(package, kind, f"{package.package_id}:{kind}", issues=package.issues, at=package.candidate_at)
+
+
+# -- decisions --------------------------------------------------------------------------------
+_TRANSITIONS: dict[Decision, tuple[tuple[PackageState, ...], PackageState]] = {
+    "approve": (("candidate", "shadowed"), "activated"),
+    "shadow": (("candidate",), "shadowed"),
+    "activate": (("shadowed",), "activated"),
+    "reject": (("candidate", "shadowed", "activated"), "rejected"),
+}
+_NEEDS_VALID = ("approve", "shadow", "activate")
+_ACTIVATING = ("approve", "activate")
+
+
+@dataclass
+class DecisionResult:
+    """The package after the decision, the events to publish, and an error when nothing changed."""
+
+    package: KnowledgePackage
+    events: list[KnowledgeEvent] = field(default_factory=list)
+    error: Issue | None = None
+    refused: bool = False
+
+    @property
+    def changed(self) -> bool:
+        return bool(self.events)
+
+
+def decide(
+    package: KnowledgePackage,
+    decision: Decision,
+    reviewer: str,
+    *,
+    comment: str | None = None,
+    now: datetime | None = None,
+) -> DecisionResult:
+    """Apply one reviewer decision.
+
+    * an activation (``approve``/``activate``) or ``shadow`` of a package that failed
+      validation is refused, recorded in its history and published as a ``rejected``
+      event (``inadmissible`` for activations);
+    * a decision the state does not allow is an error (``KD101``), nothing changes;
+    * ``approve`` activates at once (events ``approved`` + ``activated``), ``shadow``
+      keeps it out of the runtime snapshot until an explicit ``activate``.
+    """
+    now = now or utcnow()
+    allowed, target = _TRANSITIONS[decision]
+    if decision in _NEEDS_VALID and not package.valid:
+        issue = Issue(code="KD201", message=f"{decision} refused: the package failed validation ({_codes(package)})")
+        refused = package.model_copy(deep=True)
+        refused.history.append(_entry(decision, reviewer, now, package.state, package.state, comment, [issue], False))
+        refused.updated_at, refused.revision = now, package.revision + 1
+        n = len(refused.history)
+        event = _event(
+            refused,
+            "rejected",
+            f"{package.package_id}:{n}:refused",
+            decision=decision,
+            issues=[issue, *package.issues],
+            inadmissible=decision in _ACTIVATING,
+            at=now,
+            detail={"refused": decision, "reviewer": reviewer},
+        )
+        refused.outbox.append(event)
+        return DecisionResult(refused, [event], error=issue, refused=True)
+    if package.state not in allowed:
+        message = f"cannot {decision} a {package.state} package (allowed from: {', '.join(allowed)})"
+        if decision == "activate" and package.state == "candidate":
+            message += "; approve it, or shadow it first"
+        return DecisionResult(package, error=Issue(code="KD101", message=message))
+
+    updated = package.model_copy(deep=True)
+    updated.state, updated.updated_at, updated.revision = target, now, package.revision + 1
+    updated.history.append(_entry(decision, reviewer, now, package.state, target, comment, [], True))
+    n = len(updated.history)
+    detail = {"reviewer": reviewer, "from_state": package.state} | ({"comment": comment} if comment else {})
+    events: list[KnowledgeEvent] = []
+    if decision == "approve":
+        events.append(
+            _event(updated, "approved", f"{package.package_id}:{n}:approved", decision=decision, at=now, detail=detail)
+        )
+    if target == "activated":
+        updated.activated_at = now
+        latency = max(0.0, (now - package.candidate_at).total_seconds())
+        events.append(
+            _event(
+                updated,
+                "activated",
+                f"{package.package_id}:{n}:activated",
+                decision=decision,
+                latency=latency,
+                at=now,
+                detail=detail | {"activation_latency_seconds": latency, "inadmissible": False},
+            )
+        )
+    elif target == "shadowed":
+        events.append(
+            _event(updated, "shadowed", f"{package.package_id}:{n}:shadowed", decision=decision, at=now, detail=detail)
+        )
+    else:
+        events.append(
+            _event(updated, "rejected", f"{package.package_id}:{n}:rejected", decision=decision, at=now, detail=detail)
+        )
+    updated.outbox.extend(events)
+    return DecisionResult(updated, events)
+
+
+def _codes(package: KnowledgePackage) -> str:
+    return ", ".join(i.code for i in package.issues) or "not valid"
+
+
+def _entry(decision, reviewer, at, from_state, to_state, comment, issues, accepted) -> PackageDecision:
+    return PackageDecision(
+        decision=decision,
+        reviewer=reviewer,
+        at=at,
+        accepted=accepted,
+        from_state=from_state,
+        to_state=to_state,
+        comment=comment,
+        issues=issues,
+    )
+
+
+def _event(
+    package: KnowledgePackage,
+    kind: PackageState,
+    event_id: str,
+    *,
+    decision: Decision | None = None,
+    issues: list[Issue] | None = None,
+    latency: float | None = None,
+    inadmissible: bool = False,
+    at: datetime | None = None,
+    detail: dict | None = None,
+) -> KnowledgeEvent:
+    return KnowledgeEvent(
+        event_id=event_id,
+        kind=kind,
+        package_id=package.package_id,
+        analysis_hash=package.analysis_hash,
+        family=package.family,
+        evidence_source=package.evidence_source,
+        supporting_evidence_ids=package.supporting_evidence_ids,
+        probe_template_ids=package.probe_template_ids,
+        verified_actions=package.verified_actions,
+        provenance=package.provenance,
+        detail=detail or {},
+        created_at=at or utcnow(),
+        decision=decision,
+        activation_latency_seconds=latency,
+        inadmissible=inadmissible,
+        issues=issues or [],
+    )
+
+
+# -- read models -------------------------------------------------------------------------------
+def active(packages: list[KnowledgePackage]) -> list[KnowledgePackage]:
+    """The runtime snapshot's content: activated packages only (never shadowed/candidates)."""
+    return sorted((p for p in packages if p.state == "activated"), key=lambda p: p.package_id)
+
+
+def probe_metrics(packages: list[KnowledgePackage]) -> list[ProbeMetric]:
+    """Per probe template: executions, supports, refutes, contributions to final diagnoses.
+
+    Counted from approved (activated) trace-v3 case snapshots only: shadowed, candidate,
+    rejected and ``harness_claim`` packages (which have no probe executions) add nothing.
+    An execution *contributes* when its evidence grounds the package's final diagnosis.
+    """
+    metrics: dict[str, ProbeMetric] = {}
+    for package in packages:
+        if package.state != "activated" or package.evidence_source != "ledger":
+            continue
+        grounding = set(package.supporting_evidence_ids)
+        for run in package.probe_executions:
+            m = metrics.setdefault(run.probe_template_id, ProbeMetric(probe_template_id=run.probe_template_id))
+            m.executions += 1
+            m.supports += run.outcome == "supports"
+            m.refutes += run.outcome == "refutes"
+            m.contributions += run.outcome == "supports" and bool(grounding & set(run.evidence_ids))
+    return sorted(metrics.values(), key=lambda m: m.probe_template_id)

@@ -1,21 +1,34 @@
-"""FastStream/worker wiring for the parser: a thin adapter over ``core``."""
+"""Parser service wiring (``rca.ingested`` → ``rca.parsed``): a thin adapter over ``core``.
+
+A contract violation is a result (outcome ``incomplete`` with errors) published like any
+other; only a payload that is not an ``IngestedRecord`` reaches the DLQ (the worker does
+that). The registry file named by ``RCALOOP_REGISTRY`` is re-read when it changes.
+"""
 
 from __future__ import annotations
 
+from pathlib import Path
+
+from pydantic import Field
+
 from rcaloop.contracts import IngestedRecord, Stream
 from rcaloop.parser import core
+from rcaloop.parser.registry_file import RegistrySource
 from rcaloop.shared.consumer import Emit, Subscription
 from rcaloop.shared.service import Service, faststream_app, run_main
 from rcaloop.shared.settings import RuntimeSettings
 
 
 class ParserSettings(RuntimeSettings):
-    pass
+    rcaloop_registry: Path | None = Field(default=None, description="citation registry JSON (SPEC §3a); unset = none")
 
 
 def build(settings: ParserSettings | None = None) -> Service:
+    settings = settings or ParserSettings()
+    registry = RegistrySource(settings.rcaloop_registry)
+
     def handle(record: IngestedRecord) -> list[Emit]:
-        return [Emit(Stream.PARSED, core.parse_record(record))]
+        return [Emit(Stream.PARSED, core.parse_record(record, registry.current()))]
 
     return Service(
         name="parser",

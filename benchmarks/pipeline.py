@@ -1,0 +1,219 @@
+"""Pipeline throughput, latency and scaling on real Redis, with ratios.
+
+* in-process: the same parse + harness work with no broker (``cli_deps().analyze``);
+* throughput: N results pre-loaded on ``rca.results``, then ingestion → parser → harness
+  as separate processes; results/s between the first and last ``rca.evaluated`` entry;
+* latency: results published at 50 % of that throughput; per result, the ``rca.evaluated``
+  entry id's timestamp minus the ``rca.results`` one's (Redis clock, ms resolution);
+* scaling: 1 vs 2 harness processes on pre-parsed ``rca.parsed`` entries (harness-bound);
+* profile: one harness worker in this process under cProfile (the hottest path).
+
+Usage: ``python benchmarks/pipeline.py [--n 3000] [--only throughput,latency,scaling,profile]``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import cProfile
+import io
+import json
+import pstats
+import time
+
+from _common import (Services, cleanup, client, evaluated_span, id_ms, machine, new_prefix, percentile, results,
+                     wait_len)
+
+from rcaloop.cli.compose import cli_deps
+from rcaloop.contracts import Stream
+from rcaloop.shared.wire import encode
+
+BROKER_CEILING_HINT = "run benchmarks/broker.py"
+
+
+def in_process(n: int) -> float:
+    deps = cli_deps()
+    batch = results(n, "inproc")
+    started = time.perf_counter()
+    for raw in batch:
+        deps.analyze(raw)
+    return n / (time.perf_counter() - started)
+
+
+def harness_only_in_process(parsed: list) -> float:
+    deps = cli_deps()
+    started = time.perf_counter()
+    for p in parsed:
+        deps.evaluate(p)
+    return len(parsed) / (time.perf_counter() - started)
+
+
+def publish(r, key: str, entries: list[dict]) -> list[bytes]:
+    ids = []
+    for i in range(0, len(entries), 500):
+        pipe = r.pipeline(transaction=False)
+        for fields in entries[i : i + 500]:
+            pipe.xadd(key, fields)
+        ids += pipe.execute()
+    return ids
+
+
+def throughput(n: int, harness_workers: int = 1) -> float:
+    r, prefix = client(), new_prefix("pipe")
+    try:
+        publish(r, Stream.RESULTS.key(prefix), [encode(x) for x in results(n, "tp")])
+        with Services(prefix) as svc:
+            svc.start("ingestion", "ingestion-1")
+            svc.start("parser", "parser-1")
+            for i in range(harness_workers):
+                svc.start("harness", f"harness-{i}")
+            if not wait_len(r, Stream.EVALUATED.key(prefix), n):
+                raise SystemExit(f"pipeline did not finish {n} results; logs in {svc.dir}")
+        count, seconds = evaluated_span(r, prefix)
+        return (count - 1) / seconds
+    finally:
+        cleanup(r, prefix)
+
+
+def latency(rate: float, seconds: float) -> dict[str, float]:
+    """Publish at ``rate`` results/s for ``seconds``; per-result results→evaluated latency (ms)."""
+    r, prefix = client(), new_prefix("lat")
+    n = int(rate * seconds)
+    payloads = [encode(x) for x in results(n, "lat")]
+    sent: dict[str, int] = {}
+    try:
+        with Services(prefix) as svc:
+            for name in ("ingestion", "parser", "harness"):
+                svc.start(name, f"{name}-1")
+            warm = [encode(x) for x in results(50, "warm")]
+            publish(r, Stream.RESULTS.key(prefix), warm)
+            if not wait_len(r, Stream.EVALUATED.key(prefix), 50):
+                raise SystemExit(f"warm-up did not finish; logs in {svc.dir}")
+            started, i, tick = time.perf_counter(), 0, 0.01
+            while i < n:
+                due = min(n, int((time.perf_counter() - started) * rate) + 1)
+                if due > i:
+                    pipe = r.pipeline(transaction=False)
+                    for fields in payloads[i:due]:
+                        pipe.xadd(Stream.RESULTS.key(prefix), fields)
+                    for fields, entry_id in zip(payloads[i:due], pipe.execute(), strict=True):
+                        sent[json.loads(fields["payload"])["result_id"]] = id_ms(entry_id)
+                    i = due
+                time.sleep(tick)
+            if not wait_len(r, Stream.EVALUATED.key(prefix), n + 50):
+                raise SystemExit(f"latency run did not finish; logs in {svc.dir}")
+        lat = []
+        for entry_id, fields in r.xrange(Stream.EVALUATED.key(prefix)):
+            rid = json.loads(fields[b"payload"])["result_id"]
+            if rid in sent:
+                lat.append(id_ms(entry_id) - sent[rid])
+        return {"n": len(lat), "p50": percentile(lat, 50), "p95": percentile(lat, 95), "p99": percentile(lat, 99),
+                "max": max(lat)}
+    finally:
+        cleanup(r, prefix)
+
+
+def parsed_entries(n: int) -> list:
+    deps = cli_deps()
+    return [deps.parse(raw, None) for raw in results(n, "sc")]
+
+
+def scaling(parsed: list, workers: int) -> float:
+    r, prefix = client(), new_prefix("scale")
+    try:
+        publish(r, Stream.PARSED.key(prefix), [encode(p) for p in parsed])
+        with Services(prefix) as svc:
+            for i in range(workers):
+                svc.start("harness", f"harness-{i}")
+            if not wait_len(r, Stream.EVALUATED.key(prefix), len(parsed)):
+                raise SystemExit(f"harness did not finish; logs in {svc.dir}")
+        count, seconds = evaluated_span(r, prefix)
+        return (count - 1) / seconds
+    finally:
+        cleanup(r, prefix)
+
+
+def profile(parsed: list, top: int = 18) -> str:
+    """One harness worker in this process under cProfile, until the pre-loaded stream is done."""
+    from rcaloop.harness.app import HarnessSettings, build  # noqa: PLC0415
+    from rcaloop.shared.service import run_services  # noqa: PLC0415
+
+    r, prefix = client(), new_prefix("prof")
+    publish(r, Stream.PARSED.key(prefix), [encode(p) for p in parsed])
+    settings = HarnessSettings(rcaloop_stream_prefix=prefix, log_level="WARNING")
+
+    async def run() -> None:
+        stop = asyncio.Event()
+        task = asyncio.create_task(run_services([build(settings)], settings, stop))
+        while r.xlen(Stream.EVALUATED.key(prefix)) < len(parsed):
+            await asyncio.sleep(0.05)
+        stop.set()
+        await task
+
+    prof = cProfile.Profile()
+    try:
+        prof.enable()
+        asyncio.run(run())
+        prof.disable()
+    finally:
+        cleanup(r, prefix)
+    out = io.StringIO()
+    stats = pstats.Stats(prof, stream=out).sort_stats("cumulative")
+    stats.print_stats(top)
+    total = stats.total_tt
+    shares = {}
+    for (file, _line, func), (_cc, _nc, _tt, ct, _callers) in stats.stats.items():
+        for label, match in (("harness core (evaluate)", ("harness/core.py", "evaluate")),
+                             ("parse payload (json + pydantic validate)", ("shared/wire.py", "decode")),
+                             ("encode emits (model_dump_json)", ("shared/wire.py", "encode")),
+                             ("Redis commit (Lua: emits + key + XACK)", ("redis/commands/core.py", "__call__"))):
+            if file.endswith(match[0]) and func == match[1]:
+                shares[label] = shares.get(label, 0) + ct
+    summary = "\n".join(f"  {label:<45} {ct:6.2f} s  {ct / total:5.1%} of {total:.2f} s" for label, ct in shares.items())
+    return f"{summary}\n{out.getvalue()}"
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--n", type=int, default=3000, help="results for throughput and scaling")
+    ap.add_argument("--latency-seconds", type=float, default=10.0)
+    ap.add_argument("--broker", type=float, default=None, help="broker ceiling msg/s (from broker.py) for the ratio")
+    ap.add_argument("--only", default="throughput,latency,scaling,profile")
+    args = ap.parse_args()
+    only = set(args.only.split(","))
+    r = client()
+    print(f"machine: {machine(r)}")
+    rows: list[tuple[str, str]] = []
+
+    base = in_process(min(args.n, 1000))
+    rows.append(("in-process parse + harness (1 core, no broker)", f"{base:,.0f} results/s"))
+    tp = None
+    if only & {"throughput", "latency"}:
+        tp = throughput(args.n)
+        rows.append((f"pipeline ingestion → parser → harness ({args.n} results)", f"{tp:,.0f} results/s"))
+        rows.append(("  ratio to in-process (target ≥ 0.8)", f"{tp / base:.2f}"))
+        if args.broker:
+            rows.append(("  ratio to broker ceiling (3 hops/result)", f"{tp / args.broker:.3f} (×3 hops = {3 * tp / args.broker:.3f})"))
+    if "latency" in only and tp:
+        lat = latency(tp / 2, args.latency_seconds)
+        rows.append((f"latency at {tp / 2:,.0f} results/s (50 %), n={lat['n']}",
+                     f"p50 {lat['p50']:.0f} ms · p95 {lat['p95']:.0f} ms · p99 {lat['p99']:.0f} ms · max {lat['max']:.0f} ms"))
+    if only & {"scaling", "profile"}:
+        parsed = parsed_entries(args.n)
+        rows.append(("in-process harness only (1 core)", f"{harness_only_in_process(parsed[:1000]):,.0f} results/s"))
+        if "scaling" in only:
+            one, two = scaling(parsed, 1), scaling(parsed, 2)
+            rows.append(("harness, 1 worker process", f"{one:,.0f} results/s"))
+            rows.append(("harness, 2 worker processes", f"{two:,.0f} results/s"))
+            rows.append(("  scaling 2 vs 1 (target ≥ 1.6)", f"{two / one:.2f}×"))
+        if "profile" in only:
+            print("\nprofile of one harness worker (cProfile, cumulative):")
+            print(profile(parsed[: min(len(parsed), 1500)]))
+    width = max(len(k) for k, _ in rows)
+    print()
+    for k, v in rows:
+        print(f"{k:<{width}}  {v}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,284 @@
+"""HTTP API for annotation UIs (``/api/v1/...``): queue, leases, submissions, incident view.
+
+Thin routes over the store and the pure validators. Every route needs a bearer token
+naming an annotator (``RCALOOP_ANNOTATOR_TOKENS``). Invalid annotations are refused with
+422 and every finding ``{code, message, path}``; store refusals carry their own status and
+code (403 another annotator's record, 404 unknown task, 409 no active lease).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from fastapi import APIRouter, Body, Depends, HTTPException, Query, Response
+from fastapi.responses import JSONResponse
+from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
+from pydantic import BaseModel, ValidationError
+
+from rcaloop.annotation import core, files, rubric, validation
+from rcaloop.annotation.auth import Annotators
+from rcaloop.annotation.reports import agreement_report
+from rcaloop.annotation.settings import AnnotationSettings
+from rcaloop.annotation.store import Store, StoreError
+from rcaloop.contracts import Annotation, Issue, OperatorEvaluation, ReviewTask
+from rcaloop.shared.logs import get_logger
+
+_bearer = HTTPBearer(auto_error=False, description="an annotator token from RCALOOP_ANNOTATOR_TOKENS")
+log = get_logger("annotation").bind(component="api")
+
+
+@dataclass
+class ApiState:
+    settings: AnnotationSettings
+    annotators: Annotators
+    store: Store | None = None
+
+
+class LeaseOut(BaseModel):
+    task: ReviewTask
+    annotator: str
+    lease_id: str
+    expires_at: float
+
+
+class ClaimIn(BaseModel):
+    kind: str | None = None
+
+
+class RubricIn(BaseModel):
+    criteria: list[str]
+
+
+def _refusal(status: int, issues: list[Issue]) -> JSONResponse:
+    return JSONResponse(
+        status_code=status, content={"valid": False, "errors": [i.model_dump(exclude={"line"}) for i in issues]}
+    )
+
+
+def _store_error(exc: StoreError) -> JSONResponse:
+    return JSONResponse(status_code=exc.status, content={"error": {"code": exc.code, "message": exc.message}})
+
+
+def _pydantic_issues(exc: ValidationError, code: str) -> list[Issue]:
+    from rcaloop.annotation.jsonpath import render  # noqa: PLC0415
+
+    return [
+        Issue(code=code, message=e["msg"], path=render([p for p in e["loc"] if isinstance(p, str | int)]) or "$")
+        for e in exc.errors()
+    ]
+
+
+def build_router(state: ApiState) -> APIRouter:
+    router = APIRouter(prefix="/api/v1", tags=["annotation"])
+
+    def store() -> Store:
+        if state.store is None:
+            raise HTTPException(503, "the annotation store is not open yet")
+        return state.store
+
+    async def annotator(creds: HTTPAuthorizationCredentials | None = Depends(_bearer)) -> str:
+        token = creds.credentials if creds else None
+        name = state.annotators.identify(token)
+        if name is None and token and state.store is not None and len(token) <= 256:
+            name = await state.store.token_annotator(token)
+        if name is None:
+            raise HTTPException(
+                401, "a valid annotator bearer token is required", headers={"WWW-Authenticate": "Bearer"}
+            )
+        return name
+
+    async def _task(task_id: str, kind: str | None = None) -> ReviewTask:
+        task = await store().task(task_id)
+        if task is None:
+            raise HTTPException(404, f"no review task {task_id!r}")
+        if kind and task.kind != kind:
+            raise HTTPException(409, f"task {task_id!r} asks for an {task.kind}, not an {kind}")
+        return task
+
+    def _validate(document: Any, task_job: str | None) -> tuple[Annotation | None, list[Issue]]:
+        job_id = document.get("job_id") if isinstance(document, dict) else None
+        if task_job and isinstance(job_id, str) and job_id != task_job:
+            return None, [
+                Issue(code="ANN002", message=f"job_id {job_id!r} is not the task's {task_job!r}", path="job_id")
+            ]
+        job_files: dict[str, Any] = {}
+        if isinstance(job_id, str):
+            try:
+                job_files = files.job_files(state.settings.rcaloop_analysis_root / files.check_job_id(job_id))
+            except files.AnnotationFileError as exc:
+                return None, [Issue(code="ANN002", message=str(exc), path="job_id")]
+        issues = validation.validate(document, job_files, job_id)
+        if issues:
+            return None, issues
+        return Annotation.model_validate(document), []
+
+    def _write_file(annotation: Annotation) -> None:
+        try:
+            files.write_annotation(state.settings.rcaloop_analysis_root, annotation)
+        except OSError as exc:  # the store holds it; the file is a copy
+            log.warning("annotation_file_not_written", job_id=annotation.job_id, error=type(exc).__name__)
+
+    @router.get("/review/tasks", summary="List/filter the review queue")
+    async def list_tasks(
+        who: str = Depends(annotator),
+        state_: str | None = Query(None, alias="state", pattern="^(open|done)$"),
+        kind: str | None = None,
+        verdict: str | None = None,
+        job_id: str | None = None,
+        limit: int = Query(100, ge=1, le=1000),
+        offset: int = Query(0, ge=0),
+    ) -> list[dict[str, Any]]:
+        return await store().list_tasks(
+            state=state_, kind=kind, verdict=verdict, job_id=job_id, limit=limit, offset=offset
+        )
+
+    @router.get("/review/tasks/{task_id}", summary="One review task")
+    async def get_task(task_id: str, who: str = Depends(annotator)) -> ReviewTask:
+        return await _task(task_id)
+
+    @router.post(
+        "/review/tasks/claim",
+        summary="Lease the next task (204 when the queue is empty)",
+        response_model=LeaseOut,
+        responses={204: {"description": "nothing to review"}},
+    )
+    async def claim(body: ClaimIn | None = None, who: str = Depends(annotator)):
+        lease = await store().claim(who, state.settings.review_lease_s, kind=body.kind if body else None)
+        if lease is None:
+            return Response(status_code=204)
+        return LeaseOut(task=lease.task, annotator=who, lease_id=lease.lease_id, expires_at=lease.expires_at)
+
+    @router.post("/review/tasks/{task_id}/extend", summary="Extend your lease")
+    async def extend(task_id: str, who: str = Depends(annotator)):
+        try:
+            return {"task_id": task_id, "expires_at": await store().extend(task_id, who, state.settings.review_lease_s)}
+        except StoreError as exc:
+            return _store_error(exc)
+
+    @router.post("/review/tasks/{task_id}/release", status_code=204, summary="Give the task back to the queue")
+    async def release(task_id: str, who: str = Depends(annotator)):
+        try:
+            await store().release(task_id, who)
+        except StoreError as exc:
+            return _store_error(exc)
+        return Response(status_code=204)
+
+    @router.post(
+        "/review/tasks/{task_id}/annotation", summary="Submit your annotation (annotation.json) for a leased task"
+    )
+    async def submit_annotation(task_id: str, document: Any = Body(...), who: str = Depends(annotator)):
+        task = await _task(task_id, "annotation")
+        annotation, issues = _validate(document, task.job_id)
+        if issues:
+            return _refusal(422, issues)
+        try:
+            record, changed = await store().save_annotation(
+                annotation, annotator=who, analysis_hash=task.analysis_hash, task_id=task_id
+            )
+        except StoreError as exc:
+            return _store_error(exc)
+        _write_file(annotation)
+        return JSONResponse(status_code=201 if changed else 200, content=record.model_dump(mode="json"))
+
+    @router.put("/annotations/{annotation_id}", summary="Revise your own stored annotation")
+    async def revise_annotation(annotation_id: str, document: Any = Body(...), who: str = Depends(annotator)):
+        owner = await store().annotation_owner(annotation_id)
+        if owner is None:
+            raise HTTPException(404, f"no annotation {annotation_id!r}")
+        if owner[0] != who:
+            return _store_error(
+                StoreError(403, "not_your_annotation", f"annotation {annotation_id!r} belongs to another annotator")
+            )
+        task = await store().task(owner[2]) if owner[2] else None
+        annotation, issues = _validate(document, task.job_id if task else None)
+        if issues:
+            return _refusal(422, issues)
+        try:
+            record, changed = await store().save_annotation(
+                annotation,
+                annotator=who,
+                analysis_hash=owner[1],
+                task_id=owner[2],
+                annotation_id=annotation_id,
+                lease_required=False,
+            )
+        except StoreError as exc:
+            return _store_error(exc)
+        _write_file(annotation)
+        return JSONResponse(status_code=200, content=record.model_dump(mode="json"))
+
+    async def _evaluation(document: Any, analysis_hash: str | None, who: str, task_id: str | None):
+        if not isinstance(document, dict):
+            return _refusal(422, [Issue(code="EVL000", message="an evaluation must be a JSON object", path="$")])
+        if analysis_hash is not None:
+            if document.get("analysis_hash") not in (None, analysis_hash):
+                return _refusal(
+                    422,
+                    [Issue(code="EVL002", message="analysis_hash is not the task's analysis", path="analysis_hash")],
+                )
+            document = {**document, "analysis_hash": analysis_hash}
+        try:
+            evaluation = OperatorEvaluation.model_validate(document)
+        except ValidationError as exc:
+            return _refusal(422, _pydantic_issues(exc, "EVL001"))
+        if issues := core.evaluation_issues(evaluation):
+            return _refusal(422, issues)
+        try:
+            record, changed = await store().save_evaluation(
+                evaluation, annotator=who, task_id=task_id, lease_required=task_id is not None
+            )
+        except StoreError as exc:
+            return _store_error(exc)
+        return JSONResponse(status_code=201 if changed else 200, content=record.model_dump(mode="json"))
+
+    @router.post("/review/tasks/{task_id}/evaluation", summary="Submit your operator evaluation for a leased task")
+    async def submit_task_evaluation(task_id: str, document: Any = Body(...), who: str = Depends(annotator)):
+        task = await _task(task_id, "operator_evaluation")
+        return await _evaluation(document, task.analysis_hash, who, task_id)
+
+    @router.post(
+        "/evaluations", summary="Submit an operator evaluation from the incident view (bound to analysis_hash)"
+    )
+    async def submit_evaluation(document: Any = Body(...), who: str = Depends(annotator)):
+        return await _evaluation(document, None, who, None)
+
+    @router.get(
+        "/incidents/{analysis_hash}", summary="Incident view: latest harness result, confidence breakdown, evaluations"
+    )
+    async def incident(analysis_hash: str, who: str = Depends(annotator)):
+        found = await store().verdict(analysis_hash)
+        if found is None:
+            raise HTTPException(404, f"no analysis {analysis_hash!r}")
+        _, subject = found
+        latest = await store().latest_verdict(subject)
+        evaluations = await store().evaluations_for(subject)
+        return core.incident_view(subject, analysis_hash, latest, evaluations)
+
+    @router.get("/review/agreement", summary="Per-field inter-annotator agreement on overlapping tasks")
+    async def agreement(who: str = Depends(annotator)):
+        return {"fields": [f.as_dict() for f in await agreement_report(store())]}
+
+    @router.post("/annotation/validate", summary="Validate an annotation.json against its job's step files")
+    async def validate(document: Any = Body(...), who: str = Depends(annotator)):
+        _annotation, issues = _validate(document, None)
+        return {"valid": not issues, "errors": [i.model_dump(exclude={"line"}) for i in issues]}
+
+    @router.get("/annotation/rubric", summary="The difficulty rubric's criteria")
+    async def rubric_criteria(who: str = Depends(annotator)):
+        return {"criteria": [c.__dict__ for c in rubric.CRITERIA], "max_score": rubric.MAX_SCORE}
+
+    @router.post("/annotation/rubric", summary="Score criteria with the difficulty rubric")
+    async def rubric_score(body: RubricIn, who: str = Depends(annotator)):
+        try:
+            result = rubric.score(body.criteria)
+        except KeyError as exc:
+            return _refusal(422, [Issue(code="RUB001", message=str(exc.args[0]), path="criteria")])
+        return {
+            "difficulty": result.difficulty,
+            "difficulty_score": result.score,
+            "difficulty_justification": result.justification,
+            "criteria": list(result.criteria),
+        }
+
+    return router

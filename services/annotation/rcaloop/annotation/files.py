@@ -1,0 +1,114 @@
+"""Filesystem adapter: job directories in, ``annotation.json`` out (seed layout).
+
+The validation core never touches a file; this module reads what it needs
+(``job_files``) and writes the seed's ``.analysis/<job_id>/annotation.json``.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import tempfile
+from datetime import UTC
+from pathlib import Path
+from typing import Any
+
+from rcaloop.annotation.validation import Unreadable
+from rcaloop.contracts import Annotation
+from rcaloop.contracts.results import job_id_problem
+
+ANNOTATION_FILE = "annotation.json"
+MAX_FILE_BYTES = 16 * 1024 * 1024
+
+
+class AnnotationFileError(ValueError):
+    """The path cannot be read as an annotation or a job directory; the message says why."""
+
+
+def check_job_id(job_id: str) -> str:
+    """The job id, when it is one safe directory name (the rule ingestion and the jumpbox use)."""
+    if problem := job_id_problem(job_id):
+        raise AnnotationFileError(f"invalid job id: {problem}")
+    return job_id
+
+
+def job_files(job_dir: Path) -> dict[str, Any]:
+    """Every ``*.json`` directly in the job directory except annotation.json, parsed."""
+    files: dict[str, Any] = {}
+    if not job_dir.is_dir():
+        return files
+    for path in sorted(job_dir.glob("*.json")):
+        if path.name == ANNOTATION_FILE or not path.is_file():
+            continue
+        if path.stat().st_size > MAX_FILE_BYTES:
+            files[path.name] = Unreadable(f"larger than {MAX_FILE_BYTES} bytes")
+            continue
+        try:
+            files[path.name] = json.loads(path.read_text(encoding="utf-8"))
+        except (UnicodeDecodeError, json.JSONDecodeError) as exc:
+            files[path.name] = Unreadable(f"not valid JSON ({type(exc).__name__})")
+    return files
+
+
+def job_id_of(job_dir: Path, files: dict[str, Any]) -> str:
+    """The job id the step files state (step5, then step1), else the directory's name."""
+    for name in ("step5_summary.json", "step1_job_context.json"):
+        data = files.get(name)
+        if isinstance(data, dict) and isinstance(data.get("job_id"), str | int) and str(data["job_id"]):
+            return str(data["job_id"])
+    return job_dir.name
+
+
+def read_json(path: Path) -> Any:
+    try:
+        if path.stat().st_size > MAX_FILE_BYTES:
+            raise AnnotationFileError(f"{path}: larger than {MAX_FILE_BYTES} bytes")
+        return json.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise AnnotationFileError(f"{path}: no such file") from None
+    except IsADirectoryError:
+        raise AnnotationFileError(f"{path}: is a directory") from None
+    except UnicodeDecodeError:
+        raise AnnotationFileError(f"{path}: not UTF-8 text") from None
+    except json.JSONDecodeError as exc:
+        raise AnnotationFileError(f"{path}: invalid JSON ({exc.msg} at line {exc.lineno})") from None
+    except OSError as exc:
+        raise AnnotationFileError(f"{path}: cannot be read ({exc.strerror})") from None
+
+
+def load_for_validation(path: Path, job_dir: Path | None = None) -> tuple[Any, dict[str, Any], str]:
+    """(annotation document, job files, job id) for ``rcaloop annotation validate PATH``."""
+    if not path.exists():
+        raise AnnotationFileError(f"{path}: no such file or directory")
+    if path.is_dir():
+        job_dir = job_dir or path
+        path = path / ANNOTATION_FILE
+    else:
+        job_dir = job_dir or path.parent
+    document = read_json(path)
+    files = job_files(job_dir)
+    return document, files, job_id_of(job_dir, files)
+
+
+def annotation_json(annotation: Annotation) -> str:
+    """The seed's exact format: its field order, every field present, ISO-8601 ``Z`` time."""
+    data = annotation.model_dump(mode="json")
+    at = annotation.annotated_at
+    data["annotated_at"] = (at.astimezone(UTC) if at.tzinfo else at).strftime("%Y-%m-%dT%H:%M:%SZ")
+    return json.dumps(data, indent=2, ensure_ascii=False) + "\n"
+
+
+def write_annotation(root: Path, annotation: Annotation) -> Path:
+    """Atomically write ``<root>/<job_id>/annotation.json``; returns its path."""
+    job_dir = root / check_job_id(annotation.job_id)
+    job_dir.mkdir(parents=True, exist_ok=True)
+    target = job_dir / ANNOTATION_FILE
+    fd, tmp = tempfile.mkstemp(dir=job_dir, prefix=".annotation.", suffix=".tmp")
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as fh:
+            fh.write(annotation_json(annotation))
+        os.replace(tmp, target)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+    return target

@@ -1,0 +1,28 @@
+"""Annotation service settings (environment names are the field names upper-cased)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from pydantic import Field, SecretStr
+
+from rcaloop.annotation.store import database_url
+from rcaloop.shared.settings import RuntimeSettings
+
+
+class AnnotationSettings(RuntimeSettings):
+    database_url: SecretStr | None = Field(
+        default=None, description="PostgreSQL URL; unset = SQLite file in the data dir"
+    )
+    rcaloop_db_schema: str | None = Field(default=None, description="PostgreSQL schema (search_path) for the store")
+    rcaloop_analysis_root: Path = Field(
+        default=Path(".analysis"), description="where <job_id>/annotation.json is written"
+    )
+    rcaloop_annotator_tokens: SecretStr | None = Field(default=None, description="name:token,name:token")
+    review_lease_s: float = Field(default=900.0, gt=0, description="lease length of a claimed review task")
+    review_overlap: int = Field(default=1, ge=1, le=10, description="annotators per review task")
+    outbox_interval_ms: int = Field(default=200, ge=10)
+    jumpbox_uri: str | None = Field(default=None, description="user@host -p 2222; unset = local .analysis/ only")
+
+    def store_url(self) -> str:
+        return database_url(self.database_url.get_secret_value() if self.database_url else None, self.rcaloop_data_dir)

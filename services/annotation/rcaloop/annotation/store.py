@@ -1,0 +1,599 @@
+"""The annotation store (SQLAlchemy 2 async): SQLite file by default, PostgreSQL by URL.
+
+Every write is keyed by its natural id (``analysis_hash``, annotation id, evaluation id)
+with insert-if-absent semantics, so a redelivered verdict or a retried request changes
+nothing. Leases are slots ``(task_id, slot)`` with ``slot < overlap``: taking a slot is one
+conditional ``UPDATE`` or one ``INSERT`` guarded by the primary key, so two annotators can
+never hold the same non-overlap task, on either backend, without table locks. Stored
+annotations and evaluations enter an outbox in the same transaction (see ``outbox``).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import secrets
+import time
+from dataclasses import dataclass
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+
+import sqlalchemy as sa
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, create_async_engine
+
+from rcaloop.annotation import core
+from rcaloop.annotation.tables import (
+    annotations,
+    annotator_tokens,
+    assignments,
+    evaluations,
+    outbox,
+    review_tasks,
+    verdicts,
+)
+from rcaloop.contracts import Annotation, AnnotationRecord, HarnessVerdict, OperatorEvaluation, ReviewTask, Stream
+from rcaloop.contracts.common import utcnow
+
+MIGRATIONS = Path(__file__).resolve().parent / "migrations"
+
+
+class StoreError(Exception):
+    """A request the store refuses; ``status`` is the HTTP status the API answers with."""
+
+    def __init__(self, status: int, code: str, message: str):
+        super().__init__(message)
+        self.status, self.code, self.message = status, code, message
+
+
+@dataclass(frozen=True)
+class Lease:
+    task: ReviewTask
+    annotator: str
+    lease_id: str
+    expires_at: float
+    slot: int
+
+
+def database_url(url: str | None, data_dir: Path) -> str:
+    """``DATABASE_URL`` with an async driver, else the SQLite file under the data dir."""
+    if not url:
+        data_dir.mkdir(parents=True, exist_ok=True)
+        return f"sqlite+aiosqlite:///{(data_dir / 'annotation.db').resolve()}"
+    for sync, async_ in (
+        ("postgresql://", "postgresql+asyncpg://"),
+        ("postgres://", "postgresql+asyncpg://"),
+        ("sqlite://", "sqlite+aiosqlite://"),
+    ):
+        if url.startswith(sync):
+            return async_ + url[len(sync) :]
+    return url
+
+
+def _run_migrations(sync_conn, revision: str) -> None:
+    from alembic import command  # noqa: PLC0415 - only needed at startup
+    from alembic.config import Config  # noqa: PLC0415
+
+    cfg = Config()
+    cfg.set_main_option("script_location", str(MIGRATIONS))
+    cfg.attributes["connection"] = sync_conn
+    command.upgrade(cfg, revision)
+
+
+def _occupied(now: float):
+    """A slot counts while submitted or leased and not yet expired."""
+    return sa.or_(
+        assignments.c.status == "submitted", sa.and_(assignments.c.status == "leased", assignments.c.expires_at > now)
+    )
+
+
+def _free(now: float):
+    return sa.or_(
+        assignments.c.status == "released", sa.and_(assignments.c.status == "leased", assignments.c.expires_at <= now)
+    )
+
+
+class Store:
+    def __init__(self, url: str, *, schema: str | None = None, clock=time.time):
+        kwargs: dict[str, Any] = {}
+        if url.startswith("sqlite"):
+            kwargs["connect_args"] = {"timeout": 30}
+        elif schema:
+            kwargs["connect_args"] = {"server_settings": {"search_path": schema}}
+        self.url = url
+        self.engine: AsyncEngine = create_async_engine(url, **kwargs)
+        self.clock = clock
+        if url.startswith("sqlite"):
+            self._sqlite_pragmas()
+
+    def _sqlite_pragmas(self) -> None:
+        @sa.event.listens_for(self.engine.sync_engine, "connect")
+        def _on_connect(dbapi_conn, _record):  # WAL: readers never block the writer
+            cur = dbapi_conn.cursor()
+            cur.execute("PRAGMA journal_mode=WAL")
+            cur.execute("PRAGMA busy_timeout=30000")
+            cur.close()
+
+    async def migrate(self, revision: str = "head") -> None:
+        async with self.engine.begin() as conn:
+            await conn.run_sync(_run_migrations, revision)
+
+    async def close(self) -> None:
+        await self.engine.dispose()
+
+    # -- verdicts and tasks -------------------------------------------------------------
+    async def add_verdict(self, verdict: HarnessVerdict, task: ReviewTask) -> bool:
+        """Store the verdict and its review task unless present; True when newly created."""
+        now = utcnow()
+        async with self.engine.begin() as conn:
+            if await conn.scalar(
+                sa.select(review_tasks.c.task_id).where(review_tasks.c.analysis_hash == task.analysis_hash)
+            ):
+                return False
+        try:
+            async with self.engine.begin() as conn:
+                await self._insert_verdict(conn, verdict, now)
+                await conn.execute(
+                    review_tasks.insert().values(
+                        task_id=task.task_id,
+                        analysis_hash=task.analysis_hash,
+                        subject=core.subject_of(verdict),
+                        job_id=task.job_id,
+                        kind=task.kind,
+                        verdict=task.verdict,
+                        score=task.score,
+                        overlap=task.overlap,
+                        priority=task.priority,
+                        created_at=task.created_at,
+                        task=task.model_dump(mode="json"),
+                    )
+                )
+        except IntegrityError:  # a concurrent consumer stored it first
+            return False
+        return True
+
+    async def _insert_verdict(self, conn: AsyncConnection, verdict: HarnessVerdict, now: datetime) -> None:
+        exists = await conn.scalar(
+            sa.select(verdicts.c.analysis_hash).where(verdicts.c.analysis_hash == verdict.analysis_hash)
+        )
+        if not exists:
+            await conn.execute(
+                verdicts.insert().values(
+                    analysis_hash=verdict.analysis_hash,
+                    subject=core.subject_of(verdict),
+                    job_id=verdict.job_id,
+                    result_id=verdict.result_id,
+                    verdict=verdict.model_dump(mode="json"),
+                    evaluated_at=verdict.evaluated_at,
+                    received_at=now,
+                )
+            )
+
+    async def task(self, task_id: str) -> ReviewTask | None:
+        async with self.engine.connect() as conn:
+            row = await conn.scalar(sa.select(review_tasks.c.task).where(review_tasks.c.task_id == task_id))
+        return ReviewTask.model_validate(row) if row else None
+
+    async def list_tasks(
+        self,
+        *,
+        state: str | None = None,
+        kind: str | None = None,
+        verdict: str | None = None,
+        job_id: str | None = None,
+        limit: int = 100,
+        offset: int = 0,
+    ) -> list[dict[str, Any]]:
+        """Tasks with their slot counts; ``state`` = open (a slot is free) | done (all submitted)."""
+        now = self.clock()
+        leased = sa.func.sum(
+            sa.case((sa.and_(assignments.c.status == "leased", assignments.c.expires_at > now), 1), else_=0)
+        )
+        submitted = sa.func.sum(sa.case((assignments.c.status == "submitted", 1), else_=0))
+        counts = (
+            sa.select(assignments.c.task_id, leased.label("leased"), submitted.label("submitted"))
+            .group_by(assignments.c.task_id)
+            .subquery()
+        )
+        leased_n = sa.func.coalesce(counts.c.leased, 0)
+        submitted_n = sa.func.coalesce(counts.c.submitted, 0)
+        query = sa.select(review_tasks.c.task, leased_n.label("leased"), submitted_n.label("submitted")).select_from(
+            review_tasks.outerjoin(counts, counts.c.task_id == review_tasks.c.task_id)
+        )
+        if kind:
+            query = query.where(review_tasks.c.kind == kind)
+        if verdict:
+            query = query.where(review_tasks.c.verdict == verdict)
+        if job_id:
+            query = query.where(review_tasks.c.job_id == job_id)
+        if state == "open":
+            query = query.where(leased_n + submitted_n < review_tasks.c.overlap)
+        elif state == "done":
+            query = query.where(submitted_n >= review_tasks.c.overlap)
+        query = query.order_by(review_tasks.c.priority.desc(), review_tasks.c.created_at, review_tasks.c.task_id)
+        async with self.engine.connect() as conn:
+            rows = (await conn.execute(query.limit(limit).offset(offset))).all()
+        return [{"task": r.task, "leased": int(r.leased), "submitted": int(r.submitted)} for r in rows]
+
+    # -- leases ---------------------------------------------------------------------------
+    async def claim(self, annotator: str, ttl_s: float, *, kind: str | None = None) -> Lease | None:
+        """Lease the next task this annotator has not reviewed, or None when the queue is empty."""
+        for _ in range(3):  # candidates may be taken under us; re-query a few times
+            now = self.clock()
+            mine = sa.select(assignments.c.task_id).where(assignments.c.annotator == annotator, _occupied(now))
+            taken = (
+                sa.select(sa.func.count())
+                .select_from(assignments)
+                .where(assignments.c.task_id == review_tasks.c.task_id, _occupied(now))
+                .scalar_subquery()
+            )
+            query = (
+                sa.select(review_tasks.c.task_id, review_tasks.c.overlap, review_tasks.c.task)
+                .where(review_tasks.c.task_id.not_in(mine), taken < review_tasks.c.overlap)
+                .order_by(review_tasks.c.priority.desc(), review_tasks.c.created_at, review_tasks.c.task_id)
+                .limit(20)
+            )
+            if kind:
+                query = query.where(review_tasks.c.kind == kind)
+            async with self.engine.connect() as conn:
+                candidates = (await conn.execute(query)).all()
+            if not candidates:
+                return None
+            for cand in candidates:
+                lease = await self._take_slot(cand.task_id, cand.overlap, annotator, ttl_s)
+                if lease:
+                    return Lease(ReviewTask.model_validate(cand.task), annotator, *lease)
+        return None
+
+    async def _take_slot(
+        self, task_id: str, overlap: int, annotator: str, ttl_s: float
+    ) -> tuple[str, float, int] | None:
+        now = self.clock()
+        lease_id, expires = secrets.token_hex(16), now + ttl_s
+        values = dict(annotator=annotator, status="leased", lease_id=lease_id, expires_at=expires, updated_at=utcnow())
+        own = (
+            assignments.update()
+            .where(assignments.c.task_id == task_id, assignments.c.annotator == annotator, _free(now))
+            .values(**values)
+            .returning(assignments.c.slot)
+        )
+        try:
+            async with self.engine.begin() as conn:
+                slot = await conn.scalar(own)
+            if slot is not None:
+                return lease_id, expires, slot
+            for slot in range(overlap):
+                stmt = (
+                    assignments.update()
+                    .where(assignments.c.task_id == task_id, assignments.c.slot == slot, _free(now))
+                    .values(**values)
+                )
+                async with self.engine.begin() as conn:
+                    if (await conn.execute(stmt)).rowcount == 1:
+                        return lease_id, expires, slot
+                try:
+                    async with self.engine.begin() as conn:
+                        await conn.execute(assignments.insert().values(task_id=task_id, slot=slot, **values))
+                    return lease_id, expires, slot
+                except IntegrityError:
+                    continue  # slot held by someone else (or we already hold this task)
+        except IntegrityError:
+            return None
+        return None
+
+    async def _active(self, conn: AsyncConnection, task_id: str, annotator: str):
+        now = self.clock()
+        row = (
+            await conn.execute(
+                sa.select(assignments).where(assignments.c.task_id == task_id, assignments.c.annotator == annotator)
+            )
+        ).first()
+        if row is None or row.status != "leased" or row.expires_at <= now:
+            if await conn.scalar(sa.select(review_tasks.c.task_id).where(review_tasks.c.task_id == task_id)) is None:
+                raise StoreError(404, "task_not_found", f"no review task {task_id!r}")
+            if row is not None and row.status == "submitted":
+                raise StoreError(409, "already_submitted", f"{annotator} already submitted task {task_id!r}")
+            raise StoreError(
+                409,
+                "no_active_lease",
+                f"{annotator} holds no active lease on task {task_id!r} (expired or never claimed)",
+            )
+        return row
+
+    async def extend(self, task_id: str, annotator: str, ttl_s: float) -> float:
+        async with self.engine.begin() as conn:
+            row = await self._active(conn, task_id, annotator)
+            expires = self.clock() + ttl_s
+            await conn.execute(
+                assignments.update()
+                .where(
+                    assignments.c.task_id == task_id,
+                    assignments.c.slot == row.slot,
+                    assignments.c.lease_id == row.lease_id,
+                )
+                .values(expires_at=expires, updated_at=utcnow())
+            )
+        return expires
+
+    async def release(self, task_id: str, annotator: str) -> None:
+        async with self.engine.begin() as conn:
+            row = await self._active(conn, task_id, annotator)
+            await conn.execute(
+                assignments.update()
+                .where(
+                    assignments.c.task_id == task_id,
+                    assignments.c.slot == row.slot,
+                    assignments.c.lease_id == row.lease_id,
+                )
+                .values(status="released", updated_at=utcnow())
+            )
+
+    async def _finish_lease(self, conn: AsyncConnection, task_id: str, annotator: str) -> None:
+        row = await self._active(conn, task_id, annotator)
+        result = await conn.execute(
+            assignments.update()
+            .where(
+                assignments.c.task_id == task_id, assignments.c.slot == row.slot, assignments.c.lease_id == row.lease_id
+            )
+            .values(status="submitted", updated_at=utcnow())
+        )
+        if result.rowcount != 1:
+            raise StoreError(409, "no_active_lease", f"the lease on task {task_id!r} was lost")
+
+    # -- annotations and evaluations ------------------------------------------------------
+    async def save_annotation(
+        self,
+        annotation: Annotation,
+        *,
+        annotator: str,
+        analysis_hash: str,
+        task_id: str | None = None,
+        annotation_id: str | None = None,
+        lease_required: bool = True,
+    ) -> tuple[AnnotationRecord, bool]:
+        """Insert or revise; (record, changed). Another annotator's id is refused (403)."""
+        annotation_id = annotation_id or core.annotation_id_for(analysis_hash, annotator)
+        body = annotation.model_dump(mode="json")
+        now = utcnow()
+        async with self.engine.begin() as conn:
+            row = (
+                await conn.execute(sa.select(annotations).where(annotations.c.annotation_id == annotation_id))
+            ).first()
+            if row is not None and row.annotator != annotator:
+                raise StoreError(
+                    403, "not_your_annotation", f"annotation {annotation_id!r} belongs to another annotator"
+                )
+            if row is not None and row.annotation == body:
+                return _annotation_record(row), False  # a retried request: nothing changes
+            if task_id and lease_required:
+                await self._finish_lease(conn, task_id, annotator)
+            revision = 1 if row is None else row.revision + 1
+            values = dict(annotation=body, revision=revision, updated_at=now)
+            if row is None:
+                await conn.execute(
+                    annotations.insert().values(
+                        annotation_id=annotation_id,
+                        task_id=task_id,
+                        analysis_hash=analysis_hash,
+                        job_id=annotation.job_id,
+                        annotator=annotator,
+                        created_at=now,
+                        **values,
+                    )
+                )
+            else:
+                await conn.execute(
+                    annotations.update().where(annotations.c.annotation_id == annotation_id).values(**values)
+                )
+            record = AnnotationRecord(
+                annotation_id=annotation_id,
+                task_id=task_id or (row.task_id if row else None),
+                analysis_hash=analysis_hash,
+                annotator=annotator,
+                kind="annotation",
+                annotation=annotation,
+                created_at=now,
+            )
+            await self._enqueue(conn, record, revision, now)
+        return record, True
+
+    async def annotation_owner(self, annotation_id: str) -> tuple[str, str, str | None] | None:
+        """(annotator, analysis_hash, task_id) of a stored annotation."""
+        async with self.engine.connect() as conn:
+            row = (
+                await conn.execute(
+                    sa.select(annotations.c.annotator, annotations.c.analysis_hash, annotations.c.task_id).where(
+                        annotations.c.annotation_id == annotation_id
+                    )
+                )
+            ).first()
+        return tuple(row) if row else None
+
+    async def save_evaluation(
+        self, evaluation: OperatorEvaluation, *, annotator: str, task_id: str | None = None, lease_required: bool = True
+    ) -> tuple[AnnotationRecord, bool]:
+        evaluation = core.finalize_evaluation(evaluation, evaluation.analysis_hash, annotator)
+        now = utcnow()
+        async with self.engine.begin() as conn:
+            row = (
+                await conn.execute(
+                    sa.select(evaluations).where(evaluations.c.evaluation_id == evaluation.evaluation_id)
+                )
+            ).first()
+            body = evaluation.model_dump(mode="json", exclude={"created_at"})
+            if row is not None and {k: v for k, v in row.evaluation.items() if k != "created_at"} == body:
+                return _evaluation_record(row), False  # a retried request: nothing changes
+            if task_id and lease_required:
+                await self._finish_lease(conn, task_id, annotator)
+            subject = await conn.scalar(
+                sa.select(verdicts.c.subject).where(verdicts.c.analysis_hash == evaluation.analysis_hash)
+            )
+            subject = subject or evaluation.incident_id or evaluation.analysis_hash
+            revision = 1 if row is None else row.revision + 1
+            evaluation = evaluation.model_copy(update={"created_at": now})
+            values = dict(evaluation=evaluation.model_dump(mode="json"), revision=revision, updated_at=now)
+            if row is None:
+                await conn.execute(
+                    evaluations.insert().values(
+                        evaluation_id=evaluation.evaluation_id,
+                        task_id=task_id,
+                        analysis_hash=evaluation.analysis_hash,
+                        subject=subject,
+                        annotator=annotator,
+                        created_at=now,
+                        **values,
+                    )
+                )
+            else:
+                await conn.execute(
+                    evaluations.update().where(evaluations.c.evaluation_id == evaluation.evaluation_id).values(**values)
+                )
+            record = AnnotationRecord(
+                annotation_id=evaluation.evaluation_id,
+                task_id=task_id,
+                analysis_hash=evaluation.analysis_hash,
+                annotator=annotator,
+                kind="operator_evaluation",
+                evaluation=evaluation,
+                created_at=now,
+            )
+            await self._enqueue(conn, record, revision, now)
+        return record, True
+
+    async def _enqueue(self, conn: AsyncConnection, record: AnnotationRecord, revision: int, now: datetime) -> None:
+        await conn.execute(
+            outbox.insert().values(
+                record_key=core.record_key(record, revision),
+                stream=Stream.REVIEW_ANNOTATIONS.value,
+                payload=record.model_dump_json(),
+                created_at=now,
+                published_at=None,
+            )
+        )
+
+    # -- reads ----------------------------------------------------------------------------
+    async def verdict(self, analysis_hash: str) -> tuple[HarnessVerdict, str] | None:
+        async with self.engine.connect() as conn:
+            row = (
+                await conn.execute(
+                    sa.select(verdicts.c.verdict, verdicts.c.subject).where(verdicts.c.analysis_hash == analysis_hash)
+                )
+            ).first()
+        return (HarnessVerdict.model_validate(row.verdict), row.subject) if row else None
+
+    async def latest_verdict(self, subject: str) -> HarnessVerdict | None:
+        async with self.engine.connect() as conn:
+            row = await conn.scalar(
+                sa.select(verdicts.c.verdict)
+                .where(verdicts.c.subject == subject)
+                .order_by(verdicts.c.evaluated_at.desc(), verdicts.c.received_at.desc())
+                .limit(1)
+            )
+        return HarnessVerdict.model_validate(row) if row else None
+
+    async def evaluations_for(self, subject: str) -> list[OperatorEvaluation]:
+        async with self.engine.connect() as conn:
+            rows = (
+                (
+                    await conn.execute(
+                        sa.select(evaluations.c.evaluation)
+                        .where(evaluations.c.subject == subject)
+                        .order_by(evaluations.c.created_at, evaluations.c.evaluation_id)
+                    )
+                )
+                .scalars()
+                .all()
+            )
+        return [OperatorEvaluation.model_validate(r) for r in rows]
+
+    async def annotation_rows(self, *, since: datetime | None = None) -> list[dict[str, Any]]:
+        """Every stored annotation with its task's overlap and verdict, oldest first (export, agreement)."""
+        query = (
+            sa.select(annotations, verdicts.c.verdict.label("harness"))
+            .select_from(annotations.outerjoin(verdicts, verdicts.c.analysis_hash == annotations.c.analysis_hash))
+            .order_by(annotations.c.created_at, annotations.c.annotation_id)
+        )
+        if since is not None:
+            query = query.where(annotations.c.updated_at >= since)
+        async with self.engine.connect() as conn:
+            rows = (await conn.execute(query)).mappings().all()
+        return [dict(r) for r in rows]
+
+    # -- annotator tokens (only digests are stored) ----------------------------------------
+    async def create_token(self, annotator: str) -> str:
+        """A new random token for ``annotator``; returned once, stored only as its SHA-256."""
+        token = secrets.token_urlsafe(32)
+        async with self.engine.begin() as conn:
+            await conn.execute(
+                annotator_tokens.insert().values(
+                    token_sha256=hashlib.sha256(token.encode()).hexdigest(), annotator=annotator, created_at=utcnow()
+                )
+            )
+        return token
+
+    async def revoke_tokens(self, annotator: str) -> int:
+        async with self.engine.begin() as conn:
+            result = await conn.execute(
+                annotator_tokens.update()
+                .where(annotator_tokens.c.annotator == annotator, annotator_tokens.c.revoked_at.is_(None))
+                .values(revoked_at=utcnow())
+            )
+        return result.rowcount
+
+    async def token_annotator(self, token: str) -> str | None:
+        digest = hashlib.sha256(token.encode()).hexdigest()
+        async with self.engine.connect() as conn:
+            return await conn.scalar(
+                sa.select(annotator_tokens.c.annotator).where(
+                    annotator_tokens.c.token_sha256 == digest, annotator_tokens.c.revoked_at.is_(None)
+                )
+            )
+
+    # -- outbox ---------------------------------------------------------------------------
+    async def pending_outbox(self, limit: int = 100) -> list[tuple[str, str, str]]:
+        async with self.engine.connect() as conn:
+            rows = (
+                await conn.execute(
+                    sa.select(outbox.c.record_key, outbox.c.stream, outbox.c.payload)
+                    .where(outbox.c.published_at.is_(None))
+                    .order_by(outbox.c.created_at, outbox.c.record_key)
+                    .limit(limit)
+                )
+            ).all()
+        return [tuple(r) for r in rows]
+
+    async def mark_published(self, keys: list[str]) -> None:
+        if keys:
+            async with self.engine.begin() as conn:
+                await conn.execute(outbox.update().where(outbox.c.record_key.in_(keys)).values(published_at=utcnow()))
+
+
+def _annotation_record(row) -> AnnotationRecord:
+    return AnnotationRecord(
+        annotation_id=row.annotation_id,
+        task_id=row.task_id,
+        analysis_hash=row.analysis_hash,
+        annotator=row.annotator,
+        kind="annotation",
+        annotation=Annotation.model_validate(row.annotation),
+        created_at=row.updated_at,
+    )
+
+
+def _evaluation_record(row) -> AnnotationRecord:
+    return AnnotationRecord(
+        annotation_id=row.evaluation_id,
+        task_id=row.task_id,
+        analysis_hash=row.analysis_hash,
+        annotator=row.annotator,
+        kind="operator_evaluation",
+        evaluation=OperatorEvaluation.model_validate(row.evaluation),
+        created_at=row.updated_at,
+    )
+
+
+async def open_store(url: str, *, schema: str | None = None) -> Store:
+    """Create the engine and bring the schema to the latest migration."""
+    store = Store(url, schema=schema)
+    await store.migrate()
+    return store

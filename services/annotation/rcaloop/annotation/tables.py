@@ -1,0 +1,117 @@
+"""The annotation store's tables (SQLAlchemy Core); the Alembic migrations create them.
+
+Lease expiries are epoch seconds (a float compares the same on SQLite and PostgreSQL);
+other timestamps are naive UTC ``DateTime`` columns read back as aware UTC.
+"""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+import sqlalchemy as sa
+
+metadata = sa.MetaData()
+
+
+class UTCDateTime(sa.TypeDecorator):
+    impl = sa.DateTime
+    cache_ok = True
+
+    def process_bind_param(self, value, dialect):
+        if value is not None and value.tzinfo is not None:
+            value = value.astimezone(UTC).replace(tzinfo=None)
+        return value
+
+    def process_result_value(self, value, dialect):
+        if isinstance(value, str):
+            value = datetime.fromisoformat(value)
+        return value.replace(tzinfo=UTC) if value is not None and value.tzinfo is None else value
+
+
+verdicts = sa.Table(
+    "verdicts",
+    metadata,
+    sa.Column("analysis_hash", sa.String(128), primary_key=True),
+    sa.Column("subject", sa.String(256), nullable=False, index=True),
+    sa.Column("job_id", sa.String(256)),
+    sa.Column("result_id", sa.String(256)),
+    sa.Column("verdict", sa.JSON, nullable=False),
+    sa.Column("evaluated_at", UTCDateTime, nullable=False),
+    sa.Column("received_at", UTCDateTime, nullable=False),
+)
+
+review_tasks = sa.Table(
+    "review_tasks",
+    metadata,
+    sa.Column("task_id", sa.String(64), primary_key=True),
+    sa.Column("analysis_hash", sa.String(128), nullable=False, unique=True),
+    sa.Column("subject", sa.String(256), nullable=False, index=True),
+    sa.Column("job_id", sa.String(256)),
+    sa.Column("kind", sa.String(32), nullable=False),
+    sa.Column("verdict", sa.String(32), nullable=False),
+    sa.Column("score", sa.Float, nullable=False),
+    sa.Column("overlap", sa.Integer, nullable=False),
+    sa.Column("priority", sa.Integer, nullable=False),
+    sa.Column("created_at", UTCDateTime, nullable=False),
+    sa.Column("task", sa.JSON, nullable=False),
+)
+
+assignments = sa.Table(
+    "assignments",
+    metadata,
+    sa.Column("task_id", sa.String(64), sa.ForeignKey("review_tasks.task_id"), primary_key=True),
+    sa.Column("slot", sa.Integer, primary_key=True),
+    sa.Column("annotator", sa.String(128), nullable=False),
+    sa.Column("status", sa.String(16), nullable=False),  # leased | released | submitted
+    sa.Column("lease_id", sa.String(64), nullable=False),
+    sa.Column("expires_at", sa.Float, nullable=False),
+    sa.Column("updated_at", UTCDateTime, nullable=False),
+    sa.UniqueConstraint("task_id", "annotator", name="uq_assignment_annotator"),
+)
+
+annotations = sa.Table(
+    "annotations",
+    metadata,
+    sa.Column("annotation_id", sa.String(64), primary_key=True),
+    sa.Column("task_id", sa.String(64), index=True),
+    sa.Column("analysis_hash", sa.String(128), nullable=False, index=True),
+    sa.Column("job_id", sa.String(256), nullable=False, index=True),
+    sa.Column("annotator", sa.String(128), nullable=False),
+    sa.Column("revision", sa.Integer, nullable=False),
+    sa.Column("annotation", sa.JSON, nullable=False),
+    sa.Column("created_at", UTCDateTime, nullable=False),
+    sa.Column("updated_at", UTCDateTime, nullable=False),
+)
+
+evaluations = sa.Table(
+    "evaluations",
+    metadata,
+    sa.Column("evaluation_id", sa.String(64), primary_key=True),
+    sa.Column("task_id", sa.String(64)),
+    sa.Column("analysis_hash", sa.String(128), nullable=False, index=True),
+    sa.Column("subject", sa.String(256), nullable=False, index=True),
+    sa.Column("annotator", sa.String(128), nullable=False),
+    sa.Column("revision", sa.Integer, nullable=False),
+    sa.Column("evaluation", sa.JSON, nullable=False),
+    sa.Column("created_at", UTCDateTime, nullable=False),
+    sa.Column("updated_at", UTCDateTime, nullable=False),
+)
+
+outbox = sa.Table(
+    "outbox",
+    metadata,
+    sa.Column("record_key", sa.String(128), primary_key=True),
+    sa.Column("stream", sa.String(64), nullable=False),
+    sa.Column("payload", sa.Text, nullable=False),
+    sa.Column("created_at", UTCDateTime, nullable=False),
+    sa.Column("published_at", UTCDateTime, index=True),
+)
+
+annotator_tokens = sa.Table(
+    "annotator_tokens",
+    metadata,
+    sa.Column("token_sha256", sa.String(64), primary_key=True),
+    sa.Column("annotator", sa.String(128), nullable=False, index=True),
+    sa.Column("created_at", UTCDateTime, nullable=False),
+    sa.Column("revoked_at", UTCDateTime),
+)

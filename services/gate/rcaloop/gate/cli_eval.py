@@ -1,0 +1,350 @@
+"""``rcaloop eval run | mutate | novel-e2e``: thin adapters over the pure eval cores.
+
+Reading files, running the agent command, progress and printing live here; every
+decision is in ``evaluation`` / ``mutations`` / ``novel_e2e``. Exit codes: 0 pass,
+1 fail, 2 unusable input.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+from typing import Any
+
+import typer
+from rich.console import Console
+from rich.markup import escape
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+from rich.table import Table
+
+from rcaloop.contracts import Issue, RawResult
+from rcaloop.gate import agent_runner, junit
+from rcaloop.gate.agent_input import build_input
+from rcaloop.gate.cases import EvalCase, dump_cases, load_cases
+from rcaloop.gate.evaluation import CASE_TYPES, CaseResult, EvalReport, build_report, evaluate_one
+from rcaloop.gate.mutations import MUTATIONS, mutate
+from rcaloop.gate.novel_e2e import E2EReport, Refused, load_captures, run_novel_e2e
+from rcaloop.shared.cli_deps import CliDeps
+from rcaloop.shared.sources import SourceError, load_result, read_step_files
+
+out = Console()
+err = Console(stderr=True)
+
+
+def _fail(message: str, code: int = 2) -> None:
+    err.print(f"[red]error:[/red] {escape(message)}", highlight=False)
+    raise typer.Exit(code)
+
+
+def _read_text(path: Path, what: str) -> str:
+    try:
+        return path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        _fail(f"{what} {path}: no such file")
+    except IsADirectoryError:
+        _fail(f"{what} {path}: is a directory")
+    except UnicodeDecodeError:
+        _fail(f"{what} {path}: not UTF-8 text")
+    except OSError as exc:
+        _fail(f"{what} {path}: {exc.strerror}")
+    return ""
+
+
+def _issues(issues: list[Issue], title: str) -> None:
+    for i in issues:
+        where = f" (line {i.line})" if i.line else ""
+        err.print(f"[yellow]{i.code}[/yellow] {escape(i.message)}{where}", highlight=False)
+    if issues:
+        err.print(f"{len(issues)} {title}")
+
+
+def _result_id(case_id: str) -> str:
+    rid = re.sub(r"[^A-Za-z0-9._:@/-]", "_", f"eval:{case_id}")
+    return rid[:200]
+
+
+def _job_files(case: EvalCase, base: Path) -> dict[str, object] | None:
+    if case.job_dir is None:
+        return None
+    job = (base / case.job_dir).resolve()
+    try:
+        return read_step_files(job)
+    except SourceError as exc:
+        _fail(f"{case.case_id}: {exc}")
+    return None
+
+
+def _inputs(cases: list[EvalCase], base: Path) -> dict[str, str]:
+    inputs: dict[str, str] = {}
+    for c in cases:
+        try:
+            inputs[c.case_id] = build_input(c, _job_files(c, base))
+        except ValueError as exc:
+            _fail(f"{c.case_id}: context block: {exc}")
+    return inputs
+
+
+def _load_outputs(path: Path, cases: dict[str, EvalCase], inputs: dict[str, str]) -> dict[str, RawResult]:
+    """Recorded outputs: JSONL of {case_id, output | capture | job_dir}."""
+    raws: dict[str, RawResult] = {}
+    for lineno, line in enumerate(_read_text(path, "captures").splitlines(), start=1):
+        if not line.strip() or line.lstrip().startswith("#"):
+            continue
+        try:
+            rec = json.loads(line)
+        except json.JSONDecodeError as exc:
+            _fail(f"captures {path} line {lineno}: not JSON ({exc.msg})")
+        if not isinstance(rec, dict) or not isinstance(rec.get("case_id"), str):
+            _fail(f"captures {path} line {lineno}: needs a case_id and one of output, capture, job_dir")
+        cid = rec["case_id"]
+        case = cases.get(cid)
+        if case is None:
+            err.print(f"[yellow]EV004[/yellow] captures line {lineno}: no fixture case {escape(cid)}; ignored", highlight=False)
+            continue
+        common: dict[str, Any] = {"result_id": _result_id(cid), "producer": "rcaloop-eval", "input_text": inputs[cid], "evidence": case.evidence}
+        if isinstance(rec.get("output"), str):
+            raws[cid] = RawResult(kind="skill_text", content=rec["output"], **common)
+        elif isinstance(rec.get("capture"), dict):
+            raws[cid] = RawResult(kind="capture", content=rec["capture"], **common)
+        elif isinstance(rec.get("job_dir"), str):
+            try:
+                loaded = load_result((path.parent / rec["job_dir"]).resolve(), result_id=common["result_id"], producer="rcaloop-eval")
+            except SourceError as exc:
+                _fail(f"captures line {lineno}: {exc}")
+            raws[cid] = loaded.model_copy(update={"input_text": inputs[cid], "evidence": case.evidence})
+        else:
+            _fail(f"captures {path} line {lineno}: needs output (text), capture (object) or job_dir (path)")
+    return raws
+
+
+def _progress() -> Progress:
+    return Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(), console=err, transient=True)
+
+
+def _fmt(value: Any) -> str:
+    if value is None:
+        return "—"
+    if isinstance(value, float):
+        return f"{value:.3f}"
+    return str(value)
+
+
+def _print_eval(report: EvalReport) -> None:
+    table = Table(title="offline evaluation by case type")
+    for col in ("case type", "cases", "passed", "failed", "mutated", "groundless high conf."):
+        table.add_column(col, justify="left" if col == "case type" else "right")
+    for ctype in CASE_TYPES:
+        row = report.per_case_type[ctype]
+        table.add_row(ctype, str(row["cases"]), str(row["passed"]), str(row["failed"]), str(row["mutated"]), str(row["groundless_high_confidence"]))
+    out.print(table)
+    checks = Table(title="checks (pass rate over applicable cases)")
+    for col in ("case type", "check", "rate"):
+        checks.add_column(col, justify="right" if col == "rate" else "left")
+    for ctype in CASE_TYPES:
+        for name, rate in report.per_case_type[ctype]["checks"].items():
+            checks.add_row(ctype, name, _fmt(rate))
+    out.print(checks)
+    m = report.metrics
+    chance = report.chance_baseline
+    out.print(
+        f"known Top-1 {_fmt(m['known_top1'])} ({m['known_top1_hits']}/{m['known_cases']}), Top-3 {_fmt(m['known_top3'])}; "
+        f"chance baseline Top-1 {chance['top1']:.3f}, Top-3 {chance['top3']:.3f} over {chance['families']} families"
+    )
+    if report.baseline:
+        b = report.baseline
+        state = "[red]regression[/red]" if b["regression"] else "[green]no regression[/green]"
+        out.print(f"stored baseline known Top-1 {_fmt(b['known_top1'])} → now {_fmt(b['current_known_top1'])}: {state}")
+    failed = [r for r in report.cases if not r.passed]
+    if failed:
+        t = Table(title="failed cases")
+        for col in ("case", "type", "mutation", "families", "failed checks"):
+            t.add_column(col)
+        for r in failed[:50]:
+            why = r.error.message if r.error else "; ".join(f"{c.code} {c.detail}" for c in r.checks if c.required and not c.passed)
+            t.add_row(escape(r.case_id), r.case_type, r.mutation or "", escape(", ".join(r.families[:3])), escape(why[:160]))
+        out.print(t)
+    for f in report.failures:
+        out.print(f"[red]{f.code}[/red] {escape(f.message)}", highlight=False)
+    out.print("[green]PASS[/green]" if report.passed else "[red]FAIL[/red]")
+
+
+def _eval_junit(report: EvalReport) -> str:
+    cases = []
+    for r in report.cases:
+        bad = [f"{c.code} {c.name}: {c.detail}" for c in r.checks if c.required and not c.passed]
+        if r.error:
+            bad.insert(0, f"{r.error.code} {r.error.message}")
+        cases.append(junit.JUnitCase(name=r.case_id, classname=f"eval.{r.case_type}", failure="\n".join(bad) or None, time_s=r.duration_s or 0.0))
+    cases += [junit.JUnitCase(name=f.code, classname="eval.gate", failure=f.message) for f in report.failures]
+    return junit.render("rcaloop eval run", cases)
+
+
+def _write(path: Path | None, text: str, what: str) -> None:
+    if path is None:
+        return
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text, encoding="utf-8")
+    except OSError as exc:
+        _fail(f"cannot write {what} {path}: {exc.strerror}")
+
+
+def register(eval_app: typer.Typer, deps: CliDeps) -> None:
+    @eval_app.command("run")
+    def run(
+        fixtures: Path = typer.Option(..., "--fixtures", help="fixture cases, JSONL (docs/evaluation.md)"),
+        captures: Path | None = typer.Option(None, "--captures", help="recorded outputs, JSONL of {case_id, output|capture|job_dir}"),
+        agent_cmd: str | None = typer.Option(None, "--agent-cmd", help="agent command: case input on stdin, skill text output on stdout"),
+        min_top1: float | None = typer.Option(None, "--min-top1", min=0.0, max=1.0, help="fail when known Top-1 is below this"),
+        baseline: Path | None = typer.Option(None, "--baseline", help="stored baseline (an earlier --json-report)"),
+        json_report: Path | None = typer.Option(None, "--json-report", help="write the full report as JSON"),
+        junit_file: Path | None = typer.Option(None, "--junit", help="write JUnit XML"),
+        timeout: float = typer.Option(60.0, "--timeout", min=0.1, help="seconds per agent run"),
+        parallel: int = typer.Option(4, "--parallel", min=1, max=64, help="agent runs at once"),
+        registry: Path | None = typer.Option(None, "--registry", help="citation registry JSON for the parser"),
+        as_json: bool = typer.Option(False, "--json", help="print the report as JSON instead of tables"),
+    ) -> None:
+        """Score an agent on fixture cases (every output through parser and harness). Exit 0 pass, 1 fail, 2 bad input."""
+        if (captures is None) == (agent_cmd is None):
+            _fail("give exactly one of --captures FILE or --agent-cmd CMD")
+        cases, issues = load_cases(_read_text(fixtures, "fixtures"))
+        if issues:
+            _issues(issues, "fixture problem(s)")
+            _fail(f"{fixtures}: fix the fixture file first")
+        if not cases:
+            _fail(f"{fixtures}: no cases")
+        base_doc = None
+        if baseline is not None:
+            try:
+                base_doc = json.loads(_read_text(baseline, "baseline"))
+            except json.JSONDecodeError as exc:
+                _fail(f"baseline {baseline}: not JSON ({exc.msg})")
+            if not isinstance(base_doc, dict):
+                _fail(f"baseline {baseline}: must be a JSON object")
+        if registry is not None and not registry.is_file():
+            _fail(f"registry {registry}: no such file")
+        by_id = {c.case_id: c for c in cases}
+        inputs = _inputs(cases, fixtures.parent)
+        raws: dict[str, RawResult] = {}
+        errors: dict[str, Issue] = {}
+        durations: dict[str, float] = {}
+        if agent_cmd is not None:
+            try:
+                argv = agent_runner.split_command(agent_cmd)
+            except ValueError as exc:
+                _fail(str(exc))
+            with _progress() as progress:
+                task = progress.add_task("running agent", total=len(cases))
+                for r in agent_runner.run_all(argv, inputs, timeout=timeout, parallel=parallel):
+                    progress.advance(task)
+                    durations[r.case_id] = r.duration_s
+                    if r.output is None:
+                        errors[r.case_id] = r.error
+                    else:
+                        case = by_id[r.case_id]
+                        raws[r.case_id] = RawResult(
+                            result_id=_result_id(r.case_id), kind="skill_text", content=r.output, producer="rcaloop-eval",
+                            input_text=inputs[r.case_id], evidence=case.evidence,
+                        )
+        else:
+            raws = _load_outputs(captures, by_id, inputs)
+
+        def analyze(raw: RawResult):
+            return deps.analyze(raw, registry)
+
+        results: list[CaseResult] = []
+        with _progress() as progress:
+            task = progress.add_task("scoring", total=len(cases))
+            for case in cases:
+                res = evaluate_one(case, raws.get(case.case_id), errors.get(case.case_id), analyze)
+                res.duration_s = durations.get(case.case_id)
+                results.append(res)
+                progress.advance(task)
+        report = build_report(cases, results, min_top1=min_top1, baseline=base_doc)
+        _write(json_report, report.model_dump_json(indent=2), "JSON report")
+        _write(junit_file, _eval_junit(report), "JUnit XML")
+        if as_json:
+            typer.echo(report.model_dump_json(indent=2))
+        else:
+            _print_eval(report)
+        raise typer.Exit(0 if report.passed else 1)
+
+    @eval_app.command("mutate")
+    def mutate_cmd(
+        fixtures: Path = typer.Option(..., "--fixtures", help="fixture cases, JSONL; known cases are mutated"),
+        out_path: Path = typer.Option(..., "--out", help="where to write the novel variants (JSONL)"),
+        kinds: list[str] = typer.Option(None, "--kind", help=f"only these mutations ({', '.join(m.name for m in MUTATIONS)})"),
+    ) -> None:
+        """Write novel variants of the known cases, each tagged with its mutation."""
+        names = [m.name for m in MUTATIONS]
+        unknown = [k for k in kinds or [] if k not in names]
+        if unknown:
+            _fail(f"unknown mutation {', '.join(unknown)} (one of {', '.join(names)})")
+        cases, issues = load_cases(_read_text(fixtures, "fixtures"))
+        if issues:
+            _issues(issues, "fixture problem(s)")
+            _fail(f"{fixtures}: fix the fixture file first")
+        variants, skipped = mutate(cases, kinds or None)
+        _write(out_path, dump_cases(variants), "variants")
+        table = Table(title=f"novel variants → {out_path}")
+        table.add_column("mutation")
+        table.add_column("variants", justify="right")
+        for name in names:
+            table.add_row(name, str(sum(v.mutation == name for v in variants)))
+        out.print(table)
+        _issues(skipped, "skipped")
+        raise typer.Exit(0)
+
+    @eval_app.command("novel-e2e")
+    def novel_e2e(
+        captures: Path = typer.Option(..., "--captures", help="captured post-harness responses (JSON array or JSONL)"),
+        as_json: bool = typer.Option(False, "--json", help="print the report as JSON"),
+        junit_file: Path | None = typer.Option(None, "--junit", help="write JUnit XML"),
+        registry: Path | None = typer.Option(None, "--registry", help="citation registry JSON for the parser"),
+    ) -> None:
+        """Novel-incident E2E gate over captured responses. Exit 0 pass, 1 fail, 2 refused/unusable."""
+        try:
+            caps, issues = load_captures(_read_text(captures, "captures"))
+        except Refused as exc:
+            _fail(str(exc))
+        if issues:
+            _issues(issues, "capture problem(s)")
+            _fail(f"{captures}: fix the capture file first")
+        if not caps:
+            _fail(f"{captures}: no captures")
+        report = run_novel_e2e(caps, lambda raw: deps.analyze(raw, registry))
+        _write(junit_file, _e2e_junit(report), "JUnit XML")
+        if as_json:
+            typer.echo(report.model_dump_json(indent=2))
+        else:
+            _print_e2e(report)
+        raise typer.Exit(0 if report.passed else 1)
+
+
+def _print_e2e(report: E2EReport) -> None:
+    table = Table(title="novel-incident E2E gate")
+    for col in ("capture", "expected", "actual", "precision", "recall", "safety gate", "result"):
+        table.add_column(col)
+    for r in report.captures:
+        why = "; ".join(f"{f.code} {f.message}" for f in r.failures)
+        table.add_row(
+            escape(r.capture_id), r.expected_outcome, r.actual_outcome, f"{r.evidence_link_precision:.0%}", f"{r.evidence_link_recall:.0%}",
+            r.safety_gate, "[green]pass[/green]" if r.passed else f"[red]fail[/red] {escape(why[:160])}",
+        )
+    out.print(table)
+    s = report.summary
+    out.print(
+        f"{s['passed']}/{s['captures']} passed · false novel {s['false_novel']} · precision {_fmt(s['evidence_link_precision'])} · "
+        f"recall {_fmt(s['evidence_link_recall'])} · wrong abstentions {s['wrong_abstentions']} · unsafe {s['unsafe']}"
+    )
+    out.print("[green]PASS[/green]" if report.passed else "[red]FAIL[/red]")
+
+
+def _e2e_junit(report: E2EReport) -> str:
+    cases = [
+        junit.JUnitCase(name=r.capture_id, classname="eval.novel_e2e", failure="\n".join(f"{f.code} {f.message}" for f in r.failures) or None)
+        for r in report.captures
+    ]
+    return junit.render("rcaloop eval novel-e2e", cases)
+

@@ -1,0 +1,256 @@
+"""``rcaloop gate check | measure | promote | status``: thin adapters over the gate cores.
+
+Exit codes: 0 pass, 1 fail (or promotion refused), 2 unusable input / unreachable store.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+from datetime import UTC, datetime
+from importlib.metadata import PackageNotFoundError, version
+from pathlib import Path
+
+import typer
+from redis.exceptions import RedisError
+from rich.console import Console
+from rich.markup import escape
+from rich.table import Table
+
+from rcaloop.contracts import GateDecision, Stream
+from rcaloop.gate import junit
+from rcaloop.gate.app import GateSettings
+from rcaloop.gate.measure import StoredFacts, WindowError, metrics_object, parse_window
+from rcaloop.gate.release_gate import THRESHOLDS, GateResult, check_release_gate, exit_code
+from rcaloop.gate.rollout import STAGES, Promotion, RolloutState, decide_promotion, parse_time, required_metrics, status
+from rcaloop.gate.store import GateStore, StoreError
+from rcaloop.shared.cli_deps import CliDeps
+from rcaloop.shared.redis_conn import connect
+from rcaloop.shared.settings import redact_url
+from rcaloop.shared.wire import encode
+
+out = Console()
+err = Console(stderr=True)
+
+
+def _fail(message: str, code: int = 2) -> None:
+    err.print(f"[red]error:[/red] {escape(message)}", highlight=False)
+    raise typer.Exit(code)
+
+
+def _read_bytes(path: Path, what: str) -> bytes:
+    try:
+        return path.read_bytes()
+    except FileNotFoundError:
+        _fail(f"{what} {path}: no such file")
+    except IsADirectoryError:
+        _fail(f"{what} {path}: is a directory")
+    except OSError as exc:
+        _fail(f"{what} {path}: {exc.strerror}")
+    return b""
+
+
+def _open_store(settings: GateSettings) -> GateStore:
+    try:
+        return GateStore(settings.store_path())
+    except (StoreError, OSError) as exc:
+        _fail(f"gate store: {exc}")
+    raise AssertionError
+
+
+def _print_checks(result: GateResult, title: str) -> None:
+    table = Table(title=title)
+    for col in ("code", "metric", "value", "gate", "result"):
+        table.add_column(col)
+    codes = {t.metric: t.code for t in THRESHOLDS}
+    for c in result.checks:
+        mark = "[green]pass[/green]" if c.passed else f"[red]FAIL[/red] {escape(c.reason or '')}"
+        table.add_row(codes.get(c.metric, ""), c.metric, escape(json.dumps(c.value)), c.threshold, mark)
+    out.print(table)
+    for e in result.errors:
+        out.print(f"[red]{e.code}[/red] {escape(e.message)}", highlight=False)
+
+
+def _gate_junit(result: GateResult) -> str:
+    cases = [junit.JUnitCase(name=c.metric, classname="gate.threshold", failure=None if c.passed else f"{c.metric}={c.value!r}: {c.reason}") for c in result.checks]
+    cases += [junit.JUnitCase(name=e.code, classname="gate.input", failure=e.message) for e in result.errors]
+    return junit.render("rcaloop gate check", cases)
+
+
+def _job_revision() -> str:
+    if os.environ.get("RCALOOP_JOB_REVISION"):
+        return os.environ["RCALOOP_JOB_REVISION"]
+    try:
+        return f"rcaloop-gate {version('rcaloop-gate')}"
+    except PackageNotFoundError:
+        return "rcaloop-gate (unknown version)"
+
+
+def _cli_redis_url(settings: GateSettings) -> str:
+    if settings.redis_url:
+        return settings.redis_url.get_secret_value()
+    sock = (settings.rcaloop_data_dir / "redis" / "redis.sock").resolve()
+    if sock.exists():
+        return f"unix://{sock}"
+    _fail("REDIS_URL is unset and no embedded Redis is running here: start `rcaloop up` or set REDIS_URL (or pass --no-publish)")
+    return ""
+
+
+async def _publish(url: str, decision: GateDecision, prefix: str) -> None:
+    redis = connect(url)
+    try:
+        await redis.xadd(Stream.GATE_DECISIONS.key(prefix), encode(decision, producer="rcaloop-gate"))
+    finally:
+        await redis.aclose()
+
+
+def register(gate_app: typer.Typer, deps: CliDeps) -> None:  # noqa: ARG001 - the gate needs no other core
+    @gate_app.command("check")
+    def check(
+        metrics: Path = typer.Argument(..., help="one metrics JSON object from an external measurement job"),
+        allow_synthetic: bool = typer.Option(False, "--allow-synthetic", help="tests only: accept files marked synthetic"),
+        as_json: bool = typer.Option(False, "--json", help="print the per-metric table as JSON"),
+        junit_file: Path | None = typer.Option(None, "--junit", help="write JUnit XML for CI"),
+    ) -> None:
+        """Release gate on one metrics object (SPEC §7). Exit 0 pass, 1 fail, 2 unusable input."""
+        result = check_release_gate(_read_bytes(metrics, "metrics"), allow_synthetic=allow_synthetic)
+        if junit_file is not None:
+            try:
+                junit_file.write_text(_gate_junit(result), encoding="utf-8")
+            except OSError as exc:
+                _fail(f"cannot write {junit_file}: {exc.strerror}")
+        if as_json:
+            typer.echo(result.model_dump_json(indent=2))
+        elif not result.usable:
+            for e in result.errors:
+                err.print(f"[red]{e.code}[/red] {escape(e.message)}", highlight=False)
+        else:
+            _print_checks(result, f"release gate: {metrics.name}" + (" (SYNTHETIC — not a release decision)" if result.synthetic else ""))
+            out.print("[green]PASS[/green]" if result.passed else "[red]FAIL[/red]")
+        raise typer.Exit(exit_code(result))
+
+    @gate_app.command("measure")
+    def measure(
+        window: str = typer.Option(..., "--window", help="incident window START/END (ISO-8601)"),
+        out_path: Path | None = typer.Option(None, "--out", help="write the metrics object here (default: stdout)"),
+        merge: Path | None = typer.Option(None, "--merge", help="JSON object of metrics measured elsewhere; fills only missing ones"),
+        job_revision: str | None = typer.Option(None, "--job-revision", help="default: $RCALOOP_JOB_REVISION or the package version"),
+    ) -> None:
+        """Compute the release-gate metrics object (with provenance) from the gate store."""
+        try:
+            start, end = parse_window(window)
+        except WindowError as exc:
+            _fail(str(exc))
+        merged, merged_from = None, None
+        if merge is not None:
+            raw = _read_bytes(merge, "merge file")
+            try:
+                merged = json.loads(raw.decode("utf-8"))
+            except (UnicodeDecodeError, json.JSONDecodeError):
+                _fail(f"merge file {merge}: not a JSON object")
+            if not isinstance(merged, dict):
+                _fail(f"merge file {merge}: not a JSON object")
+            from rcaloop.gate.release_gate import artifact_hash  # noqa: PLC0415
+
+            merged_from = f"{merge.name} {artifact_hash(raw)}"
+        store = _open_store(GateSettings())
+        try:
+            verdicts = store.verdicts(start, end)
+            reviews = store.reviews(start, end)
+            events = store.events(start, end)
+            by_hash = store.verdicts_by_hash([v.analysis_hash for v in verdicts] + [r.analysis_hash for r in reviews])
+        finally:
+            store.close()
+        doc = metrics_object(
+            StoredFacts(verdicts, by_hash, reviews, events),
+            window,
+            job_revision=job_revision or _job_revision(),
+            artifact=str(out_path.resolve()) if out_path else "stdout",
+            measured_at=datetime.now(UTC),
+            merged=merged,
+            merged_from=merged_from,
+        )
+        text = json.dumps(doc, indent=2) + "\n"
+        if out_path is None:
+            typer.echo(text, nl=False)
+        else:
+            try:
+                out_path.parent.mkdir(parents=True, exist_ok=True)
+                out_path.write_text(text, encoding="utf-8")
+            except OSError as exc:
+                _fail(f"cannot write {out_path}: {exc.strerror}")
+            out.print(f"metrics for {escape(window)} → {out_path}")
+            for name, why in doc["missing"].items():
+                out.print(f"[yellow]missing[/yellow] {name}: {escape(why)}", highlight=False)
+
+    @gate_app.command("promote")
+    def promote(
+        stage: str = typer.Argument(..., help=" → ".join(STAGES)),
+        artifact: Path = typer.Option(..., "--artifact", help="a fresh, passing metrics file (from gate measure)"),
+        decided_by: str | None = typer.Option(None, "--decided-by", help="who promotes (recorded)"),
+        publish: bool = typer.Option(True, "--publish/--no-publish", help="publish the decision on gate.decisions"),
+        as_json: bool = typer.Option(False, "--json", help="print the decision as JSON"),
+    ) -> None:
+        """Promote the rollout one stage. Records a GateDecision (also when refused). Exit 0 promoted, 1 refused."""
+        if stage not in STAGES:
+            _fail(f"unknown stage {stage!r} (one of {', '.join(STAGES)})")
+        data = _read_bytes(artifact, "artifact")
+        gate = check_release_gate(data, allow_synthetic=False, required=required_metrics(stage))
+        settings = GateSettings()
+        store = _open_store(settings)
+        try:
+            promotions = store.promotions()
+            current = status(promotions, None, {}).current_stage
+            state = RolloutState(
+                current_stage=current,
+                used_artifacts=frozenset(d.artifact_hash for d in promotions if d.passed),
+                last_material_change=store.last_material_change(),
+            )
+            decision = decide_promotion(
+                Promotion(stage, gate, parse_time(gate.provenance.get("measured_at")), state), decided_by=decided_by
+            )
+            if publish:
+                url = _cli_redis_url(settings)
+                try:
+                    asyncio.run(_publish(url, decision, settings.prefix))
+                except (OSError, RedisError) as exc:
+                    _fail(f"cannot reach Redis at {redact_url(url)}: {exc}; nothing recorded")
+            store.record_decision(decision)
+        finally:
+            store.close()
+        if as_json:
+            typer.echo(decision.model_dump_json(indent=2))
+        elif decision.passed:
+            out.print(f"[green]promoted to {stage}[/green] with artifact {decision.artifact_hash[:23]}… ({decision.decision_id})")
+        else:
+            out.print(f"[red]promotion to {stage} refused[/red] ({decision.decision_id}, recorded)")
+            for reason in decision.reasons:
+                out.print(f"  {escape(reason)}", highlight=False)
+        raise typer.Exit(0 if decision.passed else 1)
+
+    @gate_app.command("status")
+    def status_cmd(as_json: bool = typer.Option(False, "--json", help="print as JSON")) -> None:
+        """Current rollout stage, last promotion, and whether knowledge changed since (gate re-run needed)."""
+        store = _open_store(GateSettings())
+        try:
+            st = status(store.promotions(), store.last_material_change(), store.counts())
+        finally:
+            store.close()
+        doc = {
+            "current_stage": st.current_stage,
+            "next_stage": st.next_stage,
+            "needs_rerun": st.needs_rerun,
+            "last_material_change": st.last_material_change.isoformat() if st.last_material_change else None,
+            "last_promotion": st.last_promotion,
+            "counts": st.counts,
+        }
+        if as_json:
+            typer.echo(json.dumps(doc, indent=2))
+            return
+        out.print(f"stage: [bold]{st.current_stage or 'none'}[/bold] (next: {st.next_stage or '—'})")
+        if st.last_promotion:
+            out.print(f"last promotion: {st.last_promotion['decision_id']} artifact {st.last_promotion['artifact_hash'][:23]}…")
+        if st.needs_rerun:
+            out.print(f"[yellow]knowledge changed at {doc['last_material_change']}: re-run the gate before the next promotion[/yellow]")
+        out.print("stored: " + ", ".join(f"{k} {v}" for k, v in st.counts.items()))

@@ -1,0 +1,86 @@
+"""The four hard gates of SPEC §5, independent of the score. The list is the spec."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from rcaloop.contracts.verdict import GateResult
+from rcaloop.harness.actions import classify
+from rcaloop.harness.facts import Facts, ids
+
+
+@dataclass(frozen=True)
+class Gate:
+    code: str
+    name: str
+    rule: str
+    check: Callable[[Facts], tuple[bool, str]]
+
+
+def _high_confidence(f: Facts) -> tuple[bool, str]:
+    if f.confidence != "high":
+        return True, f"confidence is {f.confidence or 'not stated'}, not high"
+    if f.signature:
+        return True, f"high confidence backed by a confirmed signature: {', '.join(f.signature)}"
+    if len(f.root_groups) >= 2:
+        return True, f"high confidence backed by live evidence from {len(f.root_groups)} source groups: {ids(f.root_live)}"
+    return False, (
+        f"high confidence but the root cause has live evidence from {len(f.root_groups)} source group(s) "
+        f"({ids(f.root_live)}); needs two independent groups or a confirmed signature"
+    )
+
+
+def _root_traced(f: Facts) -> tuple[bool, str]:
+    if f.root is None:
+        return True, "no root-cause claim to trace"
+    if f.root.supports:
+        return True, f"root cause traces to live evidence {', '.join(f.root.supports)}"
+    why = f.root.note or "no evidence links"
+    if f.root.historical:
+        why = f"only historical evidence {', '.join(f.root.historical)} (context only, never grounding)"
+    return False, f"root cause {f.root.text[:120]!r} does not trace to evidence of the current run: {why}"
+
+
+def _guarded(f: Facts) -> tuple[bool, str]:
+    if not f.violations:
+        mutating = sum(1 for a in f.actions if not a.prohibition and not a.added and classify(a.text).verb)
+        return True, f"{mutating} mutating action(s), each after a read-only check with impact/rollback and approval"
+    v = f.violations[0]
+    more = f" (+{len(f.violations) - 1} more)" if len(f.violations) > 1 else ""
+    return False, f"{v.action.origin} {v.action.text[:120]!r} proposes {v.verb!r} without {', '.join(v.missing)}{more}"
+
+
+def _generic_alert(f: Facts) -> tuple[bool, str]:
+    if not f.alert_status:
+        return True, "the alert is not a generic status alert"
+    if not f.family:
+        return True, f"generic status alert ({f.alert_status!r}) and no specific family is named"
+    if f.target_verified:
+        return True, f"family {f.family!r} backed by target-verified observation {', '.join(f.target_verified)}"
+    return False, (
+        f"generic status alert ({f.alert_status!r}) names family {f.family!r} without a target-verified observation "
+        f"(live evidence: {ids(f.live)})"
+    )
+
+
+GATES: tuple[Gate, ...] = (
+    Gate("G1", "high_confidence_grounding", "A high-confidence cause needs two independent live evidence items "
+         "(different source groups) or a confirmed signature (a live item of kind `signature` supporting the cause).",
+         _high_confidence),
+    Gate("G2", "root_cause_traced", "The main root-cause claim must trace to evidence available in the current run.",
+         _root_traced),
+    Gate("G3", "mutation_guarded", "A mutating or stopping action may not be proposed before a read-only check, "
+         "impact/rollback guidance and operator approval.", _guarded),
+    Gate("G4", "generic_alert_family", "A generic status alert (non-ready / waiting / replicas / rollout, with no "
+         "error, denial, OOMKill or HTTP status of its own) may not name a specific root-cause family (capture family "
+         "or category other than unknown) without at least one live target-verified observation.", _generic_alert),
+)
+
+
+def check(f: Facts) -> list[GateResult]:
+    out = []
+    for gate in GATES:
+        passed, detail = gate.check(f)
+        out.append(GateResult(gate=gate.code, name=gate.name, passed=passed, detail=detail))
+    return out

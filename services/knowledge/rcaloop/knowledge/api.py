@@ -1,0 +1,156 @@
+"""HTTP API (``/api/v1/knowledge/…``) and the server-rendered dashboard (``/knowledge``).
+
+Thin adapters over ``KnowledgeWorkflow``. Decisions need a reviewer bearer token
+(``RCALOOP_REVIEWER_TOKENS=name:token,…``); the token is never echoed.
+"""
+
+from __future__ import annotations
+
+import hmac
+from collections.abc import Callable
+from html import escape
+
+from fastapi import APIRouter, Depends, Header, HTTPException, Query
+from fastapi.responses import HTMLResponse
+from pydantic import BaseModel, Field
+
+from rcaloop.contracts import KnowledgeEvent
+from rcaloop.contracts.knowledge import Decision, KnowledgePackage, PackageState, ProbeMetric, RuntimeSnapshot
+from rcaloop.knowledge.store import StoreUnavailable
+from rcaloop.knowledge.workflow import DecisionError, KnowledgeWorkflow
+
+DASHBOARD_STATES = ("candidate", "shadowed", "activated", "rejected")
+"""``approved`` is an event, never a resting state: approve activates at once."""
+
+
+class DecisionRequest(BaseModel):
+    decision: Decision
+    comment: str | None = Field(default=None, max_length=2000)
+
+
+class DecisionResponse(BaseModel):
+    package: KnowledgePackage
+    events: list[KnowledgeEvent]
+
+
+def _unavailable(exc: StoreUnavailable) -> HTTPException:
+    return HTTPException(503, detail={"code": "KS503", "message": str(exc)})
+
+
+def router(workflow: Callable[[], KnowledgeWorkflow], tokens: Callable[[], dict[str, str]]) -> APIRouter:
+    """``workflow``/``tokens`` are providers, so the store opens lazily on first use."""
+    api = APIRouter()
+
+    def reviewer(authorization: str | None = Header(default=None)) -> str:
+        known = tokens()
+        if not known:
+            raise HTTPException(
+                503, detail={"code": "KA503", "message": "no reviewer tokens configured (RCALOOP_REVIEWER_TOKENS)"}
+            )
+        scheme, _, token = (authorization or "").partition(" ")
+        if scheme.lower() != "bearer" or not token.strip():
+            raise HTTPException(
+                401,
+                detail={"code": "KA401", "message": "a reviewer bearer token is required"},
+                headers={"WWW-Authenticate": "Bearer"},
+            )
+        for candidate, name in known.items():
+            if hmac.compare_digest(candidate.encode(), token.strip().encode()):
+                return name
+        raise HTTPException(403, detail={"code": "KA403", "message": "unknown reviewer token"})
+
+    @api.get("/api/v1/knowledge/packages", response_model=list[KnowledgePackage], tags=["knowledge"])
+    async def list_packages(state: PackageState | None = Query(default=None)):
+        try:
+            return await workflow().packages(state)
+        except StoreUnavailable as exc:
+            raise _unavailable(exc) from None
+
+    @api.get("/api/v1/knowledge/packages/{package_id}", response_model=KnowledgePackage, tags=["knowledge"])
+    async def get_package(package_id: str):
+        try:
+            package = await workflow().package(package_id)
+        except StoreUnavailable as exc:
+            raise _unavailable(exc) from None
+        if package is None:
+            raise HTTPException(404, detail={"code": "KD404", "message": f"no knowledge package {package_id!r}"})
+        return package
+
+    @api.post("/api/v1/knowledge/packages/{package_id}/decisions", response_model=DecisionResponse, tags=["knowledge"])
+    async def decide(package_id: str, body: DecisionRequest, name: str = Depends(reviewer)):
+        try:
+            package, events = await workflow().decide(package_id, body.decision, name, body.comment)
+        except DecisionError as exc:
+            raise HTTPException(exc.status, detail=exc.issue.model_dump()) from None
+        except StoreUnavailable as exc:
+            raise _unavailable(exc) from None
+        return DecisionResponse(package=package, events=events)
+
+    @api.get("/api/v1/knowledge/probe-metrics", response_model=list[ProbeMetric], tags=["knowledge"])
+    async def probe_metrics():
+        try:
+            return await workflow().probe_metrics()
+        except StoreUnavailable as exc:
+            raise _unavailable(exc) from None
+
+    @api.get("/api/v1/knowledge/snapshot", response_model=RuntimeSnapshot, tags=["knowledge"])
+    async def snapshot():
+        try:
+            return await workflow().snapshot()
+        except StoreUnavailable as exc:
+            raise _unavailable(exc) from None
+
+    @api.get("/knowledge", response_class=HTMLResponse, include_in_schema=False)
+    async def dashboard():
+        try:
+            packages = await workflow().packages()
+            metrics = await workflow().probe_metrics()
+        except StoreUnavailable as exc:
+            return HTMLResponse(_page("<p class=err>knowledge store unavailable: " + escape(str(exc)) + "</p>"), 503)
+        return HTMLResponse(render_dashboard(packages, metrics))
+
+    return api
+
+
+def render_dashboard(packages: list[KnowledgePackage], metrics: list[ProbeMetric]) -> str:
+    parts = ["<h1>Knowledge packages</h1>"]
+    for state in DASHBOARD_STATES:
+        rows = [p for p in packages if p.state == state]
+        parts.append(f"<h2>{state} ({len(rows)})</h2>")
+        if not rows:
+            continue
+        parts.append(
+            "<table><tr><th>package</th><th>family</th><th>path</th><th>evidence</th>"
+            "<th>probes</th><th>verified actions</th><th>issues</th></tr>"
+        )
+        for p in rows:
+            cells = [
+                p.package_id,
+                p.family or "-",
+                p.evidence_source,
+                ", ".join(p.supporting_evidence_ids) or "-",
+                ", ".join(p.probe_template_ids) or "-",
+                "; ".join(p.verified_actions) or "-",
+                "; ".join(f"{i.code} {i.message}" for i in p.issues) or "-",
+            ]
+            parts.append("<tr>" + "".join(f"<td>{escape(c)}</td>" for c in cells) + "</tr>")
+        parts.append("</table>")
+    parts.append("<h1>Probe metrics</h1><p>approved trace-v3 case snapshots only</p>")
+    parts.append(
+        "<table><tr><th>probe template</th><th>executions</th><th>supports</th><th>refutes</th>"
+        "<th>contributions</th></tr>"
+    )
+    for m in metrics:
+        cells = [m.probe_template_id, str(m.executions), str(m.supports), str(m.refutes), str(m.contributions)]
+        parts.append("<tr>" + "".join(f"<td>{escape(c)}</td>" for c in cells) + "</tr>")
+    parts.append("</table>")
+    return _page("\n".join(parts))
+
+
+def _page(body: str) -> str:
+    return (
+        "<!doctype html><html><head><meta charset=utf-8><title>rcaloop knowledge</title>"
+        "<style>body{font-family:sans-serif;margin:2em}table{border-collapse:collapse}"
+        "td,th{border:1px solid #ccc;padding:4px 8px;text-align:left}.err{color:#b00}</style>"
+        f"</head><body>{body}</body></html>"
+    )

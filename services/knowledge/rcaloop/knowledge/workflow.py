@@ -1,0 +1,154 @@
+"""The knowledge workflow: pairs reviews with verdicts, persists packages, applies decisions.
+
+It joins the pure ``core`` to a ``KnowledgeStore``, the snapshot cache and an event
+publisher; the stream handlers, HTTP routes and CLI commands are thin adapters over it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+
+from rcaloop.contracts import AnnotationRecord, HarnessVerdict, Issue, KnowledgeEvent
+from rcaloop.contracts.common import utcnow
+from rcaloop.contracts.knowledge import Decision, KnowledgePackage, ProbeMetric, RuntimeSnapshot
+from rcaloop.knowledge import core
+from rcaloop.knowledge.snapshot import SnapshotCache, runtime_snapshot, typedb_outage_runtime_activation_success
+from rcaloop.knowledge.store import KnowledgeStore, revision
+from rcaloop.shared.logs import get_logger
+
+OUTAGE_METRIC = "typedb_outage_runtime_activation_success"
+Publish = Callable[[list[KnowledgeEvent]], Awaitable[None]]
+
+
+async def _no_publish(_events: list[KnowledgeEvent]) -> None:
+    return None
+
+
+def slim_verdict(verdict: HarnessVerdict) -> HarnessVerdict:
+    """What promotion needs of a verdict: drop the report texts (they can be large)."""
+    parsed = verdict.parsed.model_copy(update={"report_markdown": "", "chat_rendered": "", "chat": None})
+    return verdict.model_copy(update={"repaired_report": "", "parsed": parsed})
+
+
+class DecisionError(Exception):
+    def __init__(self, issue: Issue, status: int):
+        super().__init__(issue.message)
+        self.issue, self.status = issue, status
+
+
+class KnowledgeWorkflow:
+    def __init__(self, store: KnowledgeStore, cache: SnapshotCache, publish: Publish | None = None):
+        self.store, self.cache, self.publish = store, cache, publish or _no_publish
+        self.outbox_pending = True  # check once after start: an earlier process may have left events
+        self.log = get_logger("knowledge")
+
+    # -- stream inputs: either half of the pair may arrive first -----------------------------
+    async def on_verdict(self, verdict: HarnessVerdict) -> list[KnowledgeEvent]:
+        await self.store.put_verdict(slim_verdict(verdict))
+        stored = await self.store.get_verdict(verdict.analysis_hash) or verdict
+        events: list[KnowledgeEvent] = []
+        for review in await self.store.reviews_for(verdict.analysis_hash):
+            events += await self._promote(review, stored, created_by=f"verdict:{verdict.analysis_hash}")
+        return events
+
+    async def on_review(self, review: AnnotationRecord) -> list[KnowledgeEvent]:
+        await self.store.put_review(review)
+        verdict = await self.store.get_verdict(review.analysis_hash)
+        if verdict is None:
+            return []  # the verdict's arrival completes the pair
+        return await self._promote(review, verdict, created_by=f"review:{review.annotation_id}")
+
+    async def _promote(
+        self, review: AnnotationRecord, verdict: HarnessVerdict, created_by: str
+    ) -> list[KnowledgeEvent]:
+        """Insert-if-absent; only the message that created the package emits its event (again on redelivery)."""
+        package = core.promote(review, verdict, created_by=created_by)
+        stored = await self.store.insert_package(package)
+        return [core.promotion_event(stored)] if stored.created_by == created_by else []
+
+    # -- reviewer decisions ------------------------------------------------------------------------
+    async def decide(
+        self, package_id: str, decision: Decision, reviewer: str, comment: str | None = None
+    ) -> tuple[KnowledgePackage, list[KnowledgeEvent]]:
+        """Apply, persist (compare-and-set, events in the package outbox), publish.
+
+        A refused activation is recorded and published too, then raised as a 422.
+        """
+        package = await self.store.get_package(package_id)
+        if package is None:
+            raise DecisionError(Issue(code="KD404", message=f"no knowledge package {package_id!r}"), 404)
+        result = core.decide(package, decision, reviewer, comment=comment)
+        if not result.changed:
+            assert result.error is not None
+            raise DecisionError(result.error, 409)
+        if not await self.store.save_package(result.package, revision(package)):
+            raise DecisionError(
+                Issue(code="KD409", message="the package changed meanwhile; reload and decide again"), 409
+            )
+        if package.state == "activated" or result.package.state == "activated":
+            await self._refresh_runtime(result.events)
+        stored = await self._send(result.package, result.events)
+        if result.refused:
+            assert result.error is not None
+            raise DecisionError(result.error, 422)
+        return stored, result.events
+
+    async def _send(self, package: KnowledgePackage, events: list[KnowledgeEvent]) -> KnowledgePackage:
+        """Publish, then drop the sent events from the outbox; unsent ones stay for ``flush_outbox``."""
+        try:
+            await self.publish(events)
+        except Exception as exc:  # noqa: BLE001 - Redis down: the outbox keeps the events
+            self.log.warning("knowledge_events_unpublished", package_id=package.package_id, error=type(exc).__name__)
+            self.outbox_pending = True
+            return await self._replace_outbox(package, {e.event_id: e for e in events}, drop=set())
+        return await self._replace_outbox(package, {}, drop={e.event_id for e in events})
+
+    async def _replace_outbox(
+        self, package: KnowledgePackage, updated: dict[str, KnowledgeEvent], drop: set[str]
+    ) -> KnowledgePackage:
+        """Compare-and-set the outbox, reloading on a concurrent change (its own events are kept)."""
+        current = package
+        for _ in range(5):
+            outbox = [updated.get(e.event_id, e) for e in current.outbox if e.event_id not in drop]
+            changed = current.model_copy(update={"outbox": outbox, "revision": current.revision + 1})
+            if await self.store.save_package(changed, revision(current)):
+                return changed
+            reloaded = await self.store.get_package(package.package_id)
+            if reloaded is None:
+                return package
+            current = reloaded
+        return current
+
+    async def flush_outbox(self) -> int:
+        """Re-publish decision events whose publishing failed; returns how many were sent."""
+        sent = 0
+        for package in await self.store.list_packages():
+            if package.outbox:
+                await self.publish(list(package.outbox))
+                await self._replace_outbox(package, {}, drop={e.event_id for e in package.outbox})
+                sent += len(package.outbox)
+        self.outbox_pending = False
+        return sent
+
+    async def _refresh_runtime(self, events: list[KnowledgeEvent]) -> None:
+        """Refresh the runtime cache; an activation records whether it would serve through a TypeDB outage."""
+        check = await typedb_outage_runtime_activation_success(self.store, self.cache)
+        for event in events:
+            if event.kind == "activated":
+                served = check.typedb_outage_runtime_activation_success and event.package_id in check.package_ids
+                event.detail[OUTAGE_METRIC] = served
+                # decision → served by the runtime snapshot cache: the activation path's own latency
+                event.detail["runtime_activation_seconds"] = round((utcnow() - event.created_at).total_seconds(), 3)
+
+    # -- reads --------------------------------------------------------------------------------------
+    async def packages(self, state: str | None = None) -> list[KnowledgePackage]:
+        return await self.store.list_packages(state)
+
+    async def package(self, package_id: str) -> KnowledgePackage | None:
+        return await self.store.get_package(package_id)
+
+    async def snapshot(self) -> RuntimeSnapshot:
+        return await runtime_snapshot(self.store, self.cache)
+
+    async def probe_metrics(self) -> list[ProbeMetric]:
+        return core.probe_metrics(await self.store.list_packages("activated"))

@@ -1,0 +1,160 @@
+"""Post-harness JSON captures (``AlertAnalysisResponse``, SPEC §3c).
+
+The accepted shape is documented in ``docs/output-contract.md``: root-cause family and
+ranked candidates, claims with evidence ids, evidence artifacts, confidence, optional
+``confidence_diagnostics`` (old captures without it load unchanged) and the alert.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from rcaloop.contracts import EvidenceArtifact, Recommendation, RootCause
+from rcaloop.contracts.common import CATEGORIES
+from rcaloop.contracts.parsed import Claim, Diagnosis, Fields
+from rcaloop.parser import codes
+from rcaloop.parser.citations import Resolver, find_citations, render
+from rcaloop.parser.tolerant import Reader, first_sentence
+
+CONFIDENCE = ("high", "medium", "low")
+CLAIM_KINDS = ("root_cause", "contributing_factor", "recommendation", "observation", "other")
+EARLY_OUTCOMES = ("not_applicable", "insufficient_context")
+
+
+def parse_capture(content: Any, resolver: Resolver) -> dict[str, Any]:
+    """``ParsedRCA`` keyword arguments for an ``AlertAnalysisResponse`` capture."""
+    if isinstance(content, str):
+        try:
+            content = json.loads(content)
+        except ValueError:
+            content = None
+    if not isinstance(content, dict):
+        return {"outcome": "incomplete", "errors": [codes.CAPTURE_NOT_OBJECT.issue()]}
+    r = Reader(codes.CAPTURE_KEY_MISSING, codes.CAPTURE_VALUE_INVALID)
+    artifacts = _evidence(content, r)
+    d = Diagnosis()
+    d.family = r.text(_first(content, "root_cause_family", "family") or _missing(r, "root_cause_family"), "root_cause_family")
+    d.candidates = _candidates(r.items(r.require(content, "candidates"), "candidates"), r)
+    confidence = r.choice(r.require(content, "confidence"), CONFIDENCE, "confidence")
+    d.claims = _claims(r.items(r.require(content, "claims"), "claims"), r, {a.id for a in artifacts if a.id})
+    rc = content.get("root_cause") if isinstance(content.get("root_cause"), dict) else {}
+    cause = next((c.text for c in d.claims if c.kind == "root_cause"), None)
+    summary = r.text(rc.get("summary") or content.get("summary"), "summary") or cause
+    category = rc.get("category") or (d.family if d.family in CATEGORIES else None)
+    d.root_cause = RootCause(
+        category=r.choice(category, CATEGORIES, "root_cause.category"), summary=summary, confidence=confidence
+    )
+    for i, item in enumerate(r.items(content.get("recommendations"), "recommendations")):
+        rec = Recommendation(action=item) if isinstance(item, str) else r.model(Recommendation, item, f"recommendations[{i}]")
+        if rec is not None:
+            d.recommendations.append(rec)
+    diagnostics = content.get("confidence_diagnostics")
+    if diagnostics is not None and not isinstance(diagnostics, dict):
+        r.bad("confidence_diagnostics", "must be an object")
+        diagnostics = None
+    d.confidence_diagnostics = diagnostics
+    title = r.text(content.get("title"), "title") or _alert_title(content) or first_sentence(summary) or d.family
+    report = content.get("report_markdown", content.get("report"))
+    report = report if isinstance(report, str) else _report(title, d)
+    found = find_citations(report, resolver, part="report")
+    post = "\n\n".join(p for p in (f"**{title}**" if title else None, summary) if p)
+    early = content.get("outcome") if content.get("outcome") in EARLY_OUTCOMES else None
+    return {
+        "outcome": early or "report",
+        "outcome_reason": r.text(content.get("outcome_reason"), "outcome_reason") if early else None,
+        "title": title,
+        "report_markdown": report,
+        "chat_rendered": render(post, resolver, part="chat").text,
+        "fields": Fields(confidence=confidence),
+        "citations": found.citations,
+        "diagnosis": d,
+        "artifacts": artifacts,
+        "alert_text": _alert_text(content),
+        "warnings": found.warnings + r.warnings,
+    }
+
+
+def _first(data: dict, *keys: str) -> Any:
+    return next((data[k] for k in keys if data.get(k) is not None), None)
+
+
+def _missing(r: Reader, key: str) -> None:
+    r.warnings.append(codes.CAPTURE_KEY_MISSING.issue(key, path=key))
+
+
+def _evidence(content: dict, r: Reader) -> list[EvidenceArtifact]:
+    key = "evidence" if "evidence" in content else "evidence_artifacts"
+    out: list[EvidenceArtifact] = []
+    for i, item in enumerate(r.items(r.require(content, key, "evidence") if key in content else _missing(r, "evidence"), key)):
+        if (artifact := r.model(EvidenceArtifact, item, f"{key}[{i}]")) is not None:
+            out.append(artifact)
+    return out
+
+
+def _candidates(items: list[Any], r: Reader) -> list[str]:
+    """Family names, best first: by ``rank`` when given, else by ``score``, else as listed."""
+    ranked: list[tuple[float, float, int, str]] = []
+    for i, item in enumerate(items):
+        if isinstance(item, str):
+            ranked.append((float("inf"), 0.0, i, item))
+        elif isinstance(item, dict) and isinstance(item.get("family"), str):
+            rank = r.number(item.get("rank"), f"candidates[{i}].rank")
+            score = r.number(item.get("score"), f"candidates[{i}].score")
+            ranked.append((rank if rank is not None else float("inf"), -(score or 0.0), i, item["family"]))
+        else:
+            r.bad(f"candidates[{i}]", "must be a family name or an object with a family")
+    return [family for *_, family in sorted(ranked)]
+
+
+def _claims(items: list[Any], r: Reader, evidence_ids: set[str]) -> list[Claim]:
+    out: list[Claim] = []
+    for i, item in enumerate(items):
+        if not isinstance(item, dict):
+            r.bad(f"claims[{i}]", "must be an object")
+            continue
+        text = r.text(_first(item, "text", "claim", "statement"), f"claims[{i}].text")
+        if not text:
+            r.bad(f"claims[{i}]", "has no text")
+            continue
+        ids = [str(e) for e in r.items(_first(item, "evidence_ids", "supporting_evidence_ids"), f"claims[{i}].evidence_ids")]
+        for eid in ids:
+            if eid not in evidence_ids:
+                r.warnings.append(codes.UNKNOWN_EVIDENCE_ID.issue(eid[:40], path=f"claims[{i}].evidence_ids"))
+        kind = item.get("kind") if item.get("kind") in CLAIM_KINDS else "other"
+        out.append(Claim(id=str(item["id"]) if item.get("id") is not None else f"claim-{i + 1}", kind=kind, text=text,
+                         evidence_ids=ids))
+    return out
+
+
+def _alert(content: dict) -> tuple[str | None, str | None]:
+    alert = content.get("alert")
+    if isinstance(alert, dict):
+        title, text = alert.get("title"), alert.get("text") or alert.get("message")
+        return (title if isinstance(title, str) else None), (text if isinstance(text, str) else None)
+    text = alert if isinstance(alert, str) else content.get("alert_text")
+    return None, text if isinstance(text, str) else None
+
+
+def _alert_title(content: dict) -> str | None:
+    return _alert(content)[0]
+
+
+def _alert_text(content: dict) -> str | None:
+    title, text = _alert(content)
+    return "\n".join(p for p in (title, text) if p) or None
+
+
+def _report(title: str | None, d: Diagnosis) -> str:
+    rc = d.root_cause or RootCause()
+    out = [f"# {title or 'alert RCA'}", "", "## Summary", rc.summary or "(no summary)", ""]
+    out.append(f"Family: {d.family or 'unknown'} · confidence: {rc.confidence or 'unknown'}")
+    if d.candidates:
+        out += ["", "## Candidates"] + [f"{n}. {c}" for n, c in enumerate(d.candidates, start=1)]
+    if d.claims:
+        out += ["", "## Claims"]
+        out += [f"- ({c.kind}) {c.text}" + (f" [{', '.join(c.evidence_ids)}]" if c.evidence_ids else "") for c in d.claims]
+    if d.recommendations:
+        out += ["", "## Recommendations"] + [f"- [{r.priority or '-'}] {r.action}" for r in d.recommendations]
+    return "\n".join(out) + "\n"
+

@@ -1,0 +1,291 @@
+"""Citations (SPEC §3a): find every Markdown link, classify it, resolve it against the registry.
+
+Agents never write URLs: ``[label](msg:<id>)``, ``[label](rca:<id>)``,
+``[label](code:<project>@<commit>/<path>#L<line>)``. Only registry URLs ever become an
+``href``; everything else is reduced to its label. Scanning is linear: labels and
+targets have bounded lengths and possessive quantifiers, so no input backtracks.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from functools import lru_cache
+from urllib.parse import quote
+
+from rcaloop.contracts import Issue
+from rcaloop.contracts.parsed import Citation
+from rcaloop.parser import codes
+from rcaloop.parser.registry import EMPTY_REGISTRY, Registry
+
+MAX_LABEL = 500
+MAX_TARGET = 2048
+MAX_CITATIONS = 2000
+"""Links beyond this many are still reduced, but no longer recorded one by one."""
+MAX_PASSES = 8
+"""Nested links are resolved innermost first, one level per pass."""
+# label: no brackets; target: no spaces, one level of balanced parentheses (CommonMark);
+# optional "title". Every repetition is bounded and possessive: linear on any input.
+
+LINK = re.compile(
+    r"\[([^\[\]]{0,%d}+)\]\(\s*((?:[^()\s]|\([^()\s]{0,256}+\)){0,%d}+)(?:\s+\"[^\"\n]{0,%d}+\")?\s*\)"
+    % (MAX_LABEL, MAX_TARGET, MAX_LABEL)
+)
+REFERENCE_DEFINITION = re.compile(r"^ {0,3}\[([^\[\]\n]{1,%d}+)\]:[ \t]*(\S{1,%d}+)[^\n]*\n?" % (MAX_LABEL, MAX_TARGET), re.M)
+SCHEME = re.compile(r"[A-Za-z][A-Za-z0-9+.-]{0,31}:")
+CODE = re.compile(r"(?i:code):([A-Za-z0-9][A-Za-z0-9._-]{0,99})@([0-9a-fA-F]{7,40})/([^#]+)(?:#L(\d{1,9}))?")
+UNSAFE_CHAR = re.compile(r"[\x00-\x1f\x7f\\]")
+PLACEHOLDER = re.compile("\ue000(\\d+)\ue001")
+_OPEN, _CLOSE = "\ue000", "\ue001"
+
+
+@dataclass(frozen=True)
+class Resolver:
+    """What a citation is checked against: the registry and the post's destination."""
+
+    registry: Registry = field(default_factory=lambda: EMPTY_REGISTRY)
+    destination: str | None = None
+    registry_given: bool = False
+    """False when no registry was configured: links are still reduced, repo names not checked."""
+    checkouts: tuple[tuple[str, str], ...] = field(init=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "checkouts", self.registry.checkouts())
+
+
+@dataclass
+class Rendered:
+    text: str
+    citations: list[Citation] = field(default_factory=list)
+    warnings: list[Issue] = field(default_factory=list)
+
+
+def classify(target: str) -> str:
+    """``msg`` | ``rca`` | ``code`` | ``url`` | ``other``."""
+    head = target[:5].lower()
+    if head.startswith(("msg:", "rca:")):
+        return head[:3]
+    if head == "code:":
+        return "code"
+    if target.startswith("//") or SCHEME.match(target):
+        return "url"
+    return "other"
+
+
+def unsafe_path(path: str) -> bool:
+    """Absolute, ``..``/empty segments, control characters or backslashes."""
+    if path.startswith(("/", "~")) or UNSAFE_CHAR.search(path):
+        return True
+    return any(seg in ("", ".", "..") for seg in path.split("/"))
+
+
+def resolve(label: str, target: str, resolver: Resolver, *, part: str | None = None, line: int | None = None):
+    """The citation record plus an optional warning."""
+    kind = classify(target)
+    href: str | None = None
+    reason: str | None = None
+    warning: Issue | None = None
+    reg = resolver.registry
+    if kind == "msg":
+        entry = reg.messages.get(target[4:])
+        if entry is None:
+            reason = "unknown message id"
+        elif entry.author != "bot":
+            reason = "not a bot message"
+        elif not entry.url:
+            reason = "message has no URL"
+        else:
+            href = entry.url
+    elif kind == "rca":
+        rca = reg.rcas.get(target[4:])
+        href = rca.url_for(resolver.destination) if rca else None
+        reason = None if href else ("unknown RCA id" if rca is None else "RCA has no post URL")
+    elif kind == "code":
+        href, reason, warning = _resolve_code(target, reg, line)
+    elif kind == "url":
+        reason = "URL links are reduced to their label"
+        warning = codes.URL_LINK.issue(line=line)
+    else:
+        reason = "not a citation"
+    citation = Citation(
+        kind=kind, label=label, target=target, resolved=href is not None, href=href, reason=reason, part=part, line=line
+    )
+    return citation, warning
+
+
+def _resolve_code(target: str, reg: Registry, line: int | None):
+    m = CODE.fullmatch(target)
+    if m is None:
+        return None, "malformed code citation", codes.MALFORMED_CODE.issue(line=line)
+    project_key, commit, path, line_no = m.groups()
+    project = reg.projects.get(project_key)
+    if project is None:
+        return None, "unknown project", None
+    if unsafe_path(path):
+        return None, "unsafe path", codes.UNSAFE_CODE_PATH.issue(line=line)
+    if line_no is None or int(line_no) < 1:
+        return None, "no line number", None
+    if not project.code_url:
+        return None, "project has no code URL", None
+    href = (
+        project.code_url.replace("{commit}", commit.lower())
+        .replace("{path}", quote(path, safe="/-._~"))
+        .replace("{line}", str(int(line_no)))
+    )
+    return href, None, None
+
+
+@lru_cache(maxsize=64)
+def _checkout_pattern(checkouts: tuple[tuple[str, str], ...]) -> tuple[re.Pattern[str], dict[str, str]] | None:
+    if not checkouts:
+        return None
+    by_path = dict(checkouts)
+    alternatives = "|".join(re.escape(p) for p in sorted(by_path, key=len, reverse=True))
+    pattern = re.compile(r"(%s)(?:/([^\s`'\"<>()\[\]|,;*]{0,1024}+))?(?![\w.-])" % alternatives)
+    return pattern, by_path
+
+
+def rewrite_checkout_paths(text: str, checkouts: tuple[tuple[str, str], ...]) -> str:
+    """``/srv/checkouts/shop/a/b.py`` → ``shop: a/b.py`` for every registered checkout.
+
+    ``checkouts`` are (path, project) pairs: ``Registry.checkouts()`` / ``Resolver.checkouts``.
+    """
+    compiled = _checkout_pattern(checkouts)
+    if compiled is None:
+        return text
+    pattern, by_path = compiled
+    if not any(path in text for path in by_path):
+        return text
+
+    def repl(m: re.Match[str]) -> str:
+        before = m.string[m.start() - 1] if m.start() else " "
+        if before.isalnum() or before in "_./-":
+            return m.group(0)  # inside a longer path or word
+        project, rest = by_path[m.group(1)], m.group(2) or ""
+        trail = rest[len(rest.rstrip(".:")):]
+        rest = rest.rstrip(".:")
+        if any(seg == ".." for seg in rest.split("/")):
+            return m.group(0)
+        return f"{project}: {rest}{trail}" if rest else f"{project}{trail}"
+
+    return pattern.sub(repl, text)
+
+
+class _Lines:
+    """Line numbers of increasing positions in one text, counted incrementally (linear)."""
+
+    def __init__(self, text: str, first_line: int):
+        self.text, self.pos, self.line = text, 0, first_line
+
+    def at(self, pos: int) -> int:
+        if pos < self.pos:
+            self.pos, self.line = 0, self.line - self.text.count("\n", 0, self.pos)
+        self.line += self.text.count("\n", self.pos, pos)
+        self.pos = pos
+        return self.line
+
+
+def render(text: str, resolver: Resolver, *, part: str, first_line: int = 1, rewrite_paths: bool = True) -> Rendered:
+    """The text as it would be posted, plus every link it holds.
+
+    Resolved citations stay links to their registry URL; everything else becomes its
+    label. Any ``](`` left over (a link form we do not resolve) is broken up, so the
+    result holds no link to a URL outside the registry.
+    """
+    out = Rendered(text="")
+    if _OPEN in text or _CLOSE in text:
+        text = text.replace(_OPEN, "").replace(_CLOSE, "")
+    if "[" not in text:
+        out.text = rewrite_checkout_paths(text, resolver.checkouts) if rewrite_paths else text
+        return out
+    if "]:" in text:
+        text = _drop_reference_definitions(text, resolver, part, first_line, out)
+    if rewrite_paths:
+        text = rewrite_checkout_paths(text, resolver.checkouts)
+    pieces: list[str] = []  # placeholder index → rendered link or label
+    plain: list[str] = []  # placeholder index → label without links
+
+    def expand_plain(label: str) -> str:
+        return PLACEHOLDER.sub(lambda m: plain[int(m.group(1))], label) if _OPEN in label else label
+
+    for _ in range(MAX_PASSES):
+        if "](" not in text:
+            break
+        source = text
+        lines = _Lines(source, first_line)
+
+        def repl(m: re.Match[str]) -> str:
+            label = expand_plain(m.group(1))
+            citation, warning = resolve(label, m.group(2).strip("<>"), resolver, part=part, line=lines.at(m.start()))
+            _record(out, citation, warning)
+            pieces.append(f"[{label}]({citation.href})" if citation.href else label)
+            plain.append(label)
+            return f"{_OPEN}{len(pieces) - 1}{_CLOSE}"
+
+        text = LINK.sub(repl, source)
+        if text == source:
+            break
+    if "](" in text:
+        text = text.replace("](", "] (")
+    if pieces:
+        if "!" + _OPEN in text:  # an image: the link (or label) replaces it, without the "!"
+            text = text.replace("!" + _OPEN, _OPEN)
+        text = PLACEHOLDER.sub(lambda m: pieces[int(m.group(1))], text)
+    out.text = text
+    return out
+
+
+def _record(out: Rendered, citation: Citation, warning: Issue | None) -> None:
+    if len(out.citations) < MAX_CITATIONS:
+        out.citations.append(citation)
+        if warning:
+            out.warnings.append(warning)
+
+
+def _drop_reference_definitions(text: str, resolver: Resolver, part: str, first_line: int, out: Rendered) -> str:
+    lines = _Lines(text, first_line)
+
+    def repl(m: re.Match[str]) -> str:
+        citation, warning = resolve(m.group(1), m.group(2).strip("<>"), resolver, part=part, line=lines.at(m.start()))
+        citation.resolved, citation.href = False, None
+        citation.reason = "reference-style link definitions are dropped"
+        _record(out, citation, warning)
+        return ""
+
+    return REFERENCE_DEFINITION.sub(repl, text)
+
+
+def labels_only(text: str, checkouts: tuple[tuple[str, str], ...] = ()) -> str:
+    """Every link reduced to its label and checkout paths rewritten (no citation records)."""
+    text = rewrite_checkout_paths(text, checkouts)
+    for _ in range(MAX_PASSES):
+        if "](" not in text:
+            return text
+        reduced = LINK.sub(_label, text)
+        if reduced == text:
+            break
+        text = reduced
+    return text.replace("](", "] (")
+
+
+def _label(m: re.Match[str]) -> str:
+    return m.group(1)
+
+
+def find_citations(text: str, resolver: Resolver, *, part: str, first_line: int = 1) -> Rendered:
+    """Every link in ``text`` (which is kept as written), for the stored report.
+
+    One ``finditer`` pass when no link is nested in another (the usual case); nested
+    or reference-style links take the full ``render`` path.
+    """
+    if "](" not in text and "]:" not in text:
+        return Rendered(text=text)
+    out = Rendered(text=text)
+    matches = list(LINK.finditer(text))
+    if "]:" in text or text.count("](") != len(matches):
+        return render(text, resolver, part=part, first_line=first_line, rewrite_paths=False)
+    lines = _Lines(text, first_line)
+    for m in matches:
+        citation, warning = resolve(m.group(1), m.group(2).strip("<>"), resolver, part=part, line=lines.at(m.start()))
+        _record(out, citation, warning)
+    return out

@@ -1,0 +1,189 @@
+"""Step files of a CI-job RCA (SPEC §3b): ``.analysis/<job_id>/step{1,3,4,5}_*.json``.
+
+``step5_summary.json`` holds the diagnosis (the ``annotation.json`` diagnosis shape);
+step1/3/4 hold what the run collected and become evidence artifacts with ids such as
+``step3.timeline[1]``. Extra keys are ignored, missing ones reported; nothing raises.
+"""
+
+from __future__ import annotations
+
+import re
+from datetime import datetime
+from typing import Any
+
+from rcaloop.contracts import AlternativeDiagnosis, EvidenceArtifact, Issue, Recommendation, RootCause, TraceItem
+from rcaloop.contracts.common import CATEGORIES
+from rcaloop.contracts.parsed import Claim, Diagnosis, Fields
+from rcaloop.parser import codes
+from rcaloop.parser.tolerant import Reader, first_sentence
+
+STEP5 = "step5_summary.json"
+REFERENCE_FILES = ("step1_job_context.json", "step3_correlation.json", "step4_github_fetch_history.json")
+CONFIDENCE = ("high", "medium", "low")
+# (file, list key in it, default source group, kind, title key, text keys)
+ARTIFACT_LISTS = (
+    ("step1_job_context.json", "step1", "failed_tasks", "aap", "failed_task", "task", ("error", "msg", "message")),
+    ("step3_correlation.json", "step3", "timeline", None, "event", "source", ("event", "message")),
+    ("step4_github_fetch_history.json", "step4", "github_fetches", "github", "code", "path", ("content",)),
+)
+INDEXED = re.compile(r"^([A-Za-z_][A-Za-z0-9_]*\[\d+\])")
+
+
+def _file(content: dict[str, Any], name: str) -> Any:
+    return content.get(name, content.get(name.removesuffix(".json")))
+
+
+def parse_step_files(content: Any, job_id: str | None) -> dict[str, Any]:
+    """``ParsedRCA`` keyword arguments for a step-files record."""
+    if not isinstance(content, dict):
+        return {"outcome": "incomplete", "errors": [codes.STEP_FILES_NOT_MAPPING.issue()]}
+    step5 = _file(content, STEP5)
+    if not isinstance(step5, dict):
+        return {"outcome": "incomplete", "errors": [codes.NO_STEP5.issue()]}
+    warnings: list[Issue] = [codes.STEP_FILE_MISSING.issue(n) for n in REFERENCE_FILES if _file(content, n) is None]
+    reader = Reader(codes.STEP5_KEY_MISSING, codes.STEP5_VALUE_INVALID)
+    step5_job = reader.text(reader.require(step5, "job_id"), "job_id")
+    if job_id and step5_job and step5_job != job_id:
+        warnings.append(codes.JOB_ID_MISMATCH.issue(path="job_id"))
+    job = job_id or step5_job
+    artifacts = _artifacts(content, job)
+    diagnosis = _diagnosis(step5, reader, artifacts)
+    warnings += reader.warnings
+    rc = diagnosis.root_cause or RootCause()
+    title = first_sentence(rc.summary) or (f"job {job}" if job else None)
+    return {
+        "outcome": "report",
+        "title": title,
+        "report_markdown": _report(title, diagnosis),
+        "chat_rendered": "\n\n".join(p for p in (f"**{title}**" if title else None, rc.summary) if p),
+        "fields": Fields(confidence=rc.confidence if rc.confidence in CONFIDENCE else None),
+        "diagnosis": diagnosis,
+        "artifacts": artifacts,
+        "alert_text": _alert_text(_file(content, "step1_job_context.json")),
+        "warnings": warnings,
+    }
+
+
+def _diagnosis(step5: dict, r: Reader, artifacts: list[EvidenceArtifact]) -> Diagnosis:
+    d = Diagnosis()
+    raw_rc = r.require(step5, "root_cause")
+    if isinstance(raw_rc, dict):
+        d.root_cause = RootCause(
+            category=r.choice(r.require(raw_rc, "category", "root_cause.category"), CATEGORIES, "root_cause.category"),
+            summary=r.text(r.require(raw_rc, "summary", "root_cause.summary"), "root_cause.summary"),
+            confidence=r.choice(r.require(raw_rc, "confidence", "root_cause.confidence"), CONFIDENCE, "root_cause.confidence"),
+        )
+        d.family = d.root_cause.category
+    elif raw_rc is not None:
+        r.bad("root_cause", "must be an object")
+    for i, item in enumerate(r.items(r.require(step5, "evidence"), "evidence")):
+        if (trace := r.model(TraceItem, item, f"evidence[{i}]")) is not None:
+            d.evidence.append(trace)
+    d.difficulty = r.text(step5.get("difficulty"), "difficulty")
+    d.difficulty_score = r.number(step5.get("difficulty_score"), "difficulty_score")
+    d.difficulty_justification = r.text(step5.get("difficulty_justification"), "difficulty_justification")
+    for i, item in enumerate(r.items(r.require(step5, "recommendations"), "recommendations")):
+        rec = Recommendation(action=item) if isinstance(item, str) else r.model(Recommendation, item, f"recommendations[{i}]")
+        if rec is not None:
+            d.recommendations.append(rec)
+    for i, item in enumerate(r.items(step5.get("contributing_factors"), "contributing_factors")):
+        if (text := r.text(item, f"contributing_factors[{i}]")) is not None:
+            d.contributing_factors.append(text)
+    for i, item in enumerate(r.items(step5.get("alternative_diagnoses"), "alternative_diagnoses")):
+        if (alt := r.model(AlternativeDiagnosis, item, f"alternative_diagnoses[{i}]")) is not None:
+            d.alternative_diagnoses.append(alt)
+    _claims(d, artifacts)
+    return d
+
+
+def _claims(d: Diagnosis, artifacts: list[EvidenceArtifact]) -> None:
+    """The root-cause claim cites the artifacts its evidence items point into."""
+    ids = {a.id for a in artifacts}
+    cited: list[str] = []
+    for item in sorted(d.evidence, key=lambda t: not t.is_root_cause):
+        target = _artifact_id(item)
+        if target in ids and target not in cited:
+            cited.append(target)
+    if d.root_cause and d.root_cause.summary:
+        d.claims.append(Claim(id="cause", kind="root_cause", text=d.root_cause.summary, evidence_ids=cited))
+    for n, rec in enumerate(d.recommendations, start=1):
+        d.claims.append(Claim(id=f"recommendation-{n}", kind="recommendation", text=rec.action))
+    for n, factor in enumerate(d.contributing_factors, start=1):
+        d.claims.append(Claim(id=f"contributing_factor-{n}", kind="contributing_factor", text=factor))
+
+
+def _artifact_id(item: TraceItem) -> str | None:
+    step = item.source or ""
+    if item.source_file:
+        step = next((s for f, s, *_ in ARTIFACT_LISTS if item.source_file.endswith(f)), step)
+    m = INDEXED.match(item.json_path or "")
+    return f"{step}.{m.group(1)}" if m and step else None
+
+
+def _artifacts(content: dict[str, Any], job: str | None) -> list[EvidenceArtifact]:
+    out: list[EvidenceArtifact] = []
+    for name, step, key, group, kind, title_key, text_keys in ARTIFACT_LISTS:
+        data = _file(content, name)
+        items = data.get(key) if isinstance(data, dict) else None
+        if not isinstance(items, list):
+            continue
+        for i, item in enumerate(items):
+            if not isinstance(item, dict):
+                continue
+            text = next((item[k] for k in text_keys if isinstance(item.get(k), str)), None)
+            if text is None and "status" in item:
+                text = f"HTTP {item['status']}"
+            out.append(
+                EvidenceArtifact(
+                    id=f"{step}.{key}[{i}]",
+                    source=step,
+                    source_group=str(item.get("source") or group or step),
+                    kind=kind,
+                    title=str(item.get(title_key) or ""),
+                    text=text or "",
+                    source_file=f".analysis/{job}/{name}" if job else name,
+                    json_path=f"{key}[{i}]",
+                    value=item,
+                    observed_at=_time(item.get("time")),
+                )
+            )
+    return out
+
+
+def _time(value: Any) -> datetime | None:
+    if not isinstance(value, str):
+        return None
+    try:
+        return datetime.fromisoformat(value.replace("Z", "+00:00"))
+    except ValueError:
+        return None
+
+
+def _alert_text(step1: Any) -> str | None:
+    if not isinstance(step1, dict):
+        return None
+    lines = [f"job {step1.get('job_name') or step1.get('job_id') or '?'} status {step1.get('status') or '?'}"]
+    for task in step1.get("failed_tasks") or []:
+        if isinstance(task, dict):
+            lines.append(f"failed task {task.get('task') or '?'} on {task.get('host') or '?'}: {task.get('error') or ''}".rstrip())
+    return "\n".join(lines)
+
+
+def _report(title: str | None, d: Diagnosis) -> str:
+    rc = d.root_cause or RootCause()
+    out = [f"# {title or 'CI job RCA'}", "", "## Summary", rc.summary or "(no summary)", ""]
+    out.append(f"Category: {rc.category or 'unknown'} · confidence: {rc.confidence or 'unknown'}")
+    if d.difficulty or d.difficulty_score is not None:
+        out.append(f"Difficulty: {d.difficulty or '?'} ({d.difficulty_score if d.difficulty_score is not None else '?'}/10)")
+    if d.evidence:
+        out += ["", "## Evidence"]
+        out += [f"- {e.message or e.exact_quote or e.exact_value} ({e.source_file or e.source}: {e.json_path})" for e in d.evidence]
+    if d.recommendations:
+        out += ["", "## Recommendations"]
+        out += [f"- [{r.priority or '-'}] {r.action}" + (f" (`{r.file}`)" if r.file else "") for r in d.recommendations]
+    if d.contributing_factors:
+        out += ["", "## Contributing factors"] + [f"- {f}" for f in d.contributing_factors]
+    if d.alternative_diagnoses:
+        out += ["", "## Alternative diagnoses"]
+        out += [f"- {a.category or '?'}: {a.summary or ''} — {a.why_wrong or ''}" for a in d.alternative_diagnoses]
+    return "\n".join(out) + "\n"

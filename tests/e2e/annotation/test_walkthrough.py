@@ -1,0 +1,127 @@
+"""``rcaloop annotate`` driven end to end with scripted answers, as a user runs it."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[3]
+ANSWERS = ROOT / "tests" / "fixtures" / "annotation" / "answers_1234567.txt"
+
+
+def _rcaloop(*args: str, root: Path, stdin: str | None = None) -> subprocess.CompletedProcess:
+    env = {k: v for k, v in os.environ.items() if k not in ("JUMPBOX_URI", "DATABASE_URL")}
+    env.update(RCALOOP_ANALYSIS_ROOT=str(root), RCALOOP_DATA_DIR=str(root.parent / "data"), COLUMNS="120")
+    exe = str(Path(sys.executable).parent / "rcaloop")
+    return subprocess.run([exe, *args], capture_output=True, text=True, env=env, input=stdin, timeout=60)
+
+
+def _job(tmp_path: Path) -> Path:
+    root = tmp_path / ".analysis"
+    shutil.copytree(ROOT / "examples" / "jobs" / "1234567", root / "1234567")
+    return root
+
+
+def test_scripted_walkthrough_writes_a_valid_annotation(tmp_path, monkeypatch):
+    root = _job(tmp_path)
+    run = _rcaloop("annotate", "--job-id", "1234567", "--answers", str(ANSWERS), root=root)
+    assert run.returncode == 0, run.stdout + run.stderr
+    assert "secret_id expired" in run.stdout  # the cross-checked step3 value was shown
+    assert "does not resolve" not in run.stdout and "source must be one of" in run.stdout  # the typo was refused
+
+    written = json.loads((root / "1234567" / "annotation.json").read_text())
+    assert list(written)[:4] == ["job_id", "annotated_at", "category_correct", "category_comment"]
+    assert written["root_cause"]["category"] == "credential" and written["root_cause"]["confidence"] == "high"
+    assert written["difficulty"] == "medium" and written["difficulty_score"] == 6
+    assert written["difficulty_appropriate"] is False
+    assert [e["is_root_cause"] for e in written["evidence"]] == [True, False, False, False, False]
+    added = written["evidence"][4]
+    assert added["exact_quote"] == "delay: 75" and added["line_number"] == 7
+    assert added["github_path"] == "org/deploy-playbooks:roles/vault_login/tasks/main.yml:7"
+    assert written["evidence"][3]["exact_value"] == 404
+    assert written["alternative_diagnoses"][1]["plausibility"] == "medium"
+
+    check = _cli(monkeypatch, root, "annotation", "validate", str(root / "1234567"), "--json")
+    assert check.returncode == 0 and json.loads(check.stdout) == {"valid": True, "errors": []}
+
+
+def test_answers_from_stdin_and_early_end_writes_nothing(tmp_path):
+    root = _job(tmp_path)
+    run = _rcaloop("annotate", "--job-id", "1234567", root=root, stdin="y\n\n")
+    assert run.returncode == 2 and "answers ended early" in run.stderr
+    assert "Traceback" not in run.stderr
+    assert not (root / "1234567" / "annotation.json").exists()
+
+
+def _cli(monkeypatch, root: Path, *args: str):
+    """The same commands in-process (Typer's runner): exit codes and output as a user sees them."""
+    from typer.testing import CliRunner
+
+    from rcaloop.cli.main import app
+
+    monkeypatch.setenv("RCALOOP_ANALYSIS_ROOT", str(root))
+    monkeypatch.setenv("RCALOOP_DATA_DIR", str(root.parent / "data"))
+    for name in ("JUMPBOX_URI", "DATABASE_URL"):
+        monkeypatch.delenv(name, raising=False)
+    result = CliRunner().invoke(app, list(args))
+    return subprocess.CompletedProcess(args, result.exit_code, result.stdout, result.stderr)
+
+
+def test_validate_exit_codes(tmp_path, monkeypatch):
+    root = _job(tmp_path)
+    bad = json.loads((ROOT / "tests" / "fixtures" / "annotation" / "valid_1234567.json").read_text())
+    bad["evidence"][0]["exact_value"] = "something else"
+    (root / "1234567" / "annotation.json").write_text(json.dumps(bad))
+    run = _cli(monkeypatch, root, "annotation", "validate", str(root / "1234567"), "--json")
+    assert run.returncode == 1
+    assert json.loads(run.stdout)["errors"] == [
+        {"code": "ANN127", "path": "evidence[0].exact_value", "message": json.loads(run.stdout)["errors"][0]["message"]}
+    ]
+    (root / "1234567" / "annotation.json").write_text("{not json")
+    run = _cli(monkeypatch, root, "annotation", "validate", str(root / "1234567"), "--json")
+    assert run.returncode == 2 and "invalid JSON" in run.stderr
+
+
+def test_export_cli_csv_and_seed_layout(tmp_path, monkeypatch):
+    import asyncio
+
+    from rcaloop.annotation import core
+    from rcaloop.annotation.store import Store, database_url
+    from rcaloop.contracts import Annotation
+    from tests.integration.annotation.conftest import verdict
+
+    root = _job(tmp_path)
+    doc = json.loads((ROOT / "tests" / "fixtures" / "annotation" / "valid_1234567.json").read_text())
+
+    async def fill():
+        store = Store(database_url(None, tmp_path / "data"))
+        await store.migrate()
+        v = verdict(1)
+        task = core.review_task_for(v)
+        await store.add_verdict(v, task)
+        await store.save_annotation(
+            Annotation.model_validate(doc),
+            annotator="alice",
+            analysis_hash=v.analysis_hash,
+            task_id=task.task_id,
+            lease_required=False,
+        )
+        await store.close()
+
+    asyncio.run(fill())
+    run = _cli(monkeypatch, root, "annotation", "export", "--format", "csv")
+    assert run.returncode == 0, run.stderr
+    header, row = run.stdout.splitlines()
+    assert header.split(",")[:3] == ["export_schema", "annotation_id", "task_id"]
+    assert ",alice," in row and ",credential," in row
+
+    out = tmp_path / "dataset"
+    run = _cli(monkeypatch, root, "annotation", "export", "--layout", "seed", "--out", str(out))
+    assert run.returncode == 0, run.stderr
+    assert json.loads((out / "1234567" / "annotation.json").read_text())["root_cause"] == doc["root_cause"]
+    run = _cli(monkeypatch, root, "annotation", "export", "--since", "yesterday")
+    assert run.returncode == 2 and "not an ISO date" in run.stderr

@@ -1,0 +1,146 @@
+"""``rcaloop eval …`` as a user runs it: the shipped fixture set through the reference agent."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+from xml.etree import ElementTree as ET
+
+import pytest
+from typer.testing import CliRunner
+
+from rcaloop.cli.main import app
+
+ROOT = Path(__file__).resolve().parents[3]
+EVAL = ROOT / "examples" / "eval"
+FIXTURES = EVAL / "fixtures.jsonl"
+AGENT = f"{sys.executable} {ROOT / 'examples' / 'agents' / 'rule_based_agent.py'}"
+
+
+def rcaloop(*args: str):
+    return CliRunner().invoke(app, [str(a) for a in args])
+
+
+def test_shipped_fixture_set_through_the_reference_agent(tmp_path):
+    report_path, junit_path = tmp_path / "report.json", tmp_path / "junit.xml"
+    result = rcaloop("eval", "run", "--fixtures", FIXTURES, "--agent-cmd", AGENT, "--parallel", "2", "--timeout", "30",
+                     "--min-top1", "0.95", "--baseline", EVAL / "baseline.json", "--json-report", report_path, "--junit", junit_path)
+    assert result.exit_code == 0, result.output
+    report = json.loads(report_path.read_text())
+    types = [c["case_type"] for c in report["cases"]]
+    assert len(types) >= 25 and set(types) == {"known", "compositional", "novel", "tool_degraded"}
+    assert all(c["error"] is None for c in report["cases"])  # every output went through parser and harness
+    assert all(c["verdict"] not in (None, "unchecked") for c in report["cases"])
+    assert report["metrics"]["known_top1"] >= 0.95
+    assert report["metrics"]["open_world_groundless_high_confidence"] == 0
+    assert report["baseline"]["regression"] is False
+    assert report["chance_baseline"]["top1"] < report["metrics"]["known_top1"]
+    suite = ET.parse(junit_path).getroot().find("testsuite")
+    assert int(suite.get("tests")) == len(types) and suite.get("failures") == "0"
+    assert "known Top-1" in result.output and "chance baseline" in result.output
+
+
+def test_mutated_variants_through_the_reference_agent(tmp_path):
+    out = tmp_path / "mutated.jsonl"
+    made = rcaloop("eval", "mutate", "--fixtures", FIXTURES, "--out", out)
+    assert made.exit_code == 0, made.output
+    variants = [json.loads(line) for line in out.read_text().splitlines()]
+    assert {v["mutation"] for v in variants} == {"remove_signature", "drop_symptom", "add_conflicting_evidence", "remove_datasource", "shift_window"}
+    assert all(v["case_type"] == "novel" and v["expect"]["forbidden_families"] for v in variants)
+    report_path = tmp_path / "r.json"
+    run = rcaloop("eval", "run", "--fixtures", out, "--agent-cmd", AGENT, "--parallel", "2", "--json-report", report_path)
+    assert run.exit_code == 0, run.output
+    rate = json.loads(report_path.read_text())["metrics"]["open_world_no_forced_family"]
+    assert rate == 1.0
+
+
+def _two_known(tmp_path: Path) -> Path:
+    lines = [json.loads(line) for line in FIXTURES.read_text().splitlines()][:2]
+    path = tmp_path / "two.jsonl"
+    path.write_text("".join(json.dumps(c) + "\n" for c in lines))
+    return path
+
+
+def _output(family: str) -> str:
+    return (f"# x\n\n## Summary\nthe cause\n\nFamily: {family}\n\nRCA_CHAT\n**x**\n`x` | y\n\n**Cause** (likely, to be confirmed) the cause\n"
+            "**Steps to verify**\n- check it (read-only)\nEND_RCA_CHAT\nRCA_FIELDS\norigin: internal\nconfidence: medium\n"
+            "self_healing: unknown\nrepo: none\ncommit: none\nsensitive_data: none\n")
+
+
+def test_captures_mode_baseline_regression_fails_with_exit_1(tmp_path):
+    fixtures = _two_known(tmp_path)
+    ids = [json.loads(line)["case_id"] for line in fixtures.read_text().splitlines()]
+    good = tmp_path / "good.jsonl"
+    good.write_text("".join(json.dumps({"case_id": i, "output": _output(f)}) + "\n" for i, f in zip(ids, ["configuration", "resource"], strict=True)))
+    baseline = tmp_path / "baseline.json"
+    assert rcaloop("eval", "run", "--fixtures", fixtures, "--captures", good, "--json-report", baseline).exit_code == 0
+    worse = tmp_path / "worse.jsonl"
+    worse.write_text(json.dumps({"case_id": ids[0], "output": _output("configuration")}) + "\n")  # second case: no capture
+    result = rcaloop("eval", "run", "--fixtures", fixtures, "--captures", worse, "--baseline", baseline, "--json")
+    assert result.exit_code == 1
+    report = json.loads(result.stdout)
+    assert [f["code"] for f in report["failures"]] == ["EV902"]
+    assert report["baseline"]["regressed_cases"] == [ids[1]]
+    assert report["cases"][1]["error"]["code"] == "EV001"
+
+
+def test_agent_timeout_is_a_case_error_not_a_crash(tmp_path):
+    fixtures = _two_known(tmp_path)
+    result = rcaloop("eval", "run", "--fixtures", fixtures, "--agent-cmd", f"{sys.executable} -c 'import time; time.sleep(5)'",
+                     "--timeout", "0.5", "--json")
+    assert result.exit_code == 0  # no --min-top1/baseline: reported, not gated
+    report = json.loads(result.stdout)
+    assert {c["error"]["code"] for c in report["cases"]} == {"EV002"}
+    assert report["metrics"]["known_top1"] == 0.0
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--captures", "x.jsonl", "--agent-cmd", "true"], "exactly one of"),
+        ([], "exactly one of"),
+    ],
+)
+def test_bad_arguments_exit_2(args, message):
+    result = rcaloop("eval", "run", "--fixtures", FIXTURES, *args)
+    assert result.exit_code == 2 and message in result.output
+
+
+def test_bad_fixture_file_exits_2_with_codes(tmp_path):
+    bad = tmp_path / "bad.jsonl"
+    bad.write_text('{"case_id": "a", "case_type": "known", "input": "x"}\n{nope\n')
+    result = rcaloop("eval", "run", "--fixtures", bad, "--agent-cmd", "true")
+    assert result.exit_code == 2
+    assert "FIX202" in result.output and "FIX101" in result.output
+    assert rcaloop("eval", "run", "--fixtures", tmp_path / "none.jsonl", "--agent-cmd", "true").exit_code == 2
+
+
+def test_novel_e2e_on_the_shipped_captures_passes(tmp_path):
+    junit_path = tmp_path / "e2e.xml"
+    result = rcaloop("eval", "novel-e2e", "--captures", EVAL / "novel_e2e.captures.jsonl", "--json", "--junit", junit_path)
+    assert result.exit_code == 0, result.output
+    report = json.loads(result.stdout)
+    assert {c["expected_outcome"] for c in report["captures"]} == {"known", "novel", "abstain"}
+    assert report["summary"]["evidence_link_precision"] == 1.0 and report["summary"]["evidence_link_recall"] == 1.0
+    assert ET.parse(junit_path).getroot().find("testsuite").get("failures") == "0"
+
+
+def test_novel_e2e_refuses_unit_style_input(tmp_path):
+    first = json.loads((EVAL / "novel_e2e.captures.jsonl").read_text().splitlines()[0])
+    first["novel_hypothesis"] = {"family": "novel_mechanism"}
+    path = tmp_path / "unit.jsonl"
+    path.write_text(json.dumps(first) + "\n")
+    result = rcaloop("eval", "novel-e2e", "--captures", path)
+    assert result.exit_code == 2
+    assert "refused" in result.output and "novel_hypothesis" in result.output
+
+
+def test_novel_e2e_failing_capture_exits_1(tmp_path):
+    cap = json.loads((EVAL / "novel_e2e.captures.jsonl").read_text().splitlines()[0])
+    cap["relevant_evidence_ids"] = ["E01"]  # the answer also links E02: precision 50 %
+    path = tmp_path / "c.jsonl"
+    path.write_text(json.dumps(cap) + "\n")
+    result = rcaloop("eval", "novel-e2e", "--captures", path, "--json")
+    assert result.exit_code == 1
+    assert json.loads(result.stdout)["captures"][0]["failures"][0]["code"] == "NE201"

@@ -1,0 +1,120 @@
+"""The gate service on a real Redis: records verdicts, reviews and events once each;
+``rcaloop gate promote`` lands its decision on ``gate.decisions`` and in the store."""
+
+from __future__ import annotations
+
+import json
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+
+import redis as sync_redis
+
+from rcaloop.contracts import AnnotationRecord, KnowledgeEvent, Stream
+from rcaloop.contracts.evaluation import EvaluationScores, OperatorEvaluation
+from rcaloop.contracts.knowledge import Provenance
+from rcaloop.gate.app import GateSettings, build
+from rcaloop.gate.store import GateStore
+from rcaloop.shared.wire import encode
+from tests.conftest import running
+from tests.unit.gate.builders import judged
+from tests.unit.gate.test_release_gate import PASSING, PROVENANCE
+
+SCORES = EvaluationScores(**{k: 4 for k in EvaluationScores.model_fields})
+
+
+def _review(analysis_hash: str) -> AnnotationRecord:
+    return AnnotationRecord(
+        annotation_id="ann-1", analysis_hash=analysis_hash, annotator="ops", kind="operator_evaluation",
+        evaluation=OperatorEvaluation(analysis_hash=analysis_hash, case_type="known", expected_family="configuration", scores=SCORES),
+    )
+
+
+def _event(i: int, kind: str = "activated") -> KnowledgeEvent:
+    return KnowledgeEvent(event_id=f"ev-{i}", kind=kind, package_id="p1", analysis_hash="h1", evidence_source="harness_claim",
+                          provenance=Provenance(promotion_path="harness_claim"), activation_latency_seconds=4.0)
+
+
+async def test_service_records_each_fact_once(redis, prefix, settings_factory, wait):
+    settings = settings_factory(GateSettings)
+    verdict = judged()
+    for _ in range(2):  # at-least-once delivery: every message twice
+        await redis.xadd(Stream.EVALUATED.key(prefix), encode(verdict))
+        await redis.xadd(Stream.REVIEW_ANNOTATIONS.key(prefix), encode(_review(verdict.analysis_hash)))
+        await redis.xadd(Stream.KNOWLEDGE_EVENTS.key(prefix), encode(_event(1)))
+    await redis.xadd(Stream.KNOWLEDGE_EVENTS.key(prefix), encode(_event(2, "approved")))
+    await redis.xadd(Stream.KNOWLEDGE_EVENTS.key(prefix), {"payload": "{not json"})  # poison: DLQ, not a crash
+
+    async def drained() -> bool:
+        groups = {}
+        for stream in (Stream.EVALUATED, Stream.REVIEW_ANNOTATIONS, Stream.KNOWLEDGE_EVENTS):
+            info = await redis.xinfo_groups(stream.key(prefix))
+            groups[stream] = info and info[0]["pending"] == 0 and info[0].get("lag") == 0
+        return all(groups.values())
+
+    async with running([build(settings)], settings):
+        await wait(drained, timeout=15)
+    store = GateStore(settings.store_path())
+    try:
+        assert store.counts() == {"verdicts": 1, "reviews": 1, "knowledge_events": 2, "decisions": 0}
+        far = (datetime(2000, 1, 1, tzinfo=UTC), datetime(2100, 1, 1, tzinfo=UTC))
+        assert store.verdicts(*far)[0].analysis_hash == verdict.analysis_hash
+        assert store.last_material_change() is not None
+    finally:
+        store.close()
+    assert await redis.xlen(Stream.KNOWLEDGE_EVENTS.dlq_key(prefix)) == 1
+
+
+def test_store_inserts_are_idempotent_without_redis_keys(tmp_path):
+    store = GateStore(tmp_path / "gate.db")
+    verdict = judged()
+    assert store.record_verdict(verdict) is True
+    assert store.record_verdict(verdict) is False
+    assert store.record_event(_event(1)) and not store.record_event(_event(1))
+    assert store.counts()["verdicts"] == 1
+    store.close()
+
+
+def _artifact(path: Path, measured_at: datetime) -> Path:
+    doc = {**PASSING, "provenance": {**PROVENANCE, "measured_at": measured_at.isoformat()}}
+    path.write_text(json.dumps(doc))
+    return path
+
+
+def _cli(args: list[str], env: dict[str, str]):
+    """The ``rcaloop`` CLI in-process (its startup imports every service; once is enough)."""
+    from typer.testing import CliRunner
+
+    from rcaloop.cli.main import app
+
+    return CliRunner().invoke(app, args, env=env)
+
+
+def test_promotions_land_on_gate_decisions_and_in_the_store(redis_url, prefix, tmp_path):
+    env = {"REDIS_URL": redis_url, "RCALOOP_STREAM_PREFIX": prefix, "RCALOOP_DATA_DIR": str(tmp_path / "data")}
+    now = datetime.now(UTC)
+    first = _cli(["gate", "promote", "staging", "--artifact", str(_artifact(tmp_path / "a1.json", now)), "--decided-by", "rel-owner"], env)
+    assert first.exit_code == 0, first.output
+    again = _cli(["gate", "promote", "shadow", "--artifact", str(tmp_path / "a1.json")], env)  # same artifact: not fresh
+    assert again.exit_code == 1 and "ROLL103" in again.stdout
+    store = GateStore(tmp_path / "data" / "gate.db")
+    store.record_event(_event(7, "activated").model_copy(update={"created_at": now + timedelta(seconds=1)}))
+    store.close()
+    stale = _cli(["gate", "promote", "shadow", "--artifact", str(_artifact(tmp_path / "a2.json", now))], env)
+    assert stale.exit_code == 1 and "ROLL104" in stale.stdout
+    fresh = _cli(["gate", "promote", "shadow", "--artifact", str(_artifact(tmp_path / "a3.json", now + timedelta(seconds=5)))], env)
+    assert fresh.exit_code == 0, fresh.stdout
+
+    client = sync_redis.Redis.from_url(redis_url)
+    try:
+        entries = client.xrange(Stream.GATE_DECISIONS.key(prefix))
+        decisions = [json.loads(fields[b"payload"]) for _, fields in entries]
+    finally:
+        client.delete(Stream.GATE_DECISIONS.key(prefix))
+        client.close()
+    assert [(d["stage"], d["passed"]) for d in decisions] == [("staging", True), ("shadow", False), ("shadow", False), ("shadow", True)]
+    assert decisions[0]["decided_by"] == "rel-owner" and decisions[0]["artifact_hash"].startswith("sha256:")
+
+    status = _cli(["gate", "status", "--json"], env)
+    doc = json.loads(status.stdout)
+    assert doc["current_stage"] == "shadow" and doc["next_stage"] == "assist" and doc["counts"]["decisions"] == 4
+    assert doc["needs_rerun"] is False

@@ -1,0 +1,40 @@
+"""Raw agent outputs through the parser core and then the harness, as ``rcaloop harness`` runs them."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from rcaloop.cli.compose import cli_deps
+from rcaloop.harness import core
+from rcaloop.shared.sources import load_result
+
+EXAMPLES = Path(__file__).resolve().parents[3] / "examples"
+REGISTRY = EXAMPLES / "registry.json"
+
+
+@pytest.mark.parametrize(
+    ("path", "verdict", "failed_gates"),
+    [
+        ("jobs/1234567", "pass", []),
+        ("skill_outputs/checkout-5xx.txt", "pass", []),
+        ("skill_outputs/disk-pressure-no-fields.txt", "insufficient_evidence", ["G2"]),
+        ("skill_outputs/resolved-notification.txt", "pass", []),
+    ],
+)
+def test_example_outputs(path, verdict, failed_gates):
+    parsed = cli_deps().parse(load_result(EXAMPLES / path), REGISTRY)
+    result = core.evaluate(parsed)
+    assert result.verdict == verdict, [g.detail for g in result.hard_gates if not g.passed]
+    assert [g.gate for g in result.hard_gates if not g.passed] == failed_gates
+
+
+def test_step_files_evidence_ids_and_groups():
+    parsed = cli_deps().parse(load_result(EXAMPLES / "jobs" / "1234567"), None)
+    result = core.evaluate(parsed)
+    groups = {e.id: e.source_group for e in result.evidence}
+    root = next(c for c in result.claims if c.kind == "root_cause")
+    assert root.status == "supported"
+    assert {groups[i] for i in root.supports} >= {"log search", "automation platform"}
+    assert result.confidence_breakdown.confidence_gate_passed is True

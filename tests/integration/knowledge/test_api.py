@@ -1,0 +1,144 @@
+"""HTTP API and dashboard over a real (embedded SQLite) store, in-process via ASGI."""
+
+from __future__ import annotations
+
+import httpx
+import pytest
+from fastapi import FastAPI
+
+from rcaloop.knowledge.api import router
+from rcaloop.knowledge.snapshot import SnapshotCache, UnreachableStore, typedb_outage_runtime_activation_success
+from rcaloop.knowledge.sqlite_store import SqliteKnowledgeStore
+from rcaloop.knowledge.workflow import KnowledgeWorkflow
+from tests.unit.knowledge.builders import evaluation, no_ledger, verdict
+
+TOKEN = "s3cret-reviewer-token"
+AUTH = {"Authorization": f"Bearer {TOKEN}"}
+HASH_B = "b" * 64
+
+
+@pytest.fixture
+async def ctx(tmp_path):
+    published = []
+
+    async def publish(events):
+        published.extend(events)
+
+    store = SqliteKnowledgeStore(tmp_path / "knowledge.sqlite3")
+    workflow = KnowledgeWorkflow(store, SnapshotCache(tmp_path / "snapshot.json"), publish)
+    tokens = {TOKEN: "mira"}
+    app = FastAPI()
+    app.include_router(router(lambda: workflow, lambda: tokens))
+    async with httpx.AsyncClient(transport=httpx.ASGITransport(app), base_url="http://knowledge") as client:
+        yield client, workflow, published, tokens
+    await store.close()
+
+
+async def _candidate(workflow, *edits, analysis_hash=None, annotation_id=None) -> str:
+    await workflow.on_review(evaluation(analysis_hash=analysis_hash, annotation_id=annotation_id))
+    [event] = await workflow.on_verdict(verdict(*edits, analysis_hash=analysis_hash))
+    return event.package_id
+
+
+async def _decide(client, package_id, decision, headers=AUTH):
+    return await client.post(
+        f"/api/v1/knowledge/packages/{package_id}/decisions", json={"decision": decision}, headers=headers
+    )
+
+
+async def test_decisions_need_a_known_reviewer_token_and_never_echo_it(ctx):
+    client, workflow, published, tokens = ctx
+    pid = await _candidate(workflow)
+    assert (await _decide(client, pid, "approve", headers={})).status_code == 401
+    wrong = await _decide(client, pid, "approve", headers={"Authorization": "Bearer guess-123"})
+    assert wrong.status_code == 403 and "guess-123" not in wrong.text
+    assert (await _decide(client, pid, "approve", headers={"Authorization": f"Basic {TOKEN}"})).status_code == 401
+    tokens.clear()
+    assert (await _decide(client, pid, "approve")).status_code == 503
+    assert published == [] and (await workflow.package(pid)).state == "candidate"
+
+
+async def test_approve_activates_and_the_snapshot_serves_it(ctx):
+    client, workflow, published, _ = ctx
+    pid = await _candidate(workflow)
+    resp = await _decide(client, pid, "approve")
+    assert resp.status_code == 200, resp.text
+    body = resp.json()
+    assert body["package"]["state"] == "activated" and TOKEN not in resp.text
+    assert [e["kind"] for e in body["events"]] == ["approved", "activated"] == [e.kind for e in published]
+    assert body["events"][1]["activation_latency_seconds"] >= 0
+    assert body["events"][1]["detail"]["typedb_outage_runtime_activation_success"] is True
+    assert 0 <= body["events"][1]["detail"]["runtime_activation_seconds"] < 5
+    listed = (await client.get("/api/v1/knowledge/packages", params={"state": "activated"})).json()
+    assert [p["package_id"] for p in listed] == [pid]
+    snap = (await client.get("/api/v1/knowledge/snapshot")).json()
+    assert [p["package_id"] for p in snap["packages"]] == [pid] and snap["stale"] is False
+
+
+async def test_shadow_then_activate(ctx):
+    client, workflow, published, _ = ctx
+    pid = await _candidate(workflow)
+    assert (await _decide(client, pid, "shadow")).json()["package"]["state"] == "shadowed"
+    assert (await client.get("/api/v1/knowledge/snapshot")).json()["packages"] == []
+    resp = await _decide(client, pid, "activate")
+    assert resp.status_code == 200 and resp.json()["package"]["state"] == "activated"
+    assert [e.kind for e in published] == ["shadowed", "activated"]
+
+
+async def test_not_allowed_unknown_and_inadmissible_decisions(ctx):
+    client, workflow, published, _ = ctx
+    pid = await _candidate(workflow)
+    conflict = await _decide(client, pid, "activate")
+    assert conflict.status_code == 409 and conflict.json()["detail"]["code"] == "KD101"
+    missing = await _decide(client, "kp-nope", "approve")
+    assert missing.status_code == 404 and missing.json()["detail"]["code"] == "KD404"
+    bad_decision = await client.post(
+        f"/api/v1/knowledge/packages/{pid}/decisions", json={"decision": "yolo"}, headers=AUTH
+    )
+    assert bad_decision.status_code == 422
+    assert published == []
+
+    refuted = lambda d: d["claims"][0].update(status="refuted")  # noqa: E731
+    invalid = await _candidate(workflow, no_ledger, refuted, analysis_hash=HASH_B, annotation_id="ev-b")
+    refused = await _decide(client, invalid, "approve")
+    assert refused.status_code == 422 and refused.json()["detail"]["code"] == "KD201"
+    [event] = published
+    assert event.kind == "rejected" and event.inadmissible and event.decision == "approve"
+    package = (await client.get(f"/api/v1/knowledge/packages/{invalid}")).json()
+    assert package["state"] == "rejected" and package["history"][-1]["accepted"] is False
+
+
+async def test_probe_metrics_and_dashboard(ctx):
+    client, workflow, _, _ = ctx
+    pid = await _candidate(workflow, lambda d: d["parsed"].update(title="<script>alert(1)</script>"))
+    assert (await client.get("/api/v1/knowledge/probe-metrics")).json() == []  # a candidate is not approved yet
+    await _decide(client, pid, "approve")
+    metrics = {m["probe_template_id"]: m for m in (await client.get("/api/v1/knowledge/probe-metrics")).json()}
+    assert metrics["pt.db.pool_usage"] == {
+        "probe_template_id": "pt.db.pool_usage",
+        "executions": 1,
+        "supports": 1,
+        "refutes": 0,
+        "contributions": 1,
+    }
+    page = await client.get("/knowledge")
+    assert page.status_code == 200 and page.headers["content-type"].startswith("text/html")
+    assert "activated (1)" in page.text and "pt.db.pool_usage" in page.text and "<script>" not in page.text
+
+
+async def test_store_outage_snapshot_still_serves_and_other_reads_say_503(ctx, tmp_path):
+    client, workflow, _, _ = ctx
+    pid = await _candidate(workflow)
+    await _decide(client, pid, "approve")
+    workflow.store = UnreachableStore()
+    snap = await client.get("/api/v1/knowledge/snapshot")
+    assert snap.status_code == 200 and snap.json()["stale"] is True and snap.json()["source"] == "cache"
+    assert [p["package_id"] for p in snap.json()["packages"]] == [pid]
+    down = await client.get("/api/v1/knowledge/packages")
+    assert down.status_code == 503 and down.json()["detail"]["code"] == "KS503"
+    assert (await client.get("/knowledge")).status_code == 503
+
+
+async def test_outage_check_fails_without_any_cached_snapshot(tmp_path):
+    check = await typedb_outage_runtime_activation_success(UnreachableStore(), SnapshotCache(tmp_path / "none.json"))
+    assert check.typedb_outage_runtime_activation_success is False and check.reason

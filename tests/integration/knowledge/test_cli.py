@@ -1,0 +1,89 @@
+"""``rcaloop knowledge …`` as a user runs it, over the embedded store and a real Redis."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+
+import pytest
+import redis as sync_redis
+from typer.testing import CliRunner
+
+from rcaloop.cli.main import app
+from rcaloop.contracts import Stream
+from rcaloop.knowledge.snapshot import SnapshotCache
+from rcaloop.knowledge.sqlite_store import SqliteKnowledgeStore
+from rcaloop.knowledge.workflow import KnowledgeWorkflow
+from tests.unit.knowledge.builders import evaluation, verdict
+
+TOKEN = "cli-reviewer-token"
+
+
+@pytest.fixture
+def env(tmp_path, redis_url, prefix, monkeypatch):
+    data = tmp_path / "data"
+    for key, value in {
+        "RCALOOP_DATA_DIR": str(data),
+        "REDIS_URL": redis_url,
+        "RCALOOP_STREAM_PREFIX": prefix,
+        "RCALOOP_REVIEWER_TOKENS": f"mira:{TOKEN}",
+        "RCALOOP_REVIEWER_TOKEN": TOKEN,
+    }.items():
+        monkeypatch.setenv(key, value)
+    monkeypatch.delenv("TYPEDB_ADDRESS", raising=False)
+
+    async def seed() -> str:
+        store = SqliteKnowledgeStore(data / "knowledge" / "knowledge.sqlite3")
+        workflow = KnowledgeWorkflow(store, SnapshotCache(data / "knowledge" / "runtime_snapshot.json"))
+        await workflow.on_review(evaluation())
+        [event] = await workflow.on_verdict(verdict())
+        await store.close()
+        return event.package_id
+
+    client = sync_redis.Redis.from_url(redis_url)
+    yield asyncio.run(seed()), client, prefix
+    keys = list(client.scan_iter(match=f"{prefix}*"))
+    if keys:
+        client.delete(*keys)
+    client.close()
+
+
+def _run(*args: str):
+    return CliRunner().invoke(app, ["knowledge", *args])
+
+
+def test_list_decide_snapshot_and_probe_metrics(env):
+    package_id, client, prefix = env
+    listed = _run("list", "--state", "candidate", "--json")
+    assert listed.exit_code == 0, listed.output
+    assert [p["package_id"] for p in json.loads(listed.output)] == [package_id]
+
+    decided = _run("decide", package_id, "approve", "--comment", "verified in the incident review", "--json")
+    assert decided.exit_code == 0, decided.output
+    body = json.loads(decided.output)
+    assert body["accepted"] and body["package"]["state"] == "activated" and TOKEN not in decided.output
+    kinds = [json.loads(f[b"payload"])["kind"] for _, f in client.xrange(Stream.KNOWLEDGE_EVENTS.key(prefix))]
+    assert kinds == ["approved", "activated"]
+
+    snapshot = json.loads(_run("snapshot", "--json").output)
+    assert [p["package_id"] for p in snapshot["packages"]] == [package_id]
+    metrics = json.loads(_run("probe-metrics", "--json").output)
+    assert {m["probe_template_id"] for m in metrics} == {
+        "pt.db.pool_usage",
+        "pt.logs.error_signature",
+        "pt.db.slow_query_log",
+    }
+    check = _run("outage-check", "--json")
+    assert check.exit_code == 0 and json.loads(check.output)["typedb_outage_runtime_activation_success"] is True
+
+
+def test_bad_input_gets_a_clear_error_and_exit_code(env, monkeypatch):
+    package_id, _, _ = env
+    assert _run("list", "--state", "bogus").exit_code == 2
+    assert _run("decide", package_id, "maybe").exit_code == 2
+    not_allowed = _run("decide", package_id, "activate")
+    assert not_allowed.exit_code == 1 and "KD101" in not_allowed.output
+    assert _run("decide", "kp-missing", "approve").exit_code == 2
+    monkeypatch.setenv("RCALOOP_REVIEWER_TOKEN", "wrong-token")
+    wrong = _run("decide", package_id, "approve")
+    assert wrong.exit_code == 2 and "wrong-token" not in wrong.output and "Traceback" not in wrong.output

@@ -1,0 +1,113 @@
+"""The knowledge service on a real Redis: review + verdict → one candidate; decisions → events."""
+
+from __future__ import annotations
+
+import asyncio
+
+import httpx
+
+from rcaloop.contracts import Stream
+from rcaloop.knowledge.app import RedisPublisher, build, workflow_for
+from rcaloop.knowledge.settings import KnowledgeSettings
+from rcaloop.shared.service import http_app
+from rcaloop.shared.wire import encode
+from tests.conftest import running
+from tests.helpers.streams import dlq, entries
+from tests.unit.knowledge.builders import evaluation, verdict
+
+TOKEN = "t0ken-for-tests"
+
+
+def _settings(settings_factory) -> KnowledgeSettings:
+    return settings_factory(KnowledgeSettings, rcaloop_reviewer_tokens=f"mira:{TOKEN}")
+
+
+async def _events(redis, prefix) -> list[dict]:
+    return await entries(redis, Stream.KNOWLEDGE_EVENTS, prefix)
+
+
+async def test_approved_review_and_verdict_yield_exactly_one_candidate_event(redis, prefix, settings_factory, wait):
+    review = evaluation()
+    await redis.xadd(Stream.REVIEW_ANNOTATIONS.key(prefix), encode(review))
+    await redis.xadd(Stream.REVIEW_ANNOTATIONS.key(prefix), encode(review))  # a duplicate delivery
+    await redis.xadd(Stream.REVIEW_ANNOTATIONS.key(prefix), {"payload": "{broken"})  # never crashes the consumer
+    async with running([build(_settings(settings_factory))], _settings(settings_factory)):
+        await asyncio.sleep(0.3)  # the review is stored, waiting for its verdict
+        assert await _events(redis, prefix) == []
+        await redis.xadd(Stream.EVALUATED.key(prefix), encode(verdict()))
+        await wait(lambda: _count(redis, prefix, 1))
+        await asyncio.sleep(0.5)
+    [event] = await _events(redis, prefix)
+    assert event["kind"] == "candidate" and event["analysis_hash"] == review.analysis_hash
+    assert event["evidence_source"] == "ledger" and event["provenance"]["annotation_id"] == review.annotation_id
+    assert [d["error_code"] for d in await dlq(redis, Stream.REVIEW_ANNOTATIONS, prefix)] == ["invalid_json"]
+
+
+async def test_verdict_first_then_review_also_pairs(redis, prefix, settings_factory, wait):
+    settings = _settings(settings_factory)
+    await redis.xadd(Stream.EVALUATED.key(prefix), encode(verdict()))
+    async with running([build(settings)], settings):
+        await asyncio.sleep(0.3)
+        await redis.xadd(Stream.REVIEW_ANNOTATIONS.key(prefix), encode(evaluation()))
+        await wait(lambda: _count(redis, prefix, 1))
+        await asyncio.sleep(0.3)
+    assert [e["kind"] for e in await _events(redis, prefix)] == ["candidate"]
+
+
+async def test_http_decisions_publish_their_events(redis, prefix, settings_factory, wait):
+    settings = _settings(settings_factory)
+    service = build(settings)
+    await redis.xadd(Stream.REVIEW_ANNOTATIONS.key(prefix), encode(evaluation()))
+    await redis.xadd(Stream.REVIEW_ANNOTATIONS.key(prefix), encode(evaluation(annotation_id="ev-4711-2")))
+    await redis.xadd(Stream.EVALUATED.key(prefix), encode(verdict()))
+    async with running([service], settings):
+        await wait(lambda: _count(redis, prefix, 2))
+        first, second = sorted(e["package_id"] for e in await _events(redis, prefix))
+        transport = httpx.ASGITransport(http_app([service]))
+        async with httpx.AsyncClient(transport=transport, base_url="http://rcaloop") as client:
+            auth = {"Authorization": f"Bearer {TOKEN}"}
+            url = "/api/v1/knowledge/packages/{}/decisions"
+            assert (await client.post(url.format(first), json={"decision": "approve"}, headers=auth)).status_code == 200
+            assert (await client.post(url.format(second), json={"decision": "shadow"}, headers=auth)).status_code == 200
+            assert (
+                await client.post(url.format(second), json={"decision": "activate"}, headers=auth)
+            ).status_code == 200
+            snapshot = (await client.get("/api/v1/knowledge/snapshot")).json()
+    events = await _events(redis, prefix)
+    decided = [(e["package_id"], e["kind"]) for e in events if e["kind"] != "candidate"]
+    assert decided == [(first, "approved"), (first, "activated"), (second, "shadowed"), (second, "activated")]
+    activated = [e for e in events if e["kind"] == "activated"]
+    assert all(e["activation_latency_seconds"] >= 0 and e["inadmissible"] is False for e in activated)
+    assert all(e["detail"]["typedb_outage_runtime_activation_success"] is True for e in activated)
+    assert sorted(p["package_id"] for p in snapshot["packages"]) == [first, second]
+    assert (settings.snapshot_path).is_file()  # the runtime cache the agent falls back to
+
+
+async def _count(redis, prefix, n: int) -> bool:
+    return await redis.xlen(Stream.KNOWLEDGE_EVENTS.key(prefix)) >= n
+
+
+async def test_decision_events_survive_a_redis_outage_through_the_outbox(redis, prefix, settings_factory, tmp_path):
+    settings = _settings(settings_factory)
+    dead = settings_factory(KnowledgeSettings, redis_url="redis://127.0.0.1:1/0")  # nobody listens there
+    down_publisher = RedisPublisher(dead)
+    workflow = workflow_for(settings, down_publisher)
+    await workflow.on_review(evaluation())
+    [candidate] = await workflow.on_verdict(verdict())
+
+    package, events = await workflow.decide(candidate.package_id, "approve", "mira")
+    assert package.state == "activated" and [e.kind for e in events] == ["approved", "activated"]
+    stored = await workflow.package(candidate.package_id)
+    assert [e.event_id for e in stored.outbox] == [e.event_id for e in events]
+    assert stored.outbox[1].detail["typedb_outage_runtime_activation_success"] is True
+    assert await _events(redis, prefix) == []
+    await down_publisher.close()
+
+    publisher = RedisPublisher(settings)  # Redis is back
+    workflow.publish = publisher
+    assert await workflow.flush_outbox() == 2
+    assert await workflow.flush_outbox() == 0
+    await publisher.close()
+    assert (await workflow.package(candidate.package_id)).outbox == []
+    await workflow.store.close()
+    assert [e["event_id"] for e in await _events(redis, prefix)] == [e.event_id for e in events]

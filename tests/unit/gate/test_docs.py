@@ -1,0 +1,30 @@
+"""The rule lists are the spec: every code appears in the docs, so they cannot drift."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from rcaloop.gate.cases import CASE_RULES
+from rcaloop.gate.checks import CASE_CHECKS
+from rcaloop.gate.mutations import MUTATIONS
+from rcaloop.gate.novel_e2e import E2E_RULES
+from rcaloop.gate.release_gate import THRESHOLDS
+from rcaloop.gate.rollout import PROMOTION_RULES
+
+DOCS = Path(__file__).resolve().parents[3] / "docs"
+
+
+def test_evaluation_doc_names_every_rule():
+    text = (DOCS / "evaluation.md").read_text()
+    codes = [c.code for c in CASE_CHECKS] + [m.code for m in MUTATIONS] + [r.code for r in E2E_RULES] + [r.code for r in CASE_RULES]
+    names = [c.name for c in CASE_CHECKS] + [m.name for m in MUTATIONS] + [r.name for r in E2E_RULES]
+    assert [c for c in codes if c not in text] == []
+    assert [n for n in names if f"`{n}`" not in text] == []
+
+
+def test_gate_doc_names_every_threshold_and_promotion_rule():
+    text = (DOCS / "gate.md").read_text()
+    for t in THRESHOLDS:
+        assert f"| {t.code} | `{t.metric}` |" in text
+    for r in PROMOTION_RULES:
+        assert f"| {r.code} | `{r.name}` |" in text

@@ -1,0 +1,137 @@
+"""The measurement job: metrics from stored facts; what it cannot compute stays missing."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+import pytest
+
+from rcaloop.contracts import AnnotationRecord, KnowledgeEvent, OperatorEvaluation
+from rcaloop.contracts.annotation import Annotation, TraceItem
+from rcaloop.contracts.evaluation import EvaluationScores, HardGateJudgement
+from rcaloop.contracts.knowledge import Provenance
+from rcaloop.gate.measure import NO_TOOL_LOG, StoredFacts, WindowError, compute_metrics, metrics_object, p95, parse_window
+from rcaloop.gate.release_gate import METRIC_NAMES, check_release_gate
+from tests.unit.gate.builders import judged
+
+SCORES = EvaluationScores(**{k: 3 for k in EvaluationScores.model_fields})
+
+
+def evaluation(verdict, case_type="known", expected=None, failed_gates=(), n=1) -> AnnotationRecord:
+    return AnnotationRecord(
+        annotation_id=f"ann-{verdict.analysis_hash}-{n}", analysis_hash=verdict.analysis_hash, annotator="ops", kind="operator_evaluation",
+        evaluation=OperatorEvaluation(analysis_hash=verdict.analysis_hash, case_type=case_type, expected_family=expected, scores=SCORES,
+                                      hard_gate_judgement=HardGateJudgement(failed_gates=list(failed_gates))),
+    )
+
+
+def event(kind, i, **kw) -> KnowledgeEvent:
+    return KnowledgeEvent(event_id=f"ev-{i}", kind=kind, package_id=f"p{i}", analysis_hash="h", evidence_source="ledger",
+                          provenance=Provenance(promotion_path="ledger"), **kw)
+
+
+def facts(verdicts, reviews=(), events=()) -> StoredFacts:
+    return StoredFacts(list(verdicts), {v.analysis_hash: v for v in verdicts}, list(reviews), list(events))
+
+
+def test_nothing_stored_means_every_metric_missing_except_counts_over_known_streams():
+    metrics, missing, population = compute_metrics(facts([]))
+    assert set(metrics) == set(METRIC_NAMES)
+    assert metrics["inadmissible_knowledge_activations"] == 0  # counted over the stored (empty) event stream
+    assert {m for m, v in metrics.items() if v is None} == set(missing)
+    assert missing["destructive_tool_executions"] == NO_TOOL_LOG
+    assert population["harness_verdicts"] == 0
+
+
+def test_known_top1_false_novel_abstention_and_recall_from_operator_evaluations():
+    right = judged(family="configuration", cause="a")
+    wrong = judged(family="network", cause="b")
+    novel_answer = judged(family="novel_mechanism", cause="c", confidence="medium")
+    abstained = judged(family="resource", cause="d", verdict="insufficient_evidence")
+    mech = judged(family="network", candidates=("dns_cache_poisoning",), cause="e", confidence="medium")
+    reviews = [
+        evaluation(right, expected="configuration"),
+        evaluation(wrong, expected="configuration"),
+        evaluation(novel_answer, case_type="compositional"),
+        evaluation(abstained, case_type="tool_degraded", failed_gates=["G2"]),
+        evaluation(mech, case_type="novel", expected="dns_cache_poisoning"),
+    ]
+    m, missing, _ = compute_metrics(facts([right, wrong, novel_answer, abstained, mech], reviews))
+    assert m["known_top1"] == 0.5
+    assert m["false_novel_rate"] == pytest.approx(1 / 4)
+    assert m["abstention_rate"] == 1.0
+    assert m["novel_mechanism_recall_at_3"] == 1.0
+    assert "known_top1" not in missing
+
+
+def test_a_superseded_evaluation_is_history_only():
+    v = judged(family="network")
+    old = evaluation(v, expected="network", n=1)
+    old.evaluation.superseded = True
+    m, _, _ = compute_metrics(facts([v], [old]))
+    assert m["known_top1"] is None
+
+
+def test_groundless_high_confidence_counted_from_verdicts():
+    m, _, _ = compute_metrics(facts([judged(grounded=False, cause="x"), judged(grounded=True, cause="y")]))
+    assert m["groundless_high_confidence"] == 1
+
+
+def test_evidence_link_precision_from_ci_annotations():
+    v = judged()
+    v.parsed.diagnosis.evidence = [
+        TraceItem(source_file="step3.json", json_path="timeline[1].event"),
+        TraceItem(source_file="step1.json", json_path="failed_tasks[0].duration"),
+    ]
+    ann = AnnotationRecord(annotation_id="a1", analysis_hash=v.analysis_hash, annotator="r", kind="annotation",
+                           annotation=Annotation(job_id="1", category_correct=True,
+                                                 evidence=[TraceItem(source_file="step3.json", json_path="timeline[1].event", is_root_cause=True)]))
+    m, _, _ = compute_metrics(facts([v], [ann]))
+    assert m["evidence_link_precision"] == 0.5
+    assert m["known_top1"] == 1.0
+
+
+def test_knowledge_metrics_from_events():
+    events = [event("activated", i, activation_latency_seconds=float(i)) for i in range(1, 21)]
+    events.append(event("rejected", 99, inadmissible=True))  # a refused attempt is not an activation
+    events.append(event("activated", 100, detail={"inadmissible": True, "activation_latency_seconds": 2.0}))
+    events.append(event("shadowed", 101, detail={"typedb_outage_runtime_activation_success": True}))
+    m, missing, population = compute_metrics(facts([], events=events))
+    assert m["inadmissible_knowledge_activations"] == 1
+    assert m["activation_p95_seconds"] == 19.0
+    assert m["typedb_outage_runtime_activation_success"] is True
+    assert population["activations"] == 21
+
+
+def test_p95_nearest_rank():
+    assert p95([5.0]) == 5.0
+    assert p95([float(i) for i in range(1, 101)]) == 95.0
+
+
+def test_metrics_object_carries_provenance_and_fails_the_gate_closed():
+    doc = metrics_object(facts([judged()]), "2026-11-01/2026-11-30", job_revision="r1", artifact="out.json",
+                         measured_at=datetime(2026, 12, 1, tzinfo=UTC))
+    assert doc["provenance"]["incident_window"] == "2026-11-01/2026-11-30"
+    assert doc["provenance"]["measured_at"].startswith("2026-12-01T00:00:00")
+    import json
+
+    result = check_release_gate(json.dumps(doc).encode())
+    assert not result.passed
+    assert {c.metric for c in result.checks if c.reason == "missing"} == set(doc["missing"])
+
+
+def test_merge_fills_only_missing_metrics_and_is_recorded():
+    doc = metrics_object(facts([judged(grounded=False)]), "2026-11-01/2026-11-30", job_revision="r", artifact="a",
+                         measured_at=datetime.now(UTC), merged={"destructive_tool_executions": 0, "groundless_high_confidence": 0},
+                         merged_from="audit.json sha256:x")
+    assert doc["destructive_tool_executions"] == 0
+    assert doc["groundless_high_confidence"] == 1  # computed values are never overwritten
+    assert doc["provenance"]["merged"] == {"from": "audit.json sha256:x", "metrics": ["destructive_tool_executions"]}
+
+
+def test_window_parsing():
+    start, end = parse_window("2026-11-01/2026-11-30")
+    assert start == datetime(2026, 11, 1, tzinfo=UTC) and end == datetime(2026, 12, 1, tzinfo=UTC)
+    for bad in ("2026-11-01", "x/y", "2026-11-30/2026-11-01"):
+        with pytest.raises(WindowError):
+            parse_window(bad)

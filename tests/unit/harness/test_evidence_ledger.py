@@ -1,0 +1,103 @@
+"""Evidence ids, source groups and the claim ledger's links."""
+
+from __future__ import annotations
+
+from rcaloop.contracts import EvidenceArtifact, ParsedRCA, TraceItem
+from rcaloop.contracts.parsed import Citation, Claim, Diagnosis
+from rcaloop.harness import core
+from rcaloop.harness.config import HarnessConfig
+from rcaloop.harness.evidence import collect, source_group
+from tests.unit.harness.cases import case
+
+STEP3 = {"timeline": [{"source": "aap", "event": "task start"}, {"source": "splunk", "event": "login denied: secret_id expired"}]}
+
+
+def _parsed(**kw) -> ParsedRCA:
+    return ParsedRCA(analysis_hash="h", outcome="report", **kw)
+
+
+def test_ids_follow_artifact_order_then_citations_and_groups_are_canonical():
+    parsed = _parsed(
+        artifacts=[
+            EvidenceArtifact(source="step3", source_file="step3_correlation.json", value=STEP3),
+            EvidenceArtifact(source="typedb", text="INC-1 same symptom"),
+            EvidenceArtifact(source="grafana-prod", text="latency p99 3 s", live=True),
+        ],
+        citations=[Citation(kind="msg", label="log", target="msg:m-1", resolved=True),
+                   Citation(kind="msg", label="human", target="msg:m-2", resolved=False),
+                   Citation(kind="rca", label="earlier", target="rca:r-7", resolved=True)],
+    )
+    items = [ev.item for ev in collect(parsed)]
+    assert [(e.id, e.source, e.source_group, e.live, e.json_path) for e in items] == [
+        ("E01", "aap", "automation platform", True, "timeline[0]"),
+        ("E02", "splunk", "log search", True, "timeline[1]"),
+        ("E03", "typedb", "knowledge graph", False, None),
+        ("E04", "grafana-prod", "metrics", True, None),
+        ("E05", "chat", "chat", True, None),
+        ("E06", "rca", "knowledge graph", False, None),
+    ]
+
+
+def test_explicit_group_names_map_to_canonical_groups():
+    assert source_group("step3", "splunk") == "log search"
+    assert source_group("code", "code") == "code host"
+    assert source_group("weird-tool") == "weird-tool"
+
+
+def test_knowledge_graph_items_are_never_live_or_target_verified():
+    [ev] = collect(_parsed(artifacts=[EvidenceArtifact(source="knowledge", live=True, target_verified=True)]))
+    assert not ev.live and not ev.item.target_verified
+
+
+def test_traceability_needs_the_path_to_resolve_and_the_value_to_match():
+    parsed = _parsed(
+        artifacts=[EvidenceArtifact(source="step3", source_file=".analysis/1/step3_correlation.json", value=STEP3)],
+        diagnosis=Diagnosis(evidence=[
+            TraceItem(source_file="step3_correlation.json", json_path="timeline[1].event",
+                      exact_value="login denied: secret_id expired", is_root_cause=True, message="ok"),
+            TraceItem(source_file="step3_correlation.json", json_path="$.timeline[0].event", exact_quote="start", message="quote"),
+            TraceItem(source_file="step3_correlation.json", json_path="timeline[1].event", exact_value="other", message="wrong"),
+            TraceItem(source_file="step3_correlation.json", json_path="timeline[9].event", exact_value="x", message="missing"),
+            TraceItem(source_file="step1_job_context.json", json_path="a", exact_value="x", message="no file"),
+        ]),
+    )
+    claims = {c.text: c for c in core.evaluate(parsed, _no_repairs()).claims}
+    assert claims["ok"].supports == ["E02"] and claims["ok"].linked_by == ["traceability"]
+    assert claims["quote"].supports == ["E01"]
+    assert "differs" in claims["wrong"].note
+    assert "does not resolve" in claims["missing"].note
+    assert "no artifact from step1_job_context.json" in claims["no file"].note
+
+
+def test_citation_agent_and_quote_links():
+    parsed = _parsed(
+        report_markdown="# t\n\n## Summary\nPool exhausted, see [log](msg:m-1) and `PoolTimeoutError: timed out`.\n",
+        citations=[Citation(kind="msg", label="log", target="msg:m-1", resolved=True)],
+        artifacts=[EvidenceArtifact(id="A7", source="splunk", text="ERROR PoolTimeoutError: timed out waiting"),
+                   EvidenceArtifact(id="A8", source="prometheus", text="pool at 5/5")],
+        diagnosis=Diagnosis(claims=[Claim(kind="root_cause", text="Pool exhausted", evidence_ids=["A8"])]),
+    )
+    verdict = core.evaluate(parsed)
+    root = verdict.claims[0]
+    assert root.kind == "root_cause" and root.supports == ["E01", "E02", "E03"]
+    assert root.linked_by == ["citation", "agent", "quote"]
+    assert verdict.confidence_breakdown.independent_source_groups == ["chat", "log search", "metrics"]
+
+
+def test_refuting_evidence_is_recorded_as_refutes():
+    verdict = core.evaluate(case("refuting-evidence-only").parsed)
+    root = verdict.claims[0]
+    assert root.refutes == ["E01"] and root.supports == [] and root.status == "refuted"
+
+
+def test_confidence_breakdown_carries_the_capture_diagnostics_when_present():
+    b = core.evaluate(case("good-capture-oom").parsed).confidence_breakdown
+    assert b.ranker_deltas == {"memory_limit": 0.42, "memory_leak": -0.18, "node_pressure": -0.31}
+    assert b.self_check_adjustment == 0 and b.signature_confirmed is False
+    assert b.independent_source_groups == ["cluster", "metrics"] and b.harness_score == 100
+    old = core.evaluate(case("good-capture-old-no-diagnostics").parsed).confidence_breakdown
+    assert old.ranker_deltas is None and old.diagnostics is None and old.harness_score == 100
+
+
+def _no_repairs() -> HarnessConfig:
+    return HarnessConfig(max_repair_attempts=0)

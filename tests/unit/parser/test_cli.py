@@ -1,0 +1,52 @@
+"""``rcaloop parse FILE [--registry FILE] [--json]`` through the real CLI app."""
+
+from __future__ import annotations
+
+import json
+
+from typer.testing import CliRunner
+
+from rcaloop.cli.main import app
+from tests.unit.parser.helpers import EXAMPLES, FIXTURES
+
+runner = CliRunner()
+REGISTRY = str(FIXTURES / "registry.json")
+
+
+def test_json_output_uses_contract_field_names():
+    result = runner.invoke(app, ["parse", str(EXAMPLES / "skill_outputs" / "checkout-5xx.txt"), "--registry", REGISTRY, "--json"])
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.stdout)
+    assert {"outcome", "outcome_reason", "title", "report_markdown", "chat", "chat_rendered", "fields", "citations",
+            "red_flags", "context", "errors", "warnings", "analysis_hash"} <= set(data)
+    assert data["outcome"] == "report" and data["citations"][0]["href"] == "https://chat.example/m/1001"
+
+
+def test_incomplete_output_still_exits_zero(tmp_path):
+    result = runner.invoke(app, ["parse", str(EXAMPLES / "skill_outputs" / "disk-pressure-no-fields.txt"), "--json"])
+    assert result.exit_code == 0
+    assert json.loads(result.stdout)["outcome"] == "incomplete"
+
+
+def test_job_directory_and_capture(tmp_path):
+    for path in (EXAMPLES / "jobs" / "1234567", EXAMPLES / "captures" / "novel-dns-resolver.json"):
+        result = runner.invoke(app, ["parse", str(path), "--json"])
+        assert result.exit_code == 0 and json.loads(result.stdout)["diagnosis"]["root_cause"]["summary"]
+
+
+def test_readable_summary_without_json():
+    result = runner.invoke(app, ["parse", str(EXAMPLES / "skill_outputs" / "payments-webhook-leak.txt"), "--registry", REGISTRY])
+    assert result.exit_code == 0
+    assert "red flag" in result.stdout and "history:webhook-url" in result.stdout and "outcome: report" in result.stdout
+
+
+def test_unreadable_input_exits_2_with_a_clear_message(tmp_path):
+    missing = runner.invoke(app, ["parse", str(tmp_path / "nope.txt")])
+    assert missing.exit_code == 2 and "no such file" in missing.stderr and "Traceback" not in missing.output
+    bad_json = tmp_path / "capture.json"
+    bad_json.write_text("{oops")
+    assert runner.invoke(app, ["parse", str(bad_json)]).exit_code == 2
+    bad_registry = tmp_path / "registry.json"
+    bad_registry.write_text('{"messages": {"m": {"author": "bot", "url": "javascript:alert(1)"}}}')
+    result = runner.invoke(app, ["parse", str(EXAMPLES / "skill_outputs" / "checkout-5xx.txt"), "--registry", str(bad_registry)])
+    assert result.exit_code == 2 and "http(s) URL" in result.stderr
