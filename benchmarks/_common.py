@@ -46,7 +46,8 @@ def machine(r: redis.Redis) -> str:
     except (OSError, StopIteration):
         pass
     return (f"{datetime.now(UTC):%Y-%m-%d %H:%M} UTC · {cpu} · {os.cpu_count()} cores · "
-            f"Python {platform.python_version()} · Redis {r.info('server')['redis_version']}")
+            f"Python {platform.python_version()} · Redis {r.info('server')['redis_version']} · "
+            f"load average {os.getloadavg()[0]:.1f} (other work on the machine)")
 
 
 def samples() -> list[RawResult]:
@@ -99,6 +100,30 @@ class Services:
         self.procs.append(subprocess.Popen([sys.executable, "-m", f"rcaloop.{name}"], cwd=REPO,
                                            env={**self.env, "CONSUMER_NAME": consumer, **env},
                                            stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL))
+
+    def cpu_seconds(self) -> float:
+        """User + system CPU the service processes used so far (Linux ``/proc``)."""
+        total, tick = 0.0, os.sysconf("SC_CLK_TCK")
+        for p in self.procs:
+            with open(f"/proc/{p.pid}/stat") as f:
+                fields = f.read().rsplit(")", 1)[1].split()
+            total += (int(fields[11]) + int(fields[12])) / tick
+        return total
+
+    def wait_ready(self, r: redis.Redis, streams_groups: list[tuple[Stream, str]], timeout: float = 60) -> None:
+        """Until every group exists (the processes reached their read loop), plus a settle second."""
+        deadline = time.monotonic() + timeout
+        for stream, group in streams_groups:
+            while True:
+                try:
+                    if any(g["name"].decode() == group for g in r.xinfo_groups(stream.key(self.prefix))):
+                        break
+                except redis.ResponseError:
+                    pass
+                if time.monotonic() > deadline:
+                    raise SystemExit(f"services did not start; logs in {self.dir}")
+                time.sleep(0.05)
+        time.sleep(1.0)
 
     def stop(self) -> None:
         for p in self.procs:

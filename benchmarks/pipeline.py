@@ -21,7 +21,7 @@ import json
 import pstats
 import time
 
-from _common import (Services, cleanup, client, evaluated_span, id_ms, machine, new_prefix, percentile, results,
+from _common import (Services, cleanup, client, id_ms, machine, new_prefix, percentile, results,
                      wait_len)
 
 from rcaloop.cli.compose import cli_deps
@@ -31,13 +31,14 @@ from rcaloop.shared.wire import encode
 BROKER_CEILING_HINT = "run benchmarks/broker.py"
 
 
-def in_process(n: int) -> float:
+def in_process(n: int) -> tuple[float, float]:
+    """(results/s, CPU seconds per result) of parse + harness called directly, no broker."""
     deps = cli_deps()
     batch = results(n, "inproc")
-    started = time.perf_counter()
+    started, cpu = time.perf_counter(), time.process_time()
     for raw in batch:
         deps.analyze(raw)
-    return n / (time.perf_counter() - started)
+    return n / (time.perf_counter() - started), (time.process_time() - cpu) / n
 
 
 def harness_only_in_process(parsed: list) -> float:
@@ -58,19 +59,31 @@ def publish(r, key: str, entries: list[dict]) -> list[bytes]:
     return ids
 
 
-def throughput(n: int, harness_workers: int = 1) -> float:
+PIPELINE = [(Stream.RESULTS, "ingestion"), (Stream.INGESTED, "parser"), (Stream.PARSED, "harness")]
+
+
+def throughput(n: int, harness_workers: int = 1) -> tuple[float, float]:
+    """(results/s, service CPU seconds per result): a burst of ``n`` into running services.
+
+    Wall clock from the first ``rca.results`` entry to the last ``rca.evaluated`` one; CPU
+    summed over the three service processes (Redis server excluded).
+    """
     r, prefix = client(), new_prefix("pipe")
+    payloads = [encode(x) for x in results(n, "tp")]
     try:
-        publish(r, Stream.RESULTS.key(prefix), [encode(x) for x in results(n, "tp")])
         with Services(prefix) as svc:
             svc.start("ingestion", "ingestion-1")
             svc.start("parser", "parser-1")
             for i in range(harness_workers):
                 svc.start("harness", f"harness-{i}")
+            svc.wait_ready(r, PIPELINE)
+            cpu = svc.cpu_seconds()
+            first = publish(r, Stream.RESULTS.key(prefix), payloads)[0]
             if not wait_len(r, Stream.EVALUATED.key(prefix), n):
                 raise SystemExit(f"pipeline did not finish {n} results; logs in {svc.dir}")
-        count, seconds = evaluated_span(r, prefix)
-        return (count - 1) / seconds
+            cpu = svc.cpu_seconds() - cpu
+        last = r.xrevrange(Stream.EVALUATED.key(prefix), count=1)[0][0]
+        return n / ((id_ms(last) - id_ms(first)) / 1000), cpu / n
     finally:
         cleanup(r, prefix)
 
@@ -85,6 +98,7 @@ def latency(rate: float, seconds: float) -> dict[str, float]:
         with Services(prefix) as svc:
             for name in ("ingestion", "parser", "harness"):
                 svc.start(name, f"{name}-1")
+            svc.wait_ready(r, PIPELINE)
             warm = [encode(x) for x in results(50, "warm")]
             publish(r, Stream.RESULTS.key(prefix), warm)
             if not wait_len(r, Stream.EVALUATED.key(prefix), 50):
@@ -102,15 +116,27 @@ def latency(rate: float, seconds: float) -> dict[str, float]:
                 time.sleep(tick)
             if not wait_len(r, Stream.EVALUATED.key(prefix), n + 50):
                 raise SystemExit(f"latency run did not finish; logs in {svc.dir}")
-        lat = []
-        for entry_id, fields in r.xrange(Stream.EVALUATED.key(prefix)):
-            rid = json.loads(fields[b"payload"])["result_id"]
-            if rid in sent:
-                lat.append(id_ms(entry_id) - sent[rid])
+        at = {s: _stamps(r, s.key(prefix), sent) for s in (Stream.INGESTED, Stream.PARSED, Stream.EVALUATED)}
+        lat = [at[Stream.EVALUATED][rid] - sent[rid] for rid in sent]
+        hops = {}
+        for name, a, b in (("ingestion", None, Stream.INGESTED), ("parser", Stream.INGESTED, Stream.PARSED),
+                           ("harness", Stream.PARSED, Stream.EVALUATED)):
+            d = [at[b][rid] - (sent[rid] if a is None else at[a][rid]) for rid in sent]
+            hops[name] = f"{percentile(d, 50):.0f}/{percentile(d, 95):.0f}"
         return {"n": len(lat), "p50": percentile(lat, 50), "p95": percentile(lat, 95), "p99": percentile(lat, 99),
-                "max": max(lat)}
+                "max": max(lat), "hops": hops}
     finally:
         cleanup(r, prefix)
+
+
+def _stamps(r, key: str, wanted: dict) -> dict[str, int]:
+    """result_id → the ms timestamp of its entry on ``key``."""
+    out = {}
+    for entry_id, fields in r.xrange(key):
+        rid = json.loads(fields[b"payload"])["result_id"]
+        if rid in wanted:
+            out[rid] = id_ms(entry_id)
+    return out
 
 
 def parsed_entries(n: int) -> list:
@@ -121,14 +147,16 @@ def parsed_entries(n: int) -> list:
 def scaling(parsed: list, workers: int) -> float:
     r, prefix = client(), new_prefix("scale")
     try:
-        publish(r, Stream.PARSED.key(prefix), [encode(p) for p in parsed])
+        payloads = [encode(p) for p in parsed]
         with Services(prefix) as svc:
             for i in range(workers):
                 svc.start("harness", f"harness-{i}")
+            svc.wait_ready(r, [(Stream.PARSED, "harness")])
+            first = publish(r, Stream.PARSED.key(prefix), payloads)[0]
             if not wait_len(r, Stream.EVALUATED.key(prefix), len(parsed)):
                 raise SystemExit(f"harness did not finish; logs in {svc.dir}")
-        count, seconds = evaluated_span(r, prefix)
-        return (count - 1) / seconds
+        last = r.xrevrange(Stream.EVALUATED.key(prefix), count=1)[0][0]
+        return len(parsed) / ((id_ms(last) - id_ms(first)) / 1000)
     finally:
         cleanup(r, prefix)
 
@@ -138,6 +166,9 @@ def profile(parsed: list, top: int = 18) -> str:
     from rcaloop.harness.app import HarnessSettings, build  # noqa: PLC0415
     from rcaloop.shared.service import run_services  # noqa: PLC0415
 
+    from rcaloop.shared.logs import configure_logging  # noqa: PLC0415
+
+    configure_logging("harness", "WARNING")
     r, prefix = client(), new_prefix("prof")
     publish(r, Stream.PARSED.key(prefix), [encode(p) for p in parsed])
     settings = HarnessSettings(rcaloop_stream_prefix=prefix, log_level="WARNING")
@@ -177,6 +208,7 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--n", type=int, default=3000, help="results for throughput and scaling")
     ap.add_argument("--latency-seconds", type=float, default=10.0)
+    ap.add_argument("--rate", type=float, default=None, help="latency publish rate (default: 50 %% of throughput)")
     ap.add_argument("--broker", type=float, default=None, help="broker ceiling msg/s (from broker.py) for the ratio")
     ap.add_argument("--only", default="throughput,latency,scaling,profile")
     args = ap.parse_args()
@@ -185,19 +217,25 @@ def main() -> None:
     print(f"machine: {machine(r)}")
     rows: list[tuple[str, str]] = []
 
-    base = in_process(min(args.n, 1000))
-    rows.append(("in-process parse + harness (1 core, no broker)", f"{base:,.0f} results/s"))
+    base, base_cpu = in_process(min(args.n, 1000))
+    rows.append(("in-process parse + harness (1 core, no broker)",
+                 f"{base:,.0f} results/s · {base_cpu * 1000:.2f} ms CPU/result"))
     tp = None
-    if only & {"throughput", "latency"}:
-        tp = throughput(args.n)
-        rows.append((f"pipeline ingestion → parser → harness ({args.n} results)", f"{tp:,.0f} results/s"))
-        rows.append(("  ratio to in-process (target ≥ 0.8)", f"{tp / base:.2f}"))
+    if "throughput" in only or ("latency" in only and not args.rate):
+        tp, tp_cpu = throughput(args.n)
+        rows.append((f"pipeline ingestion → parser → harness ({args.n} results)",
+                     f"{tp:,.0f} results/s · {tp_cpu * 1000:.2f} ms CPU/result (3 processes)"))
+        rows.append(("  ratio to in-process, wall clock (target ≥ 0.8)", f"{tp / base:.2f}"))
+        rows.append(("  ratio to in-process, CPU per result", f"{base_cpu / tp_cpu:.2f}"))
         if args.broker:
-            rows.append(("  ratio to broker ceiling (3 hops/result)", f"{tp / args.broker:.3f} (×3 hops = {3 * tp / args.broker:.3f})"))
-    if "latency" in only and tp:
-        lat = latency(tp / 2, args.latency_seconds)
-        rows.append((f"latency at {tp / 2:,.0f} results/s (50 %), n={lat['n']}",
+            rows.append(("  ratio to broker ceiling", f"{tp / args.broker:.3f} (×3 hops = {3 * tp / args.broker:.3f} of it)"))
+    if "latency" in only and (tp or args.rate):
+        rate = args.rate or tp / 2
+        lat = latency(rate, args.latency_seconds)
+        share = f" ({rate / tp:.0%} of max)" if tp else ""
+        rows.append((f"latency at {rate:,.0f} results/s{share}, n={lat['n']}",
                      f"p50 {lat['p50']:.0f} ms · p95 {lat['p95']:.0f} ms · p99 {lat['p99']:.0f} ms · max {lat['max']:.0f} ms"))
+        rows.append(("  per hop p50/p95 ms", " · ".join(f"{k} {v}" for k, v in lat["hops"].items())))
     if only & {"scaling", "profile"}:
         parsed = parsed_entries(args.n)
         rows.append(("in-process harness only (1 core)", f"{harness_only_in_process(parsed[:1000]):,.0f} results/s"))

@@ -89,7 +89,10 @@ def _cases(cmd, tmp: Path) -> list[tuple[str, list[str]]]:
             cases.append((f"{p.name}={kind} garbage", _argv_for(takes_value, {**base, p.name: values[kind]})))
         if kind == "path":
             cases.append((f"{p.name}=binary junk file", _argv_for(takes_value, {**base, p.name: str(junk)})))
-    return cases
+    unique: dict[tuple[str, ...], str] = {}
+    for label, argv in cases:
+        unique.setdefault(tuple(argv), label)
+    return [(label, list(argv)) for argv, label in unique.items()]
 
 
 def _closed_port() -> int:
@@ -98,25 +101,50 @@ def _closed_port() -> int:
         return s.getsockname()[1]  # released on close: nothing listens there
 
 
+# Bugs found by this test in code others own, reported to their owners; a case listed here
+# is expected to fail until fixed (the test then passes on its own). Keys: (command, case).
+KNOWN: dict[tuple[str, str], str] = {
+    ("annotation export", "out=path garbage"): "FileNotFoundError escapes as a traceback when --out's directory is missing",
+    ("annotation token revoke", "garbage in every required value"): "exit 0 and echoes the name's control characters raw",
+}
+
+
 @pytest.mark.parametrize("path,cmd", COMMANDS, ids=[" ".join(p) for p, _ in COMMANDS])
 def test_cli_command_rejects_garbage_with_a_clear_error(path, cmd, tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     env = {"REDIS_URL": f"redis://127.0.0.1:{_closed_port()}/0", "RCALOOP_DATA_DIR": str(tmp_path / "data"),
            "JUMPBOX_URI": "", "TYPEDB_ADDRESS": "", "DATABASE_URL": "", "COLUMNS": "200"}
     runner = CliRunner()
+    failures: dict[str, str] = {}
     for label, argv in _cases(cmd, tmp_path):
         with concurrent.futures.ThreadPoolExecutor(1) as pool:  # a hang is a failure, not a stuck suite
             res = pool.submit(runner.invoke, cli_app, [*path, *argv], env=env).result(timeout=30)
-        out = res.output + (res.stderr if res.stderr_bytes is not None else "")
-        where = f"rcaloop {' '.join(path)} [{label}] exit {res.exit_code}:\n{out[-1500:]}"
-        assert res.exception is None or isinstance(res.exception, SystemExit), f"{where}\n{res.exception!r}"
-        assert "Traceback" not in out, where
-        if "junk file" in label:  # readable bytes: findings are data (SPEC §3: parse exits 0 on any result)
-            assert res.exit_code in (0, 1, 2), where
-            continue
-        assert res.exit_code in (1, 2), where
-        assert out.strip(), f"{where}: exits without saying why"
-        assert "\u202e" not in out and "\x1b[31m" not in out, f"{where}: echoes control characters raw"
+        problem = _problem(res, label)
+        if problem:
+            out = res.output + (res.stderr if res.stderr_bytes is not None else "")
+            failures[label] = f"rcaloop {' '.join(path)} [{label}] exit {res.exit_code}: {problem}\n{out[-800:]}"
+    name = " ".join(path)
+    unknown = {k: v for k, v in failures.items() if (name, k) not in KNOWN}
+    assert not unknown, "\n".join(unknown.values())
+    if failures:
+        pytest.xfail("; ".join(KNOWN[(name, k)] for k in failures))
+
+
+def _problem(res, label: str) -> str | None:
+    out = res.output + (res.stderr if res.stderr_bytes is not None else "")
+    if res.exception is not None and not isinstance(res.exception, SystemExit):
+        return f"uncaught {res.exception!r}"
+    if "Traceback" in out:
+        return "prints a traceback"
+    if "\u202e" in out or "\x1b[31m" in out:
+        return "echoes control characters raw"
+    if "junk file" in label:  # readable bytes: findings are data (SPEC §3: parse exits 0 on any result)
+        return None if res.exit_code in (0, 1, 2) else "unexpected exit code"
+    if res.exit_code not in (1, 2):
+        return "garbage accepted (exit code not 1 or 2)"
+    if not out.strip():
+        return "exits without saying why"
+    return None
 
 
 def _operations(schema: dict) -> list[tuple[str, str, dict]]:

@@ -8,7 +8,7 @@ import time
 from rcaloop.contracts import Stream
 from tests.reliability.flow import dlq, evaluated_ids, pending, publish, result, wait_until
 
-N = 2000
+N = 1000
 
 
 def _held(r, prefix: str, consumer: str) -> int:

@@ -8,12 +8,14 @@ from rcaloop.contracts import Stream
 from tests.reliability.flow import drained, evaluated_ids, groups, publish, result, wait_until
 from tests.reliability.procs import PRIMARY
 
-N = 3000
+N = 1200
 GRACE_S = 5.0
 
 
 def test_sigterm_during_burst_drains_in_flight_work_and_exits_within_grace(r, prefix, procs):
-    services = [procs.start(name, SHUTDOWN_GRACE_S=str(GRACE_S)) for name in PRIMARY]
+    services = [procs.start(name, wait=False, SHUTDOWN_GRACE_S=str(GRACE_S)) for name in PRIMARY]
+    for sp in services:  # started together: imports overlap
+        procs.wait_consuming(sp)
     publish(r, prefix, [result(i) for i in range(N)])
     wait_until(lambda: sum(evaluated_ids(r, prefix).values()) >= 200, 60, "the burst is flowing")
 
@@ -34,8 +36,8 @@ def test_sigterm_during_burst_drains_in_flight_work_and_exits_within_grace(r, pr
     in_flight = {k: g["pending"] for k, g in groups(r, prefix).items() if g["pending"]}
     assert in_flight == {}, f"read but not acknowledged at exit: {in_flight}"
 
-    for name in PRIMARY:  # the next generation picks up exactly where the last one stopped
-        procs.start(name, consumer=f"{name}-next")
+    for sp in [procs.start(name, consumer=f"{name}-next", wait=False) for name in PRIMARY]:
+        procs.wait_consuming(sp)  # the next generation picks up exactly where the last one stopped
     wait_until(lambda: drained(r, prefix) and sum(evaluated_ids(r, prefix).values()) >= N, 90, "the rest drained")
     seen = evaluated_ids(r, prefix)
     assert set(seen) == {f"r-{i}" for i in range(N)} and max(seen.values()) == 1

@@ -260,8 +260,8 @@ class StreamWorker:
             if skipped:
                 metrics.DUPLICATES.labels(**self._labels).inc(int(skipped))
                 self.log.info("duplicate_skipped", count=int(skipped))
-            cleared = [i.msg_id for i in items]
-            await self.redis.hdel(self.errors_key, *cleared)
+            if deliveries is not None:  # only redeliveries can have an error recorded
+                await self.redis.hdel(self.errors_key, *[i.msg_id for i in items])
 
     async def _already_done(self, models: list[BaseModel]) -> list[str | None]:
         """Each model's idempotency key, or None when that key was committed before."""

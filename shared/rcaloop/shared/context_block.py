@@ -14,7 +14,6 @@ The eval runner builds it, the parser reads it back; ``parse(build(x)) == x``. P
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterable
 
 from rcaloop.contracts import Issue
@@ -25,7 +24,7 @@ SEPARATOR = "---"
 SUBJECTS_PREFIX = "- Analyze only these subjects:"
 ANALYZED_PREFIX = "- Already analyzed, do not re-analyze:"
 SQL_PREFIX = "- History SQL:"
-ANALYZED_ITEM = re.compile(r"\s*([^,()\n]+?)\s*\(earlier RCA #([^()\s,]+)\)\s*(?:,|$)")
+ANALYZED_MARK = "(earlier RCA #"
 NO_SEPARATOR = "RCA401"
 BAD_LINE = "RCA402"
 
@@ -42,7 +41,9 @@ def build_context_block(
     subjects = [_item(s, "subject") for s in subjects]
     if subjects:
         lines.append(f"{SUBJECTS_PREFIX} {', '.join(subjects)}")
-    done = [a if isinstance(a, AlreadyAnalyzed) else AlreadyAnalyzed(subject=a[0], rca_id=a[1]) for a in already_analyzed]
+    done = [
+        a if isinstance(a, AlreadyAnalyzed) else AlreadyAnalyzed(subject=a[0], rca_id=a[1]) for a in already_analyzed
+    ]
     if done:
         items = (f"{_item(a.subject, 'subject')} (earlier RCA #{_rca_id(a.rca_id)})" for a in done)
         lines.append(f"{ANALYZED_PREFIX} {', '.join(items)}")
@@ -92,16 +93,27 @@ def parse_context_block(text: str | None) -> tuple[InputContext | None, list[Iss
     return context, issues
 
 
+def _analyzed(item: str) -> AlreadyAnalyzed | None:
+    """``<subject> (earlier RCA #<id>)`` without a regex (linear on any line)."""
+    item = item.strip()
+    at = item.rfind(ANALYZED_MARK)
+    subject, rca_id = item[:at].strip(), item[at + len(ANALYZED_MARK) : -1]
+    if at <= 0 or not item.endswith(")") or not subject or "(" in subject or ")" in subject:
+        return None
+    if not rca_id or any(c.isspace() or c in "()" for c in rca_id):
+        return None
+    return AlreadyAnalyzed(subject=subject, rca_id=rca_id)
+
+
 def _read_line(line: str, context: InputContext) -> bool:
     if line.startswith(SUBJECTS_PREFIX):
         context.subjects += [s.strip() for s in line[len(SUBJECTS_PREFIX) :].split(",") if s.strip()]
         return True
     if line.startswith(ANALYZED_PREFIX):
-        rest = line[len(ANALYZED_PREFIX) :]
-        items = list(ANALYZED_ITEM.finditer(rest))
-        if not items or sum(m.end() - m.start() for m in items) != len(rest):
+        items = [_analyzed(item) for item in line[len(ANALYZED_PREFIX) :].split(",")]
+        if not items or None in items:
             return False
-        context.already_analyzed += [AlreadyAnalyzed(subject=m.group(1), rca_id=m.group(2)) for m in items]
+        context.already_analyzed += items
         return True
     if line.startswith(SQL_PREFIX):
         sql = line[len(SQL_PREFIX) :].strip()

@@ -55,9 +55,11 @@ class JumpboxSettings(BaseSettings):
     rcaloop_analysis_root: Path = Field(default=Path(".analysis"), description="local directory holding <job_id>/")
     jumpbox_known_hosts: Path = Field(default=Path("~/.ssh/known_hosts"), description="host keys are verified against it")
     jumpbox_ssh_config: Path = Field(default=Path("~/.ssh/config"), description="OpenSSH client config (keys, User, Port …)")
-    jumpbox_identity_file: Path | None = Field(default=None, description="client key; unset = ssh config / agent / ~/.ssh/id_*")
+    jumpbox_identity_file: Path | None = Field(
+        default=None, description="client key; unset = ssh config / agent / ~/.ssh/id_*"
+    )
     jumpbox_connect_timeout_s: float = Field(default=15.0, gt=0, description="TCP connect + SSH handshake + login")
-    jumpbox_keepalive_s: float = Field(default=15.0, gt=0, description="a silent server is dropped after 3 missed keepalives")
+    jumpbox_keepalive_s: float = Field(default=15.0, gt=0, description="a silent server is dropped after 3 misses")
     jumpbox_retries: int = Field(default=2, ge=0, le=10, description="extra connection attempts on transient errors")
     jumpbox_retry_backoff_s: float = Field(default=1.0, ge=0, description="first retry delay; doubles each attempt")
 
@@ -141,7 +143,8 @@ def parse_jumpbox_uri(uri: str) -> JumpboxTarget:
         elif tok[:2] in ("-p", "-i", "-l") and len(tok) > 2:
             tok, value, i = tok[:2], tok[2:], i + 1
         elif tok.startswith("-"):
-            raise JumpboxError("invalid_jumpbox_uri", f"JUMPBOX_URI: unsupported option {tok[:20]} (use -p, -i, -l or ~/.ssh/config)")
+            hint = "use -p, -i, -l or ~/.ssh/config"
+            raise JumpboxError("invalid_jumpbox_uri", f"JUMPBOX_URI: unsupported option {tok[:20]} ({hint})")
         else:
             if host is not None:
                 raise JumpboxError("invalid_jumpbox_uri", "JUMPBOX_URI names more than one host")
@@ -331,7 +334,11 @@ class Jumpbox:
             options["username"] = t.username
         identity = t.identity_file or (str(s.jumpbox_identity_file) if s.jumpbox_identity_file else None)
         if identity:
-            options["client_keys"] = [str(Path(identity).expanduser())]
+            key = Path(identity).expanduser()
+            if not key.is_file():
+                hint = "JUMPBOX_IDENTITY_FILE or -i in JUMPBOX_URI"
+                raise JumpboxError("auth_failed", f"client key {key} does not exist ({hint})")
+            options["client_keys"] = [str(key)]
         return options
 
     async def _connect_with_retry(self) -> Any:
@@ -359,7 +366,8 @@ class Jumpbox:
         asyncssh = _asyncssh()
         t, where = self.target, self.target.display()
         if isinstance(exc, asyncssh.HostKeyNotVerifiable):
-            return _host_key_error(t, known_hosts)
+            resolved = str(exc).rpartition(" for host ")[2].split(" ")[0] or t.host  # HostName from the ssh config
+            return _host_key_error(JumpboxTarget(resolved, t.port, t.username), known_hosts)
         if isinstance(exc, asyncssh.PermissionDenied):
             return JumpboxError(
                 "auth_failed",
@@ -368,9 +376,11 @@ class Jumpbox:
                 "jumpbox's authorized_keys",
             )
         if isinstance(exc, asyncssh.KeyImportError | asyncssh.KeyEncryptionError):
-            return JumpboxError("auth_failed", f"cannot load the client key for {where}: {type(exc).__name__} (use an unencrypted key or ssh-agent)")
+            hint = "use an unencrypted key or ssh-agent"
+            return JumpboxError("auth_failed", f"cannot load the client key for {where}: {type(exc).__name__} ({hint})")
         if isinstance(exc, ConnectionRefusedError):
-            return JumpboxError("connection_refused", f"connection to {where} refused: is sshd running on that port? (check -p in JUMPBOX_URI)")
+            hint = "is sshd running on that port? (check -p in JUMPBOX_URI)"
+            return JumpboxError("connection_refused", f"connection to {where} refused: {hint}")
         if isinstance(exc, TimeoutError | asyncio.TimeoutError):
             return JumpboxError(
                 "connection_timeout",
@@ -380,6 +390,8 @@ class Jumpbox:
             return JumpboxError("connection_lost", f"the SSH session with {where} broke: {_brief(exc)}")
         if isinstance(exc, OSError):
             return JumpboxError("host_unreachable", f"cannot reach {where}: {_brief(exc)}")
+        if isinstance(exc, asyncssh.Error | ValueError):  # e.g. an unreadable ssh config or a protocol error
+            return JumpboxError("connection_lost", f"cannot set up the SSH session with {where}: {_brief(exc)}")
         return None
 
     # -- operations ----------------------------------------------------------------------
@@ -389,7 +401,8 @@ class Jumpbox:
         try:
             names = await self._sftp.readdir(root)
         except Exception as exc:
-            raise _remote_error(exc, f"listing {root}", missing=("remote_dir_missing", f"{root} does not exist on the jumpbox")) from None
+            missing = ("remote_dir_missing", f"{root} does not exist on the jumpbox")
+            raise _remote_error(exc, f"listing {root}", missing=missing) from None
         jobs = []
         for entry in names:
             name = _name(entry.filename)
@@ -408,9 +421,8 @@ class Jumpbox:
         try:
             entries = await self._sftp.readdir(rdir)
         except Exception as exc:
-            raise _remote_error(
-                exc, f"listing {rdir}", missing=("remote_dir_missing", f"{rdir}/ does not exist on the jumpbox ({self.target.display()})")
-            ) from None
+            missing = ("remote_dir_missing", f"{rdir}/ does not exist on the jumpbox ({self.target.display()})")
+            raise _remote_error(exc, f"listing {rdir}", missing=missing) from None
         files = {
             _name(e.filename): int(e.attrs.size or 0)
             for e in entries
@@ -418,7 +430,8 @@ class Jumpbox:
         }
         missing = [name for name in REQUIRED_FILES if name not in files]
         if missing:
-            raise JumpboxError("required_file_missing", f"{rdir}/ on the jumpbox is missing required file(s): {', '.join(missing)}")
+            names = ", ".join(missing)
+            raise JumpboxError("required_file_missing", f"{rdir}/ on the jumpbox is missing required file(s): {names}")
         return rdir, files
 
     async def download(self, job_id: str, progress: ProgressFn | None = None) -> Path:
@@ -459,7 +472,8 @@ class Jumpbox:
         try:
             attrs = await self._sftp.stat(rdir)
         except Exception as exc:
-            raise _remote_error(exc, f"checking {rdir}", missing=("remote_dir_missing", f"{rdir}/ does not exist on the jumpbox")) from None
+            missing = ("remote_dir_missing", f"{rdir}/ does not exist on the jumpbox")
+            raise _remote_error(exc, f"checking {rdir}", missing=missing) from None
         if not stat.S_ISDIR(attrs.permissions or 0):
             raise JumpboxError("remote_dir_missing", f"{rdir} on the jumpbox is not a directory")
         remote = posixpath.join(rdir, ANNOTATION_FILE)

@@ -53,6 +53,11 @@ def decode(fields: dict[str, str], model: type[M]) -> M:
         present = ", ".join(sorted(fields)[:10]) or "none"
         raise PayloadError("missing_payload", f"entry has no '{PAYLOAD_FIELD}' field (fields present: {present})")
     text = fields[PAYLOAD_FIELD]
+    if "schema_version" in model.model_fields:  # fast path: pydantic-core parses and validates in one pass
+        try:
+            return model.model_validate_json(text)
+        except ValidationError:
+            pass  # the slow path below names the precise reason
     try:
         data = json.loads(text)
     except json.JSONDecodeError as exc:

@@ -144,3 +144,21 @@ def test_novel_e2e_failing_capture_exits_1(tmp_path):
     result = rcaloop("eval", "novel-e2e", "--captures", path, "--json")
     assert result.exit_code == 1
     assert json.loads(result.stdout)["captures"][0]["failures"][0]["code"] == "NE201"
+
+
+def test_captures_mode_scores_capture_objects_and_job_directories(tmp_path):
+    response = json.loads((EVAL / "novel_e2e.captures.jsonl").read_text().splitlines()[0])["response"]
+    fixtures = tmp_path / "f.jsonl"
+    fixtures.write_text(
+        json.dumps({"case_id": "cap", "case_type": "known", "input": "checkout-api 5xx\n", "expected_family": "db_pool_exhaustion"}) + "\n"
+        + json.dumps({"case_id": "job", "case_type": "known", "job_dir": str(EVAL.parent / "jobs" / "1234567"), "expected_family": "credential"}) + "\n"
+    )
+    captures = tmp_path / "c.jsonl"
+    captures.write_text(
+        json.dumps({"case_id": "cap", "capture": response}) + "\n"
+        + json.dumps({"case_id": "job", "job_dir": str(EVAL.parent / "jobs" / "1234567")}) + "\n"
+    )
+    result = rcaloop("eval", "run", "--fixtures", fixtures, "--captures", captures, "--min-top1", "1.0", "--json")
+    assert result.exit_code == 0, result.output
+    report = json.loads(result.stdout)
+    assert [c["families"][0] for c in report["cases"]] == ["db_pool_exhaustion", "credential"]

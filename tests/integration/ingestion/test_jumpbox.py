@@ -294,3 +294,41 @@ async def test_retries_are_bounded(jb_settings, sftp):
         await download_job(JOB, settings)
     assert info.value.code == "connection_refused"
     assert asyncio.get_running_loop().time() - started < 2
+
+
+async def test_silent_server_times_out(jb_settings, sftp):
+    """A port that accepts TCP but never speaks SSH: connection_timeout, not a hang."""
+    server = await asyncio.start_server(lambda r, w: None, "127.0.0.1", 0)
+    port = server.sockets[0].getsockname()[1]
+    try:
+        settings = jb_settings(jumpbox_uri=f"tester@127.0.0.1 -p {port}", jumpbox_connect_timeout_s=0.3)
+        with pytest.raises(JumpboxError) as info:
+            await download_job(JOB, settings)
+    finally:
+        server.close()
+    assert info.value.code == "connection_timeout" and info.value.exit_code == 5
+    assert "did not answer within 0.3 s" in info.value.message
+
+
+def test_missing_client_key_is_an_auth_error(sftp, jb_settings, tmp_path):
+    _expect(run_cli(jb_settings(jumpbox_identity_file=tmp_path / "no_key"), "download", "--job-id", JOB), 6, "auth_failed", "does not exist")
+    assert sftp.connections == 0
+
+
+async def test_host_alias_port_user_and_key_come_from_the_ssh_config(sftp, jb_settings, tmp_path):
+    config = tmp_path / "ssh_config"
+    config.write_text(
+        f"Host jumpbox\n  HostName 127.0.0.1\n  Port {sftp.port}\n  User tester\n  IdentityFile {sftp.client_key}\n"
+    )
+    settings = jb_settings(jumpbox_uri="jumpbox", jumpbox_ssh_config=config, jumpbox_identity_file=None)
+    local = await download_job(JOB, settings)
+    assert sorted(p.name for p in local.iterdir()) == STEP_FILES
+
+
+def test_cli_shows_progress_for_large_files_and_keeps_stdout_clean(sftp, remote_jobs, jb_settings):
+    (remote_jobs / JOB / "console.log").write_bytes(os.urandom(2 * 1024 * 1024))
+    settings = jb_settings()
+    result = CliRunner().invoke(_cli(), ["download", "--job-id", JOB], env=_env(settings))
+    assert result.exit_code == 0, result.output
+    assert result.stdout.strip() == f"downloaded {JOB} to {settings.rcaloop_analysis_root / JOB}/"
+    assert (settings.rcaloop_analysis_root / JOB / "console.log").stat().st_size == 2 * 1024 * 1024

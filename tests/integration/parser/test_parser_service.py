@@ -27,15 +27,21 @@ def ingested(path: Path) -> IngestedRecord:
 
 def malformed() -> IngestedRecord:
     text = "# half a report\n\n## Summary\nthe run was cut short"
-    return IngestedRecord(result_id="cut-short", kind="skill_text", content=text, analysis_hash=analysis_hash("skill_text", text))
+    return IngestedRecord(
+        result_id="cut-short", kind="skill_text", content=text, analysis_hash=analysis_hash("skill_text", text)
+    )
 
 
 async def _count(redis, key: str, n: int) -> bool:
     return await redis.xlen(key) >= n
 
 
-async def test_samples_become_parsed_messages_and_bad_input_does_not_stop_the_stream(redis, prefix, settings_factory, wait):
-    settings = settings_factory(ParserSettings, rcaloop_registry=ROOT / "tests" / "fixtures" / "parser" / "registry.json")
+async def test_samples_become_parsed_messages_and_bad_input_does_not_stop_the_stream(
+    redis, prefix, settings_factory, wait
+):
+    settings = settings_factory(
+        ParserSettings, rcaloop_registry=ROOT / "tests" / "fixtures" / "parser" / "registry.json"
+    )
     key = Stream.INGESTED.key(prefix)
     for path in SAMPLES[:2]:
         await redis.xadd(key, encode(ingested(path)))

@@ -135,3 +135,41 @@ def test_window_parsing():
     for bad in ("2026-11-01", "x/y", "2026-11-30/2026-11-01"):
         with pytest.raises(WindowError):
             parse_window(bad)
+
+
+def _ci(verdict, kept: bool, correct: bool) -> AnnotationRecord:
+    verdict.parsed.diagnosis.evidence = [TraceItem(source_file="step3.json", json_path="timeline[1].event")]
+    kept_items = [TraceItem(source_file="step3.json", json_path="timeline[1].event", is_root_cause=True)] if kept else []
+    return AnnotationRecord(annotation_id=f"a-{verdict.analysis_hash}", analysis_hash=verdict.analysis_hash, annotator="r", kind="annotation",
+                            annotation=Annotation(job_id="1", category_correct=correct, evidence=kept_items))
+
+
+def _measured(metric, verdicts, reviews=(), events=()):
+    return compute_metrics(facts(verdicts, reviews, events))[0][metric]
+
+
+def test_each_measured_metric_moves_both_ways():
+    v_ok, v_bad = judged(family="configuration", cause="ok"), judged(family="network", cause="bad")
+    assert _measured("known_top1", [v_ok], [evaluation(v_ok, expected="configuration")]) == 1.0
+    assert _measured("known_top1", [v_bad], [evaluation(v_bad, expected="configuration")]) == 0.0
+    assert _measured("groundless_high_confidence", [judged(grounded=True)]) == 0
+    assert _measured("groundless_high_confidence", [judged(grounded=False)]) == 1
+    novel = judged(family="novel_mechanism", confidence="medium", cause="n")
+    assert _measured("false_novel_rate", [v_ok], [evaluation(v_ok, case_type="compositional")]) == 0.0
+    assert _measured("false_novel_rate", [novel], [evaluation(novel, case_type="compositional")]) == 1.0
+    assert _measured("evidence_link_precision", [v_ok], [_ci(v_ok, kept=True, correct=True)]) == 1.0
+    assert _measured("evidence_link_precision", [v_ok], [_ci(v_ok, kept=False, correct=True)]) == 0.0
+    blocked = judged(verdict="insufficient_evidence", cause="blocked")
+    assert _measured("abstention_rate", [blocked], [evaluation(blocked, failed_gates=["G2"])]) == 1.0
+    assert _measured("abstention_rate", [v_ok], [evaluation(v_ok, failed_gates=["G2"])]) == 0.0
+    mech = judged(family="network", candidates=("dns_cache_poisoning",), cause="m")
+    assert _measured("novel_mechanism_recall_at_3", [mech], [evaluation(mech, case_type="novel", expected="dns_cache_poisoning")]) == 1.0
+    assert _measured("novel_mechanism_recall_at_3", [mech], [evaluation(mech, case_type="novel", expected="clock_skew")]) == 0.0
+    assert _measured("inadmissible_knowledge_activations", [], events=[event("activated", 1)]) == 0
+    assert _measured("inadmissible_knowledge_activations", [], events=[event("activated", 1, inadmissible=True)]) == 1
+    assert _measured("activation_p95_seconds", [], events=[event("activated", 1, activation_latency_seconds=3.0)]) == 3.0
+    assert _measured("activation_p95_seconds", [], events=[event("activated", 1, activation_latency_seconds=45.0)]) == 45.0
+    ok = event("activated", 1, detail={"typedb_outage_runtime_activation_success": True})
+    down = event("activated", 2, detail={"typedb_outage_runtime_activation_success": False})
+    assert _measured("typedb_outage_runtime_activation_success", [], events=[ok]) is True
+    assert _measured("typedb_outage_runtime_activation_success", [], events=[ok, down]) is False

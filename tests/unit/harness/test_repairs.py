@@ -86,6 +86,7 @@ def test_guardrails_edit_the_report_lines_in_place():
     lines = v.repaired_report.splitlines()
     restart = next(i for i, ln in enumerate(lines) if "restart all checkout-api pods now" in ln)
     assert lines[restart - 3 : restart] == [f"- {t}" for t in GUARD_TEXTS]
+    assert v.repaired_report.count(GUARD_TEXTS[0]) == 1  # chat and recommendations name the same line
 
 
 def test_partial_guard_adds_only_what_is_missing():

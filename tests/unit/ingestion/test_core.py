@@ -18,6 +18,7 @@ def _raw(**kw) -> RawResult:
 
 GOOD = _raw()
 BROKEN: dict[str, RawResult] = {
+    "invalid_text": _raw(content="half a surrogate pair: \ud800"),
     "result_too_large": _raw(content="x" * 5000),
     "invalid_job_id": _raw(job_id="../../etc"),
     "content_kind_mismatch": _raw(kind="capture", content="plain text is not a capture"),
@@ -34,9 +35,9 @@ def test_every_rule_has_a_breaking_example():
 
 @pytest.mark.parametrize("rule", core.RULES, ids=lambda r: r.code)
 def test_rule_passes_good_record_and_flags_broken_one(rule):
-    assert rule.check(GOOD, LIMITS, core.encoded_size(GOOD)) == []
+    assert rule.check(GOOD, LIMITS, core.measure(GOOD)) == []
     broken = BROKEN[rule.code]
-    issues = rule.check(broken, LIMITS, core.encoded_size(broken))
+    issues = rule.check(broken, LIMITS, core.measure(broken))
     assert [i.code for i in issues] == [rule.code]
     assert issues[0].message
 
@@ -100,3 +101,10 @@ def test_reported_step_file_name_is_a_printable_preview():
     record = _raw(kind="step_files", content={"step5_summary.json": STEP5, "a\x1b[31m" + "y" * 80: {}})
     [issue] = core.validate(record, LIMITS)
     assert "\x1b" not in issue.path and len(issue.path) < 60
+
+
+def test_lone_surrogate_never_raises_anywhere_in_the_core():
+    record = _raw(content="a\ud800b", metadata={"k": "\udfff"})
+    assert [i.code for i in core.validate(record)] == ["invalid_text"]
+    assert core.idempotency_key(record).startswith("rejected:")
+    assert core.encoded_size(record) > 0

@@ -42,7 +42,9 @@ sensitive_data: none
 
 
 def record(content: Any, kind: str = "skill_text", **extra: Any) -> IngestedRecord:
-    return IngestedRecord(result_id="r-test", kind=kind, content=content, analysis_hash=analysis_hash(kind, content), **extra)
+    return IngestedRecord(
+        result_id="r-test", kind=kind, content=content, analysis_hash=analysis_hash(kind, content), **extra
+    )
 
 
 def parse(content: Any, kind: str = "skill_text", registry: Registry | None = REGISTRY, **extra: Any) -> ParsedRCA:

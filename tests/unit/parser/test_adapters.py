@@ -30,7 +30,10 @@ def test_step_files_tolerate_extra_keys_and_junk_items():
     parsed = parse(content, kind="step_files", job_id="1234567")
     assert parsed.outcome == "report"
     assert {w.path for w in parsed.warnings if w.code == "RCA512"} == {
-        "evidence[3]", "recommendations[2]", "root_cause.confidence"}
+        "evidence[3]",
+        "recommendations[2]",
+        "root_cause.confidence",
+    }
     assert parsed.diagnosis.root_cause.confidence is None and len(parsed.diagnosis.evidence) == 3
 
 
@@ -57,7 +60,12 @@ def test_old_capture_without_confidence_diagnostics_loads():
 
 def test_candidates_ranked_by_rank_then_score():
     content = capture()
-    content["candidates"] = [{"family": "b", "score": 0.2}, {"family": "a", "score": 0.9}, {"family": "c", "rank": 1}, 7]
+    content["candidates"] = [
+        {"family": "b", "score": 0.2},
+        {"family": "a", "score": 0.9},
+        {"family": "c", "rank": 1},
+        7,
+    ]
     parsed = parse(content, kind="capture")
     assert parsed.diagnosis.candidates == ["c", "a", "b"]
     assert "RCA611" in codes_of(parsed)

@@ -18,9 +18,20 @@ def one(link: str):
 
 @pytest.mark.parametrize(
     ("target", "kind"),
-    [("msg:m-1", "msg"), ("rca:r-1", "rca"), ("code:shop@abc1234/a.py#L1", "code"), ("https://x", "url"),
-     ("javascript:alert(1)", "url"), ("data:text/html,x", "url"), ("file:///etc/passwd", "url"), ("//evil.example", "url"),
-     ("HTTP://X", "url"), ("relative/page.md", "other"), ("#anchor", "other"), ("", "other")],
+    [
+        ("msg:m-1", "msg"),
+        ("rca:r-1", "rca"),
+        ("code:shop@abc1234/a.py#L1", "code"),
+        ("https://x", "url"),
+        ("javascript:alert(1)", "url"),
+        ("data:text/html,x", "url"),
+        ("file:///etc/passwd", "url"),
+        ("//evil.example", "url"),
+        ("HTTP://X", "url"),
+        ("relative/page.md", "other"),
+        ("#anchor", "other"),
+        ("", "other"),
+    ],
 )
 def test_classify(target, kind):
     assert classify(target) == kind
@@ -76,8 +87,18 @@ def test_code_links_reduced_unless_fully_safe(target, reason):
     assert rendered == "see file here"
 
 
-@pytest.mark.parametrize("target", ["https://evil.example", "javascript:alert(1)", "data:text/html;base64,PHNjcmlwdD4=",
-                                    "file:///etc/passwd", "ftp://x/y", "//evil.example/x", "<https://evil.example>"])
+@pytest.mark.parametrize(
+    "target",
+    [
+        "https://evil.example",
+        "javascript:alert(1)",
+        "data:text/html;base64,PHNjcmlwdD4=",
+        "file:///etc/passwd",
+        "ftp://x/y",
+        "//evil.example/x",
+        "<https://evil.example>",
+    ],
+)
 def test_every_url_scheme_is_reduced_to_its_label(target):
     rendered, c = one(f"[click]({target})")
     assert (c.kind, c.resolved, c.href) == ("url", False, None)
@@ -127,3 +148,13 @@ def test_without_a_registry_everything_is_reduced():
     parsed = parse("# t\n\n## Summary\n[log](msg:m-1001) [c](code:shop@4f2c9e1/a.py#L1)\n", registry=None)
     assert [c.resolved for c in parsed.citations] == [False, False]
     assert parsed.chat_rendered == "**t**\n\nlog c"
+
+
+def test_autolinks_are_citations_too():
+    out = render("see <https://evil.example/x> and <msg:m-1001>; <b>bold</b> stays", R, part="chat")
+    assert out.text == "see https://evil.example/x and [msg:m-1001](https://chat.example/m/1001); <b>bold</b> stays"
+    assert [(c.kind, c.resolved) for c in out.citations] == [("url", False), ("msg", True)]
+    assert [w.code for w in out.warnings] == ["RCA230"]
+    parsed = parse("# t\n\n## Summary\nsee <https://evil.example/x>\n")
+    assert [c.kind for c in parsed.citations] == ["url"]  # the fallback post repeats the report's links
+    assert parsed.chat_rendered == "**t**\n\nsee https://evil.example/x"

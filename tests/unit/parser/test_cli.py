@@ -14,11 +14,26 @@ REGISTRY = str(FIXTURES / "registry.json")
 
 
 def test_json_output_uses_contract_field_names():
-    result = runner.invoke(app, ["parse", str(EXAMPLES / "skill_outputs" / "checkout-5xx.txt"), "--registry", REGISTRY, "--json"])
+    result = runner.invoke(
+        app, ["parse", str(EXAMPLES / "skill_outputs" / "checkout-5xx.txt"), "--registry", REGISTRY, "--json"]
+    )
     assert result.exit_code == 0, result.output
     data = json.loads(result.stdout)
-    assert {"outcome", "outcome_reason", "title", "report_markdown", "chat", "chat_rendered", "fields", "citations",
-            "red_flags", "context", "errors", "warnings", "analysis_hash"} <= set(data)
+    assert {
+        "outcome",
+        "outcome_reason",
+        "title",
+        "report_markdown",
+        "chat",
+        "chat_rendered",
+        "fields",
+        "citations",
+        "red_flags",
+        "context",
+        "errors",
+        "warnings",
+        "analysis_hash",
+    } <= set(data)
     assert data["outcome"] == "report" and data["citations"][0]["href"] == "https://chat.example/m/1001"
 
 
@@ -35,7 +50,9 @@ def test_job_directory_and_capture(tmp_path):
 
 
 def test_readable_summary_without_json():
-    result = runner.invoke(app, ["parse", str(EXAMPLES / "skill_outputs" / "payments-webhook-leak.txt"), "--registry", REGISTRY])
+    result = runner.invoke(
+        app, ["parse", str(EXAMPLES / "skill_outputs" / "payments-webhook-leak.txt"), "--registry", REGISTRY]
+    )
     assert result.exit_code == 0
     assert "red flag" in result.stdout and "history:webhook-url" in result.stdout and "outcome: report" in result.stdout
 
@@ -48,5 +65,7 @@ def test_unreadable_input_exits_2_with_a_clear_message(tmp_path):
     assert runner.invoke(app, ["parse", str(bad_json)]).exit_code == 2
     bad_registry = tmp_path / "registry.json"
     bad_registry.write_text('{"messages": {"m": {"author": "bot", "url": "javascript:alert(1)"}}}')
-    result = runner.invoke(app, ["parse", str(EXAMPLES / "skill_outputs" / "checkout-5xx.txt"), "--registry", str(bad_registry)])
+    result = runner.invoke(
+        app, ["parse", str(EXAMPLES / "skill_outputs" / "checkout-5xx.txt"), "--registry", str(bad_registry)]
+    )
     assert result.exit_code == 2 and "http(s) URL" in result.stderr

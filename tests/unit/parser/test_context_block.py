@@ -41,7 +41,9 @@ def test_malformed_lines_are_reported_by_line_number():
 
 def test_build_then_parse_round_trips():
     text = build_context_block(
-        "alert body\n", subjects=["a", "b"], already_analyzed=[("c", "r-1"), AlreadyAnalyzed(subject="d", rca_id="2")],
+        "alert body\n",
+        subjects=["a", "b"],
+        already_analyzed=[("c", "r-1"), AlreadyAnalyzed(subject="d", rca_id="2")],
         history_sql='x/nimi-sql "SELECT 1"',
     )
     ctx, issues = parse_context_block(text)
@@ -49,23 +51,60 @@ def test_build_then_parse_round_trips():
     assert [(a.subject, a.rca_id) for a in ctx.already_analyzed] == [("c", "r-1"), ("d", "2")]
 
 
-@pytest.mark.parametrize("bad", [{"subjects": ["a,b"]}, {"subjects": [" "]}, {"already_analyzed": [("x", "r 1")]},
-                                 {"history_sql": "a\nb"}])
+@pytest.mark.parametrize(
+    "bad", [{"subjects": ["a,b"]}, {"subjects": [" "]}, {"already_analyzed": [("x", "r 1")]}, {"history_sql": "a\nb"}]
+)
 def test_builder_refuses_values_it_cannot_represent(bad):
     with pytest.raises(ValueError):
         build_context_block("body", **bad)
 
 
-NAME = st.text(st.characters(blacklist_characters=",()#\n\r", blacklist_categories=("Cs", "Cc", "Zs", "Zl", "Zp")),
-               min_size=1, max_size=20)
+NAME = st.text(
+    st.characters(blacklist_characters=",()#\n\r", blacklist_categories=("Cs", "Cc", "Zs", "Zl", "Zp")),
+    min_size=1,
+    max_size=20,
+)
 
 
 @settings(max_examples=60, deadline=None)
-@given(subjects=st.lists(NAME, max_size=4), done=st.lists(st.tuples(NAME, st.from_regex(r"[A-Za-z0-9-]{1,8}", fullmatch=True)), max_size=3),
-       body=st.text(max_size=200))
+@given(
+    subjects=st.lists(NAME, max_size=4),
+    done=st.lists(st.tuples(NAME, st.from_regex(r"[A-Za-z0-9-]{1,8}", fullmatch=True)), max_size=3),
+    body=st.text(max_size=200),
+)
 def test_round_trip_property(subjects, done, body):
     ctx, issues = parse_context_block(build_context_block(body, subjects=subjects, already_analyzed=done))
     assert issues == []
     assert ctx.subjects == [s.strip() for s in subjects]
     assert [(a.subject, a.rca_id) for a in ctx.already_analyzed] == [(s.strip(), i) for s, i in done]
     assert ctx.body == body
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    st.lists(
+        st.sampled_from(
+            [
+                "- Analyze only these subjects:",
+                "- Already analyzed, do not re-analyze:",
+                "- History SQL:",
+                "(earlier RCA #",
+                ")",
+                ",",
+                "---",
+                "\n",
+                " ",
+                "x",
+                "#",
+                "(",
+            ]
+        )
+        | st.text(max_size=6),
+        max_size=40,
+    ).map("".join)
+)
+def test_any_text_after_the_header_parses_without_raising(tail):
+    ctx, issues = parse_context_block("RCA context (from the RCA service):\n" + tail)
+    assert ctx is not None
+    assert {i.code for i in issues} <= {"RCA401", "RCA402"}
+    assert all(a.subject and a.rca_id and " " not in a.rca_id for a in ctx.already_analyzed)

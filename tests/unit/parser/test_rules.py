@@ -49,9 +49,15 @@ CAPTURE_OK = cap(lambda c: None)
 CASES: dict[str, tuple[Callable[[], ParsedRCA], Callable[[], ParsedRCA]]] = {
     "RCA100": (text("  \n\n"), OK),
     "RCA101": (text(BASE[: BASE.index("RCA_FIELDS")]), OK),
-    "RCA102": (text("RCA_OUTCOME: maybe - who knows\n"), text("RCA_OUTCOME: not_applicable - resolved/OK notification\n")),
+    "RCA102": (
+        text("RCA_OUTCOME: maybe - who knows\n"),
+        text("RCA_OUTCOME: not_applicable - resolved/OK notification\n"),
+    ),
     "RCA103": (lambda: parse({"text": BASE}), OK),
-    "RCA201": (text("RCA_OUTCOME: not_applicable - resolved\nbut here is a report\n"), text("RCA_OUTCOME: not_applicable - resolved\n")),
+    "RCA201": (
+        text("RCA_OUTCOME: not_applicable - resolved\nbut here is a report\n"),
+        text("RCA_OUTCOME: not_applicable - resolved\n"),
+    ),
     "RCA202": (sub("## Summary", "RCA_OUTCOME: not_applicable - late\n## Summary"), OK),
     "RCA210": (sub("# checkout 503s\n", ""), OK),
     "RCA211": (sub("## Summary", "## Overview"), OK),
@@ -59,7 +65,10 @@ CASES: dict[str, tuple[Callable[[], ParsedRCA], Callable[[], ParsedRCA]]] = {
     "RCA221": (sub("END_RCA_CHAT\n", ""), OK),
     "RCA222": (sub("**checkout 503s: DB pool at 5**\n", ""), OK),
     "RCA223": (sub("`checkout-api` | prod, since 14:02\n", ""), OK),
-    "RCA224": (text(BASE.replace("**TL;DR:** the pool is 5.\n", "").replace("**Now**", "**TL;DR:** late\n**Now**")), OK),
+    "RCA224": (
+        text(BASE.replace("**TL;DR:** the pool is 5.\n", "").replace("**Now**", "**TL;DR:** late\n**Now**")),
+        OK,
+    ),
     "RCA225": (sub("END_RCA_CHAT", "**Now**\n- again\nEND_RCA_CHAT"), OK),
     "RCA226": (sub("\n**TL;DR:**", "\nsome words before any section\n**TL;DR:**"), OK),
     "RCA227": (sub("- read the pool size on a live pod", "<b>read</b> the pool size"), OK),
@@ -72,9 +81,18 @@ CASES: dict[str, tuple[Callable[[], ParsedRCA], Callable[[], ParsedRCA]]] = {
     "RCA303": (sub("confidence: high\n", "confidence: high\nseverity: p1\n"), OK),
     "RCA304": (sub("origin: internal\n", "origin: internal\norigin: upstream\n"), OK),
     "RCA305": (text(BASE + "\nHope this helps!\n"), OK),
-    "RCA306": (sub("sensitive_data: none", "sensitive_data: logs:password=hunter2"), sub("sensitive_data: none", "sensitive_data: logs:password")),
-    "RCA401": (lambda: parse(BASE, input_text=CONTEXT_OK.replace("---\n", "")), lambda: parse(BASE, input_text=CONTEXT_OK)),
-    "RCA402": (lambda: parse(BASE, input_text=CONTEXT_OK.replace("---", "- Please also fix it\n---")), lambda: parse(BASE, input_text=CONTEXT_OK)),
+    "RCA306": (
+        sub("sensitive_data: none", "sensitive_data: logs:password=hunter2"),
+        sub("sensitive_data: none", "sensitive_data: logs:password"),
+    ),
+    "RCA401": (
+        lambda: parse(BASE, input_text=CONTEXT_OK.replace("---\n", "")),
+        lambda: parse(BASE, input_text=CONTEXT_OK),
+    ),
+    "RCA402": (
+        lambda: parse(BASE, input_text=CONTEXT_OK.replace("---", "- Please also fix it\n---")),
+        lambda: parse(BASE, input_text=CONTEXT_OK),
+    ),
     "RCA501": (steps(lambda c: c.pop("step5_summary.json")), STEPS_OK),
     "RCA502": (lambda: parse("not a mapping", kind="step_files"), STEPS_OK),
     "RCA510": (steps(lambda c: c.pop("step3_correlation.json")), STEPS_OK),

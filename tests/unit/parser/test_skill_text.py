@@ -35,15 +35,27 @@ def test_chat_block_title_subjects_and_sections_in_order():
 
 
 def test_several_subjects_and_all_eight_sections():
-    sections = "\n".join(f"**{h}** {k}" for h, k in [
-        ("TL;DR:", "a"), ("Cause", "b"), ("Steps to verify", "c"), ("Now", "d"), ("Do NOT", "e"),
-        ("Permanent fixes", "f"), ("Also", "g"), ("Related", "h")])
-    text = BASE.replace(BASE[BASE.index("`checkout-api`"): BASE.index("END_RCA_CHAT")],
-                        f"`api`, `db` | prod\n\n{sections}\n")
+    sections = "\n".join(
+        f"**{h}** {k}"
+        for h, k in [
+            ("TL;DR:", "a"),
+            ("Cause", "b"),
+            ("Steps to verify", "c"),
+            ("Now", "d"),
+            ("Do NOT", "e"),
+            ("Permanent fixes", "f"),
+            ("Also", "g"),
+            ("Related", "h"),
+        ]
+    )
+    text = BASE.replace(
+        BASE[BASE.index("`checkout-api`") : BASE.index("END_RCA_CHAT")], f"`api`, `db` | prod\n\n{sections}\n"
+    )
     parsed = parse(text)
     assert parsed.chat.subjects == ["api", "db"]
-    assert parsed.chat.sections.model_dump() == dict(zip(
-        ["tldr", "cause", "steps_to_verify", "now", "do_not", "permanent_fixes", "also", "related"], "abcdefgh"))
+    assert parsed.chat.sections.model_dump() == dict(
+        zip(["tldr", "cause", "steps_to_verify", "now", "do_not", "permanent_fixes", "also", "related"], "abcdefgh")
+    )
     assert parsed.warnings == []
 
 
@@ -63,8 +75,13 @@ def test_missing_chat_falls_back_to_title_and_summary():
 
 def test_fields_parsed_and_invalid_values_left_unset():
     assert parse(BASE).fields.model_dump() == {
-        "origin": "internal", "confidence": "high", "self_healing": "no", "repo": "shop", "commit": "4f2c9e1",
-        "sensitive_data": []}
+        "origin": "internal",
+        "confidence": "high",
+        "self_healing": "no",
+        "repo": "shop",
+        "commit": "4f2c9e1",
+        "sensitive_data": [],
+    }
     bad = BASE.replace("origin: internal", "origin: martian").replace("commit: 4f2c9e1", "commit: HEAD~1")
     bad = bad.replace("repo: shop", "repo: not-registered")
     parsed = parse(bad)
@@ -82,11 +99,20 @@ def test_repo_and_commit_none():
 def test_each_sensitive_item_raises_a_red_flag():
     parsed = parse(BASE.replace("sensitive_data: none", "sensitive_data: logs:password, config:api-key, docs:email"))
     assert [(s.where, s.type) for s in parsed.fields.sensitive_data] == [
-        ("logs", "password"), ("config", "api-key"), ("docs", "email")]
-    assert parsed.red_flags == ["sensitive_data: logs:password", "sensitive_data: config:api-key", "sensitive_data: docs:email"]
+        ("logs", "password"),
+        ("config", "api-key"),
+        ("docs", "email"),
+    ]
+    assert parsed.red_flags == [
+        "sensitive_data: logs:password",
+        "sensitive_data: config:api-key",
+        "sensitive_data: docs:email",
+    ]
 
 
-@pytest.mark.parametrize("item", ["logs:password=hunter2-XYZZY", "XYZZY-sk_live_abc", "moon:XYZZY", "logs: XYZZY token"])
+@pytest.mark.parametrize(
+    "item", ["logs:password=hunter2-XYZZY", "XYZZY-sk_live_abc", "moon:XYZZY", "logs: XYZZY token"]
+)
 def test_malformed_sensitive_item_is_dropped_and_never_echoed(item):
     parsed = parse(BASE.replace("sensitive_data: none", f"sensitive_data: input:token, {item}"))
     assert [(s.where, s.type) for s in parsed.fields.sensitive_data] == [("input", "token")]
@@ -108,23 +134,37 @@ def test_diagnosis_from_the_chat():
     assert d.root_cause.summary == "cfg-2291 set the pool to 5 (prod.yaml)."
     assert d.root_cause.confidence == "high"
     assert [(r.priority, r.action) for r in d.recommendations] == [
-        ("high", "read the pool size on a live pod"), ("high", "roll back cfg-2291 after approval")]
+        ("high", "read the pool size on a live pod"),
+        ("high", "roll back cfg-2291 after approval"),
+    ]
     cause = d.claims[0]
-    assert (cause.id, cause.kind, cause.evidence_ids) == ("cause", "root_cause", ["code:shop@4f2c9e1/config/prod.yaml#L42"])
+    assert (cause.id, cause.kind, cause.evidence_ids) == (
+        "cause",
+        "root_cause",
+        ["code:shop@4f2c9e1/config/prod.yaml#L42"],
+    )
     assert [c.id for c in d.claims[1:]] == ["steps_to_verify-1", "now-1"]
 
 
 def test_do_not_items_are_marked_and_files_come_from_code_citations():
-    text = BASE.replace("END_RCA_CHAT", "**Do NOT**\n- restart the database\n**Permanent fixes**\n"
-                        "- lint [prod.yaml](code:shop@4f2c9e1/config/prod.yaml#L42)\nEND_RCA_CHAT")
+    text = BASE.replace(
+        "END_RCA_CHAT",
+        "**Do NOT**\n- restart the database\n**Permanent fixes**\n"
+        "- lint [prod.yaml](code:shop@4f2c9e1/config/prod.yaml#L42)\nEND_RCA_CHAT",
+    )
     recs = parse(text).diagnosis.recommendations
     assert [(r.priority, r.action, r.file) for r in recs[2:]] == [
-        ("medium", "lint prod.yaml", "config/prod.yaml"), ("do_not", "restart the database", None)]
+        ("medium", "lint prod.yaml", "config/prod.yaml"),
+        ("do_not", "restart the database", None),
+    ]
 
 
 def test_sample_with_sensitive_data_and_context(tmp_path):
     text = (EXAMPLES / "skill_outputs" / "payments-webhook-leak.txt").read_text()
-    parsed = parse(text, input_text="RCA context (from the RCA service):\n- Analyze only these subjects: payments-notifier\n---\n401s\n")
+    parsed = parse(
+        text,
+        input_text="RCA context (from the RCA service):\n- Analyze only these subjects: payments-notifier\n---\n401s\n",
+    )
     assert parsed.red_flags == ["sensitive_data: history:webhook-url", "sensitive_data: config:private-key"]
     assert parsed.context.subjects == ["payments-notifier"] and parsed.alert_text == "401s\n"
     assert {a.id for a in parsed.artifacts} == {"msg:m-1001", "msg:m-1002", "code:shop@9d1e0a7/notifier/keys.py#L88"}

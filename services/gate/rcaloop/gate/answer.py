@@ -14,7 +14,8 @@ from dataclasses import dataclass, field
 
 from rcaloop.contracts import HarnessVerdict, ParsedRCA
 from rcaloop.contracts.common import CATEGORIES
-from rcaloop.contracts.parsed import Diagnosis
+from rcaloop.contracts.parsed import ChatSections, Diagnosis
+from rcaloop.gate.sections import text_sections
 
 NOVEL_FAMILIES = frozenset({"novel", "novel_mechanism", "unknown_mechanism"})
 NOT_A_FAMILY = frozenset({"", "unknown", "none", "undetermined", "unresolved"})
@@ -132,41 +133,10 @@ def abstained(parsed: ParsedRCA, verdict: HarnessVerdict | None) -> bool:
     return parsed.outcome == "insufficient_context" or bool(verdict and verdict.verdict == "insufficient_evidence")
 
 
-_SECTION_HEAD = re.compile(r"^\s*(?:#{1,6}\s*|\*\*)([A-Za-z;: ]+?)(?:\*\*|:)?(?:\*\*)?\s*(.*)$")
-_SECTION_NAMES = {
-    "tl;dr": "tldr", "cause": "cause", "steps to verify": "steps_to_verify", "now": "now", "do not": "do_not",
-    "permanent fixes": "permanent_fixes", "also": "also", "related": "related", "summary": "summary",
-}
-
-
-def text_sections(text: str) -> dict[str, str]:
-    """Chat-like sections read from raw text, for an answer the parser gave no ``chat`` for."""
-    found: dict[str, list[str]] = {}
-    current: str | None = None
-    for line in text.splitlines():
-        heading = line.lstrip().startswith(("#", "**"))
-        m = _SECTION_HEAD.match(line) if heading else None
-        name = _SECTION_NAMES.get(m.group(1).strip().lower().rstrip(":")) if m else None
-        if heading and not name:
-            current = None
-        elif name:
-            current = name
-            found.setdefault(name, [])
-            if m.group(2).strip():
-                found[name].append(m.group(2).strip())
-        elif line.strip() in ("END_RCA_CHAT", "RCA_FIELDS", "RCA_CHAT"):
-            current = None
-        elif current:
-            found[current].append(line)
-    return {k: "\n".join(v).strip() for k, v in found.items()}
-
-
 def _sections(parsed: ParsedRCA, verdict: HarnessVerdict | None):
     """The chat sections: the parser's, else read from the text (``None`` when absent)."""
     if parsed.chat is not None:
         return parsed.chat.sections
-    from rcaloop.contracts.parsed import ChatSections  # noqa: PLC0415
-
     found = text_sections(final_text(parsed, verdict))
     if not found:
         return None

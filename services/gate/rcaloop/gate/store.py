@@ -9,6 +9,7 @@ fixed format, so a window is a plain string range.
 from __future__ import annotations
 
 import sqlite3
+import threading
 from collections.abc import Iterable
 from datetime import UTC, datetime
 from pathlib import Path
@@ -52,15 +53,19 @@ class GateStore:
     def __init__(self, path: Path):
         self.path = Path(path)
         self.path.parent.mkdir(parents=True, exist_ok=True)
+        # one connection shared by the service's worker threads: every use holds the lock
+        self._lock = threading.Lock()
         self._db = sqlite3.connect(self.path, timeout=30, check_same_thread=False, isolation_level=None)
         self._db.execute("PRAGMA journal_mode=WAL")
         self._db.executescript(SCHEMA)
 
     def close(self) -> None:
-        self._db.close()
+        with self._lock:
+            self._db.close()
 
     def _insert(self, sql: str, args: tuple) -> bool:
-        return self._db.execute(sql, args).rowcount == 1
+        with self._lock:
+            return self._db.execute(sql, args).rowcount == 1
 
     # -- recording (idempotent) --------------------------------------------------------
     def record_verdict(self, v: HarnessVerdict) -> bool:
@@ -87,7 +92,12 @@ class GateStore:
 
     # -- reading -----------------------------------------------------------------------
     def _rows(self, sql: str, args: Iterable = ()) -> list[str]:
-        return [row[0] for row in self._db.execute(sql, tuple(args))]
+        with self._lock:
+            return [row[0] for row in self._db.execute(sql, tuple(args))]
+
+    def _one(self, sql: str, args: Iterable = ()) -> tuple:
+        with self._lock:
+            return self._db.execute(sql, tuple(args)).fetchone()
 
     def verdicts(self, start: datetime, end: datetime) -> list[HarnessVerdict]:
         rows = self._rows("SELECT payload FROM verdicts WHERE at >= ? AND at < ? ORDER BY at", (stamp(start), stamp(end)))
@@ -118,9 +128,9 @@ class GateStore:
 
     def last_material_change(self) -> datetime | None:
         marks = ",".join("?" * len(MATERIAL_CHANGES))
-        row = self._db.execute(f"SELECT MAX(at) FROM knowledge_events WHERE kind IN ({marks})", MATERIAL_CHANGES).fetchone()  # noqa: S608
+        row = self._one(f"SELECT MAX(at) FROM knowledge_events WHERE kind IN ({marks})", MATERIAL_CHANGES)  # noqa: S608
         return datetime.strptime(row[0], "%Y-%m-%dT%H:%M:%S.%fZ").replace(tzinfo=UTC) if row and row[0] else None
 
     def counts(self) -> dict[str, int]:
         tables = ("verdicts", "reviews", "knowledge_events", "decisions")
-        return {t: self._db.execute(f"SELECT COUNT(*) FROM {t}").fetchone()[0] for t in tables}  # noqa: S608 - fixed names
+        return {t: self._one(f"SELECT COUNT(*) FROM {t}")[0] for t in tables}  # noqa: S608 - fixed names

@@ -24,24 +24,31 @@ from rcaloop.shared.service import Service, faststream_app, host_redis, run_main
 from rcaloop.shared.settings import RuntimeSettings
 from rcaloop.shared.wire import PAYLOAD_FIELD
 
-DLQ_PAYLOAD_PREVIEW = 64 * 1024
-"""An oversized payload is cut to this many characters in its dead letter."""
+DLQ_PAYLOAD_PREVIEW = 16 * 1024
+"""An oversized payload is cut to this many characters in its dead letter (the DLQ stays small)."""
 
 
 class IngestionSettings(RuntimeSettings, JumpboxSettings):
-    rcaloop_max_result_bytes: int = Field(default=core.DEFAULT_MAX_RESULT_BYTES, ge=1024, description="largest record accepted")
-    rcaloop_poll_local: Path | None = Field(default=None, description="poll this .analysis/ root for job directories; unset = off")
+    rcaloop_max_result_bytes: int = Field(
+        default=core.DEFAULT_MAX_RESULT_BYTES, ge=1024, description="largest record accepted"
+    )
+    rcaloop_poll_local: Path | None = Field(
+        default=None, description="poll this .analysis/ root for job directories; unset = off"
+    )
     rcaloop_poll_jumpbox: bool = Field(default=False, description="poll JUMPBOX_ROOT on JUMPBOX_URI for job directories")
     rcaloop_poll_interval_s: float = Field(default=30.0, gt=0)
-    rcaloop_poll_settle_s: float = Field(default=2.0, ge=0, description="a local job directory must be this quiet before it is read")
+    rcaloop_poll_settle_s: float = Field(
+        default=2.0, ge=0, description="a local job directory must be this quiet before it is read"
+    )
 
 
 def dead_letter(result: RawResult, issues: list[Issue]) -> Emit:
     """The rejected record as a ``DeadLetter`` on the DLQ of the stream it came from."""
     delivery = current_delivery()
     if delivery is None:  # called outside the worker (tests, tools): describe the record itself
-        fields = {PAYLOAD_FIELD: result.model_dump_json()}
-        stream, group, msg_id, n, consumer, dlq_key = Stream.RESULTS.value, "ingestion", "", 1, None, Stream.RESULTS.dlq_key()
+        fields = {PAYLOAD_FIELD: core.safe_json(result).encode("utf-8", "replace").decode("utf-8")}
+        stream, group, msg_id, n, consumer = Stream.RESULTS.value, "ingestion", "", 1, None
+        dlq_key = Stream.RESULTS.dlq_key()
     else:
         fields, stream, group = dict(delivery.fields), delivery.stream, delivery.group
         msg_id, n, consumer, dlq_key = delivery.message_id, delivery.deliveries, delivery.consumer, delivery.dlq_key
@@ -65,12 +72,12 @@ def dead_letter(result: RawResult, issues: list[Issue]) -> Emit:
 def build(settings: IngestionSettings | None = None) -> Service:
     settings = settings or IngestionSettings()
     limits = core.Limits(max_result_bytes=settings.rcaloop_max_result_bytes)
-    log = get_logger("ingestion")
 
     def handle(result: RawResult) -> list[Emit]:
         issues = core.validate(result, limits)
         if issues:
-            log.warning("record_rejected", result_id=result.result_id, codes=[i.code for i in issues])
+            codes = [i.code for i in issues]
+            get_logger("ingestion").warning("record_rejected", result_id=result.result_id, codes=codes)
             return [dead_letter(result, issues)]
         return [Emit(Stream.INGESTED, core.ingest(result))]
 
@@ -78,7 +85,11 @@ def build(settings: IngestionSettings | None = None) -> Service:
         name="ingestion",
         subscriptions=[
             Subscription(
-                Stream.RESULTS, RawResult, handle, group="ingestion", idempotency_key=partial(core.idempotency_key, limits=limits)
+                Stream.RESULTS,
+                RawResult,
+                handle,
+                group="ingestion",
+                idempotency_key=partial(core.idempotency_key, limits=limits),
             )
         ],
         background=pollers(settings),
@@ -90,7 +101,9 @@ def pollers(settings: IngestionSettings) -> list:
     jobs = []
     log = get_logger("ingestion")
     if settings.rcaloop_poll_local is not None:
-        local = LocalPoller(settings.rcaloop_poll_local, settings.prefix, settings.rcaloop_poll_settle_s, settings.stream_maxlen)
+        local = LocalPoller(
+            settings.rcaloop_poll_local, settings.prefix, settings.rcaloop_poll_settle_s, settings.stream_maxlen
+        )
         jobs.append(_job("local", lambda: local.poll_once(host_redis()), settings.rcaloop_poll_interval_s))
     if settings.rcaloop_poll_jumpbox:
         if not settings.jumpbox_uri:

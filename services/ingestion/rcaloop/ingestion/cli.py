@@ -9,8 +9,10 @@ from __future__ import annotations
 
 import asyncio
 import json
+import sys
 from pathlib import Path
 
+import structlog
 import typer
 from pydantic import ValidationError
 from rich.console import Console
@@ -21,6 +23,7 @@ from rcaloop.contracts import RawResult
 from rcaloop.ingestion import core
 from rcaloop.shared.cli_deps import CliDeps
 from rcaloop.shared.jumpbox import REQUIRED_FILES, JumpboxError, JumpboxSettings, download_job, upload_annotation
+from rcaloop.shared.logs import configure_logging
 from rcaloop.shared.sources import SourceError, load_result
 
 LARGE_FILE_BYTES = 1024 * 1024
@@ -31,26 +34,46 @@ err = Console(stderr=True)
 
 
 class _Bars:
-    """A Rich progress bar per large file; small files transfer silently."""
+    """A Rich progress bar per large file, started only when one shows up (small files stay quiet)."""
 
-    def __init__(self, progress: Progress):
-        self.progress = progress
+    def __init__(self) -> None:
+        self.progress: Progress | None = None
         self.tasks: dict[str, int] = {}
 
     def __call__(self, name: str, done: int, total: int) -> None:
         if total < LARGE_FILE_BYTES:
             return
+        if self.progress is None:
+            columns = (TextColumn("{task.description}"), BarColumn(), DownloadColumn(), TransferSpeedColumn())
+            self.progress = Progress(*columns, console=err, transient=True)
+            self.progress.start()
         if name not in self.tasks:
             self.tasks[name] = self.progress.add_task(name, total=total)
         self.progress.update(self.tasks[name], completed=done)
 
+    def close(self) -> None:
+        if self.progress is not None:
+            self.progress.stop()
 
-def _progress() -> Progress:
-    columns = (TextColumn("{task.description}"), BarColumn(), DownloadColumn(), TransferSpeedColumn())
-    return Progress(*columns, console=err, transient=True)
+
+class _CurrentStderr:
+    """Whatever ``sys.stderr`` is when a log line is written (test runners swap and close it)."""
+
+    def write(self, text: str) -> int:
+        return sys.stderr.write(text)
+
+    def flush(self) -> None:
+        sys.stderr.flush()
+
+
+def _quiet_logs() -> None:
+    """Warnings (retries) go to stderr; info lines stay out of stdout, which holds the result."""
+    configure_logging("rcaloop", "WARNING", "console")
+    structlog.configure(logger_factory=structlog.PrintLoggerFactory(file=_CurrentStderr()))
 
 
 def _settings() -> JumpboxSettings:
+    _quiet_logs()
     try:
         return JumpboxSettings()
     except ValidationError as exc:
@@ -63,8 +86,11 @@ def _run(operation, settings: JumpboxSettings):
     """Run a jumpbox operation, with progress bars only when files really travel."""
     if not settings.jumpbox_uri:
         return asyncio.run(operation(None))
-    with _progress() as progress:
-        return asyncio.run(operation(_Bars(progress)))
+    bars = _Bars()
+    try:
+        return asyncio.run(operation(bars))
+    finally:
+        bars.close()
 
 
 def _fail(exc: JumpboxError) -> None:
@@ -86,7 +112,8 @@ def register(app: typer.Typer, deps: CliDeps) -> None:
         if settings.jumpbox_uri:
             console.print(f"downloaded {job_id} to {path}/", highlight=False, soft_wrap=True)
         else:
-            console.print(f"JUMPBOX_URI unset: {path}/ has the required files ({', '.join(REQUIRED_FILES)})", highlight=False, soft_wrap=True)
+            files = ", ".join(REQUIRED_FILES)
+            console.print(f"JUMPBOX_URI unset: {path}/ has the required files ({files})", highlight=False, soft_wrap=True)
 
     @app.command()
     def upload(job_id: str = typer.Option(..., "--job-id", help="the CI job whose annotation.json to push")) -> None:
@@ -128,7 +155,8 @@ def register(app: typer.Typer, deps: CliDeps) -> None:
             console.print(f"accepted {raw.result_id}: analysis_hash {record.analysis_hash}", highlight=False, soft_wrap=True)
         else:
             for issue in issues:
-                console.print(f"{issue.code}: {issue.message}" + (f" ({issue.path})" if issue.path else ""), highlight=False, soft_wrap=True)
+                where = f" ({issue.path})" if issue.path else ""
+                console.print(f"{issue.code}: {issue.message}{where}", highlight=False, soft_wrap=True)
         raise typer.Exit(1 if issues else 0)
 
 

@@ -9,6 +9,7 @@ nothing here touches Redis or the filesystem.
 from __future__ import annotations
 
 import hashlib
+import json
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -27,6 +28,14 @@ class Limits:
 
 
 @dataclass(frozen=True)
+class Facts:
+    """What the rules need to know about the record's serialised form (computed once)."""
+
+    size: int
+    valid_unicode: bool
+
+
+@dataclass(frozen=True)
 class Rule:
     """One ingestion rule: a stable code, what it requires, and its check.
 
@@ -35,28 +44,52 @@ class Rule:
 
     code: str
     summary: str
-    check: Callable[[RawResult, Limits, int], list[Issue]]
+    check: Callable[[RawResult, Limits, Facts], list[Issue]]
+
+
+def safe_json(result: RawResult) -> str:
+    """The record's JSON even when it holds text no UTF-8 encoder accepts (lone surrogates)."""
+    try:
+        return result.model_dump_json()
+    except ValueError:  # pydantic's serialisation error (a ValueError) on unencodable text
+        return json.dumps(result.model_dump(mode="python"), default=str, ensure_ascii=False, separators=(",", ":"))
 
 
 def encoded_size(result: RawResult) -> int:
     """Bytes of the record as it travels (its contract JSON, UTF-8)."""
-    return len(result.model_dump_json().encode("utf-8", "surrogatepass"))
+    return len(safe_json(result).encode("utf-8", "surrogatepass"))
 
 
-def _too_large(result: RawResult, limits: Limits, size: int) -> list[Issue]:
-    if size <= limits.max_result_bytes:
+def measure(result: RawResult) -> Facts:
+    """Size and Unicode validity of the record's JSON, from one serialisation."""
+    text = safe_json(result)
+    try:
+        return Facts(size=len(text.encode("utf-8")), valid_unicode=True)
+    except UnicodeEncodeError:
+        return Facts(size=len(text.encode("utf-8", "surrogatepass")), valid_unicode=False)
+
+
+def _unencodable(result: RawResult, limits: Limits, facts: Facts) -> list[Issue]:
+    if facts.valid_unicode:
         return []
-    return [Issue(code="result_too_large", message=f"record is {size} bytes, over the {limits.max_result_bytes} byte limit")]
+    message = "record holds text that is not valid Unicode (an unpaired surrogate such as \\ud800)"
+    return [Issue(code="invalid_text", message=message)]
 
 
-def _bad_job_id(result: RawResult, limits: Limits, size: int) -> list[Issue]:
+def _too_large(result: RawResult, limits: Limits, facts: Facts) -> list[Issue]:
+    if facts.size <= limits.max_result_bytes:
+        return []
+    return [Issue(code="result_too_large", message=f"record is {facts.size} bytes, over the {limits.max_result_bytes} byte limit")]
+
+
+def _bad_job_id(result: RawResult, limits: Limits, facts: Facts) -> list[Issue]:
     if result.job_id is None:
         return []
     problem = job_id_problem(result.job_id)
     return [Issue(code="invalid_job_id", message=problem, path="job_id")] if problem else []
 
 
-def _kind_content(result: RawResult, limits: Limits, size: int) -> list[Issue]:
+def _kind_content(result: RawResult, limits: Limits, facts: Facts) -> list[Issue]:
     expected = str if result.kind == "skill_text" else dict
     if isinstance(result.content, expected):
         return []
@@ -64,17 +97,21 @@ def _kind_content(result: RawResult, limits: Limits, size: int) -> list[Issue]:
     return [Issue(code="content_kind_mismatch", message=f"kind {result.kind} needs content to be {want}", path="content")]
 
 
-def _empty(result: RawResult, limits: Limits, size: int) -> list[Issue]:
+def _empty(result: RawResult, limits: Limits, facts: Facts) -> list[Issue]:
     content = result.content
     empty = (isinstance(content, str) and not content.strip()) or (isinstance(content, dict) and not content)
     return [Issue(code="empty_content", message=f"{result.kind} content is empty", path="content")] if empty else []
 
 
-def _step_files(result: RawResult, limits: Limits, size: int) -> list[Issue]:
+def _step_files(result: RawResult, limits: Limits, facts: Facts) -> list[Issue]:
     if result.kind != "step_files" or not isinstance(result.content, dict) or not result.content:
         return []
     issues = [
-        Issue(code="unsafe_step_file_name", message="step file names must be plain *.json file names", path=f"content.{_preview(name)}")
+        Issue(
+            code="unsafe_step_file_name",
+            message="step file names must be plain *.json file names",
+            path=f"content.{_preview(name)}",
+        )
         for name in result.content
         if job_id_problem(name) is not None or not name.endswith(".json")
     ]
@@ -85,7 +122,7 @@ def _step_files(result: RawResult, limits: Limits, size: int) -> list[Issue]:
     return issues
 
 
-def _job_id_agrees(result: RawResult, limits: Limits, size: int) -> list[Issue]:
+def _job_id_agrees(result: RawResult, limits: Limits, facts: Facts) -> list[Issue]:
     if result.kind != "step_files" or result.job_id is None or not isinstance(result.content, dict):
         return []
     summary = result.content.get(STEP5)
@@ -96,9 +133,10 @@ def _job_id_agrees(result: RawResult, limits: Limits, size: int) -> list[Issue]:
 
 
 RULES: tuple[Rule, ...] = (
+    Rule("invalid_text", "every string is valid Unicode (no unpaired surrogate escapes)", _unencodable),
     Rule("result_too_large", "the record's JSON is at most RCALOOP_MAX_RESULT_BYTES", _too_large),
     Rule("invalid_job_id", "job_id, when present, is one safe path segment", _bad_job_id),
-    Rule("content_kind_mismatch", "skill_text content is a string; step_files and capture content is an object", _kind_content),
+    Rule("content_kind_mismatch", "skill_text content is a string; other kinds' content is an object", _kind_content),
     Rule("empty_content", "content is not empty or blank", _empty),
     Rule("unsafe_step_file_name", "step_files keys are plain *.json file names", _step_files),
     Rule("job_id_mismatch", "a step_files job_id agrees with step5_summary.json's job_id", _job_id_agrees),
@@ -113,8 +151,8 @@ CODES: tuple[str, ...] = (*(r.code for r in RULES), "missing_step5_summary", "in
 
 def validate(result: RawResult, limits: Limits = Limits()) -> list[Issue]:
     """Every finding of every rule; empty when the record may be ingested."""
-    size = encoded_size(result)
-    return [issue for rule in RULES for issue in rule.check(result, limits, size)]
+    known = measure(result)
+    return [issue for rule in RULES for issue in rule.check(result, limits, known)]
 
 
 def ingest(result: RawResult) -> IngestedRecord:
@@ -130,7 +168,7 @@ def idempotency_key(result: RawResult, limits: Limits = Limits()) -> str:
     its ids and resubmitting the same content is not mistaken for a duplicate.
     """
     if validate(result, limits):
-        return "rejected:" + hashlib.sha256(result.model_dump_json().encode("utf-8", "surrogatepass")).hexdigest()
+        return "rejected:" + hashlib.sha256(safe_json(result).encode("utf-8", "surrogatepass")).hexdigest()
     return analysis_hash(result.kind, result.content)
 
 

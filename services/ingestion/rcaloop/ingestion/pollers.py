@@ -35,7 +35,9 @@ end
 return 0
 """
 
-log = get_logger("ingestion")
+def log():
+    """The service logger, looked up at call time (after the host configured logging)."""
+    return get_logger("ingestion")
 
 
 def published_key(prefix: str) -> str:
@@ -50,9 +52,8 @@ async def publish_once(redis, prefix: str, raw: RawResult, maxlen: int = 100_000
     """XADD ``raw`` to ``rca.results`` unless this job version was published before."""
     member = f"{raw.job_id or raw.result_id}:{analysis_hash(raw.kind, raw.content)}"
     fields = encode(raw)
-    added = await redis.eval(
-        _PUBLISH_ONCE_LUA, 2, published_key(prefix), Stream.RESULTS.key(prefix), member, maxlen, fields["payload"], raw.producer
-    )
+    keys = (published_key(prefix), Stream.RESULTS.key(prefix))
+    added = await redis.eval(_PUBLISH_ONCE_LUA, 2, *keys, member, maxlen, fields["payload"], raw.producer)
     return bool(added)
 
 
@@ -72,12 +73,12 @@ class LocalPoller:
             try:
                 raw = await asyncio.to_thread(load_result, job_dir, producer=LOCAL_PRODUCER)
             except SourceError as exc:
-                log.warning("poll_skipped", job_id=job_dir.name, reason=str(exc))
+                log().warning("poll_skipped", job_id=job_dir.name, reason=str(exc))
                 self._signatures[job_dir.name] = signature
                 continue
             if await publish_once(redis, self.prefix, raw, self.maxlen):
                 published += 1
-                log.info("poll_published", source="local", job_id=job_dir.name)
+                log().info("poll_published", source="local", job_id=job_dir.name)
             self._signatures[job_dir.name] = signature
         return published
 
@@ -119,29 +120,29 @@ class JumpboxPoller:
                 except (JumpboxError, SourceError) as exc:
                     if isinstance(exc, JumpboxError) and exc.exit_code in (5, 6, 7):
                         raise  # the connection itself is broken: retry the whole poll later
-                    log.warning("poll_skipped", source="jumpbox", job_id=job.job_id, reason=str(exc))
+                    log().warning("poll_skipped", source="jumpbox", job_id=job.job_id, reason=str(exc))
                     continue  # probably still being written: look again next round
                 if await publish_once(redis, self.prefix, raw, self.maxlen):
                     published += 1
-                    log.info("poll_published", source="jumpbox", job_id=job.job_id)
+                    log().info("poll_published", source="jumpbox", job_id=job.job_id)
                 await redis.hset(seen_key, job.job_id, signature)
         return published
 
 
 async def poll_forever(name: str, poll_once: Callable[[], Awaitable[int]], interval_s: float, stop: asyncio.Event) -> None:
     """Run ``poll_once`` every ``interval_s`` until ``stop``; failures are logged, never fatal."""
-    log.info("poller_started", poller=name, interval_s=interval_s)
+    log().info("poller_started", poller=name, interval_s=interval_s)
     while not stop.is_set():
         try:
             await poll_once()
         except JumpboxError as exc:
-            log.warning("poll_failed", poller=name, error_code=exc.code, error=exc.message)
+            log().warning("poll_failed", poller=name, error_code=exc.code, error=exc.message)
         except (RedisError, OSError) as exc:
-            log.warning("poll_failed", poller=name, error=type(exc).__name__)
+            log().warning("poll_failed", poller=name, error=type(exc).__name__)
         except Exception as exc:  # noqa: BLE001 - a poller bug must not stop the service
-            log.error("poll_failed", poller=name, error=f"{type(exc).__name__}: {exc}"[:300])
+            log().error("poll_failed", poller=name, error=f"{type(exc).__name__}: {exc}"[:300])
         try:
             await asyncio.wait_for(stop.wait(), timeout=interval_s)
         except TimeoutError:
             pass
-    log.info("poller_stopped", poller=name)
+    log().info("poller_stopped", poller=name)

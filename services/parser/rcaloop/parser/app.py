@@ -7,13 +7,14 @@ that). The registry file named by ``RCALOOP_REGISTRY`` is re-read when it change
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 
 from pydantic import Field
 
 from rcaloop.contracts import IngestedRecord, Stream
 from rcaloop.parser import core
-from rcaloop.parser.registry_file import RegistrySource
+from rcaloop.parser.registry_file import RegistryError, RegistrySource
 from rcaloop.shared.consumer import Emit, Subscription
 from rcaloop.shared.service import Service, faststream_app, run_main
 from rcaloop.shared.settings import RuntimeSettings
@@ -33,13 +34,19 @@ def build(settings: ParserSettings | None = None) -> Service:
     return Service(
         name="parser",
         subscriptions=[
-            Subscription(Stream.INGESTED, IngestedRecord, handle, group="parser", idempotency_key=lambda r: r.analysis_hash)
+            Subscription(
+                Stream.INGESTED, IngestedRecord, handle, group="parser", idempotency_key=lambda r: r.analysis_hash
+            )
         ],
     )
 
 
 def main() -> None:
     settings = ParserSettings()
+    try:
+        build(settings)  # fail fast, with the reason, on an unusable RCALOOP_REGISTRY
+    except RegistryError as exc:
+        sys.exit(f"parser: {exc}")
     run_main(lambda: build(settings), settings)
 
 

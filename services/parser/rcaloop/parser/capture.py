@@ -34,7 +34,9 @@ def parse_capture(content: Any, resolver: Resolver) -> dict[str, Any]:
     r = Reader(codes.CAPTURE_KEY_MISSING, codes.CAPTURE_VALUE_INVALID)
     artifacts = _evidence(content, r)
     d = Diagnosis()
-    d.family = r.text(_first(content, "root_cause_family", "family") or _missing(r, "root_cause_family"), "root_cause_family")
+    d.family = r.text(
+        _first(content, "root_cause_family", "family") or _missing(r, "root_cause_family"), "root_cause_family"
+    )
     d.candidates = _candidates(r.items(r.require(content, "candidates"), "candidates"), r)
     confidence = r.choice(r.require(content, "confidence"), CONFIDENCE, "confidence")
     d.claims = _claims(r.items(r.require(content, "claims"), "claims"), r, {a.id for a in artifacts if a.id})
@@ -46,7 +48,11 @@ def parse_capture(content: Any, resolver: Resolver) -> dict[str, Any]:
         category=r.choice(category, CATEGORIES, "root_cause.category"), summary=summary, confidence=confidence
     )
     for i, item in enumerate(r.items(content.get("recommendations"), "recommendations")):
-        rec = Recommendation(action=item) if isinstance(item, str) else r.model(Recommendation, item, f"recommendations[{i}]")
+        rec = (
+            Recommendation(action=item)
+            if isinstance(item, str)
+            else r.model(Recommendation, item, f"recommendations[{i}]")
+        )
         if rec is not None:
             d.recommendations.append(rec)
     diagnostics = content.get("confidence_diagnostics")
@@ -86,7 +92,9 @@ def _missing(r: Reader, key: str) -> None:
 def _evidence(content: dict, r: Reader) -> list[EvidenceArtifact]:
     key = "evidence" if "evidence" in content else "evidence_artifacts"
     out: list[EvidenceArtifact] = []
-    for i, item in enumerate(r.items(r.require(content, key, "evidence") if key in content else _missing(r, "evidence"), key)):
+    for i, item in enumerate(
+        r.items(r.require(content, key, "evidence") if key in content else _missing(r, "evidence"), key)
+    ):
         if (artifact := r.model(EvidenceArtifact, item, f"{key}[{i}]")) is not None:
             out.append(artifact)
     return out
@@ -117,13 +125,22 @@ def _claims(items: list[Any], r: Reader, evidence_ids: set[str]) -> list[Claim]:
         if not text:
             r.bad(f"claims[{i}]", "has no text")
             continue
-        ids = [str(e) for e in r.items(_first(item, "evidence_ids", "supporting_evidence_ids"), f"claims[{i}].evidence_ids")]
+        ids = [
+            str(e)
+            for e in r.items(_first(item, "evidence_ids", "supporting_evidence_ids"), f"claims[{i}].evidence_ids")
+        ]
         for eid in ids:
             if eid not in evidence_ids:
                 r.warnings.append(codes.UNKNOWN_EVIDENCE_ID.issue(eid[:40], path=f"claims[{i}].evidence_ids"))
         kind = item.get("kind") if item.get("kind") in CLAIM_KINDS else "other"
-        out.append(Claim(id=str(item["id"]) if item.get("id") is not None else f"claim-{i + 1}", kind=kind, text=text,
-                         evidence_ids=ids))
+        out.append(
+            Claim(
+                id=str(item["id"]) if item.get("id") is not None else f"claim-{i + 1}",
+                kind=kind,
+                text=text,
+                evidence_ids=ids,
+            )
+        )
     return out
 
 
@@ -153,8 +170,9 @@ def _report(title: str | None, d: Diagnosis) -> str:
         out += ["", "## Candidates"] + [f"{n}. {c}" for n, c in enumerate(d.candidates, start=1)]
     if d.claims:
         out += ["", "## Claims"]
-        out += [f"- ({c.kind}) {c.text}" + (f" [{', '.join(c.evidence_ids)}]" if c.evidence_ids else "") for c in d.claims]
+        out += [
+            f"- ({c.kind}) {c.text}" + (f" [{', '.join(c.evidence_ids)}]" if c.evidence_ids else "") for c in d.claims
+        ]
     if d.recommendations:
         out += ["", "## Recommendations"] + [f"- [{r.priority or '-'}] {r.action}" for r in d.recommendations]
     return "\n".join(out) + "\n"
-

@@ -24,7 +24,9 @@ SECTION_TITLES = {
     "also": "also",
     "related": "related",
 }
-SECTION_HEAD = re.compile(r"\*\*(TL;DR|Cause|Steps to verify|Now|Do NOT|Permanent fixes|Also|Related):?\*\*:?(.*)", re.I)
+SECTION_HEAD = re.compile(
+    r"\*\*(TL;DR|Cause|Steps to verify|Now|Do NOT|Permanent fixes|Also|Related):?\*\*:?(.*)", re.I
+)
 TITLE = re.compile(r"\*\*([^*\n]{1,300}+)\*\*")
 SUBJECTS = re.compile(r"((?:`[^`\n]{1,300}+`[ \t,]*)+)(?:\|[ \t]*(.*))?")
 BACKTICKED = re.compile(r"`([^`\n]+)`")
@@ -34,24 +36,31 @@ RICH = re.compile(r"^#{1,6}\s|^\s*\|.*\|\s*$|<\/?[A-Za-z][^>\n]{0,200}>|!\[")
 def parse_chat(lines: list[str], first_line: int) -> tuple[Chat, list[Issue]]:
     """Parse the block's lines (markers excluded); ``first_line`` numbers the first one."""
     warnings: list[Issue] = []
-    chat = Chat(markdown="\n".join(lines).strip("\n"))
+    values: dict = {"markdown": "\n".join(lines).strip("\n")}
     i, n = 0, len(lines)
     i = _skip_blank(lines, i)
     title = TITLE.fullmatch(lines[i].strip()) if i < n else None
     if title and not SECTION_HEAD.match(lines[i].strip()):
-        chat.title = title.group(1).strip()
+        values["title"] = title.group(1).strip()
         i = _skip_blank(lines, i + 1)
     else:
         warnings.append(codes.NO_CHAT_TITLE.issue(line=first_line + i if i < n else None))
     subjects = SUBJECTS.fullmatch(lines[i].strip()) if i < n else None
     if subjects:
-        chat.subjects = [s.strip() for span in BACKTICKED.findall(subjects.group(1)) for s in span.split(",") if s.strip()]
-        chat.context = (subjects.group(2) or "").strip() or None
+        values["subjects"] = [
+            s.strip() for span in BACKTICKED.findall(subjects.group(1)) for s in span.split(",") if s.strip()
+        ]
+        values["context"] = (subjects.group(2) or "").strip() or None
         i += 1
     else:
         warnings.append(codes.NO_SUBJECTS_LINE.issue(line=first_line + i if i < n else None))
-    _parse_sections(lines, i, first_line, chat.sections, warnings)
-    return chat, warnings
+    values["sections"] = _parse_sections(lines, i, first_line, warnings)
+    return Chat(**values), warnings
+
+
+def _maybe_rich(line: str) -> bool:
+    """Cheap pre-check: only lines holding one of these characters can be rich Markdown."""
+    return "<" in line or "|" in line or "![" in line or line.lstrip().startswith("#")
 
 
 def _skip_blank(lines: list[str], i: int) -> int:
@@ -60,7 +69,7 @@ def _skip_blank(lines: list[str], i: int) -> int:
     return i
 
 
-def _parse_sections(lines: list[str], start: int, first_line: int, sections: ChatSections, warnings: list[Issue]) -> None:
+def _parse_sections(lines: list[str], start: int, first_line: int, warnings: list[Issue]) -> ChatSections:
     current: list[str] | None = None
     repeated: set[str] = set()
     last_index = -1
@@ -90,7 +99,7 @@ def _parse_sections(lines: list[str], start: int, first_line: int, sections: Cha
                 current = [head.group(2).strip()]
                 found[key] = current
                 continue
-            if not rich_flagged and RICH.search(line):
+            if not rich_flagged and _maybe_rich(line) and RICH.search(line):
                 warnings.append(codes.RICH_MARKDOWN.issue(line=lineno))
                 rich_flagged = True
         if current is None:
@@ -99,6 +108,4 @@ def _parse_sections(lines: list[str], start: int, first_line: int, sections: Cha
                 stray_flagged = True
             continue
         current.append(line)
-    for key, body in found.items():
-        text = "\n".join(body).strip()
-        setattr(sections, key, text or None)
+    return ChatSections(**{key: "\n".join(body).strip() or None for key, body in found.items()})

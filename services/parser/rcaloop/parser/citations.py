@@ -28,10 +28,14 @@ MAX_PASSES = 8
 # optional "title". Every repetition is bounded and possessive: linear on any input.
 
 LINK = re.compile(
-    r"\[([^\[\]]{0,%d}+)\]\(\s*((?:[^()\s]|\([^()\s]{0,256}+\)){0,%d}+)(?:\s+\"[^\"\n]{0,%d}+\")?\s*\)"
+    r"\[([^\[\]]{0,%d}+)\]\(\s*+((?:[^()\s]|\([^()\s]{0,256}+\)){0,%d}+)(?:\s++\"[^\"\n]{0,%d}+\")?+\s*+\)"
     % (MAX_LABEL, MAX_TARGET, MAX_LABEL)
 )
-REFERENCE_DEFINITION = re.compile(r"^ {0,3}\[([^\[\]\n]{1,%d}+)\]:[ \t]*(\S{1,%d}+)[^\n]*\n?" % (MAX_LABEL, MAX_TARGET), re.M)
+REFERENCE_DEFINITION = re.compile(
+    r"^ {0,3}\[([^\[\]\n]{1,%d}+)\]:[ \t]*+(\S{1,%d}+)[^\n]*+\n?" % (MAX_LABEL, MAX_TARGET), re.M
+)
+AUTOLINK = re.compile(r"<([A-Za-z][A-Za-z0-9+.-]{1,31}:[^<>\s\[\]()]{1,%d}+)>" % MAX_TARGET)
+"""A CommonMark autolink ``<scheme:…>``; its label is its target."""
 SCHEME = re.compile(r"[A-Za-z][A-Za-z0-9+.-]{0,31}:")
 CODE = re.compile(r"(?i:code):([A-Za-z0-9][A-Za-z0-9._-]{0,99})@([0-9a-fA-F]{7,40})/([^#]+)(?:#L(\d{1,9}))?")
 UNSAFE_CHAR = re.compile(r"[\x00-\x1f\x7f\\]")
@@ -162,7 +166,7 @@ def rewrite_checkout_paths(text: str, checkouts: tuple[tuple[str, str], ...]) ->
         if before.isalnum() or before in "_./-":
             return m.group(0)  # inside a longer path or word
         project, rest = by_path[m.group(1)], m.group(2) or ""
-        trail = rest[len(rest.rstrip(".:")):]
+        trail = rest[len(rest.rstrip(".:")) :]
         rest = rest.rstrip(".:")
         if any(seg == ".." for seg in rest.split("/")):
             return m.group(0)
@@ -195,8 +199,9 @@ def render(text: str, resolver: Resolver, *, part: str, first_line: int = 1, rew
     out = Rendered(text="")
     if _OPEN in text or _CLOSE in text:
         text = text.replace(_OPEN, "").replace(_CLOSE, "")
-    if "[" not in text:
-        out.text = rewrite_checkout_paths(text, resolver.checkouts) if rewrite_paths else text
+    if "[" not in text and "<" not in text:
+        text = rewrite_checkout_paths(text, resolver.checkouts) if rewrite_paths else text
+        out.text = text.replace("](", "] (") if "](" in text else text
         return out
     if "]:" in text:
         text = _drop_reference_definitions(text, resolver, part, first_line, out)
@@ -208,6 +213,23 @@ def render(text: str, resolver: Resolver, *, part: str, first_line: int = 1, rew
     def expand_plain(label: str) -> str:
         return PLACEHOLDER.sub(lambda m: plain[int(m.group(1))], label) if _OPEN in label else label
 
+    def keep(citation: Citation, label: str) -> str:
+        pieces.append(f"[{label}]({citation.href})" if citation.href else label)
+        plain.append(label)
+        return f"{_OPEN}{len(pieces) - 1}{_CLOSE}"
+
+    if "<" in text:
+        auto_lines = _Lines(text, first_line)
+
+        def autolink(m: re.Match[str]) -> str:
+            if m.string[m.start() - 2 : m.start()] == "](":
+                return m.group(0)  # the <target> of an inline link, handled below
+            citation, warning = resolve(m.group(1), m.group(1), resolver, part=part, line=auto_lines.at(m.start()))
+            _record(out, citation, warning)
+            return keep(citation, m.group(1))
+
+        text = AUTOLINK.sub(autolink, text)
+
     for _ in range(MAX_PASSES):
         if "](" not in text:
             break
@@ -218,9 +240,7 @@ def render(text: str, resolver: Resolver, *, part: str, first_line: int = 1, rew
             label = expand_plain(m.group(1))
             citation, warning = resolve(label, m.group(2).strip("<>"), resolver, part=part, line=lines.at(m.start()))
             _record(out, citation, warning)
-            pieces.append(f"[{label}]({citation.href})" if citation.href else label)
-            plain.append(label)
-            return f"{_OPEN}{len(pieces) - 1}{_CLOSE}"
+            return keep(citation, label)
 
         text = LINK.sub(repl, source)
         if text == source:
@@ -258,6 +278,8 @@ def _drop_reference_definitions(text: str, resolver: Resolver, part: str, first_
 def labels_only(text: str, checkouts: tuple[tuple[str, str], ...] = ()) -> str:
     """Every link reduced to its label and checkout paths rewritten (no citation records)."""
     text = rewrite_checkout_paths(text, checkouts)
+    if "<" in text:
+        text = AUTOLINK.sub(_label, text)
     for _ in range(MAX_PASSES):
         if "](" not in text:
             return text
@@ -275,14 +297,14 @@ def _label(m: re.Match[str]) -> str:
 def find_citations(text: str, resolver: Resolver, *, part: str, first_line: int = 1) -> Rendered:
     """Every link in ``text`` (which is kept as written), for the stored report.
 
-    One ``finditer`` pass when no link is nested in another (the usual case); nested
-    or reference-style links take the full ``render`` path.
+    One ``finditer`` pass when no link is nested in another (the usual case); nested,
+    reference-style and auto links take the full ``render`` path.
     """
-    if "](" not in text and "]:" not in text:
+    if "](" not in text and "]:" not in text and "<" not in text:
         return Rendered(text=text)
     out = Rendered(text=text)
     matches = list(LINK.finditer(text))
-    if "]:" in text or text.count("](") != len(matches):
+    if "]:" in text or text.count("](") != len(matches) or ("<" in text and AUTOLINK.search(text)):
         return render(text, resolver, part=part, first_line=first_line, rewrite_paths=False)
     lines = _Lines(text, first_line)
     for m in matches:

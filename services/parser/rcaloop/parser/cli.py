@@ -42,7 +42,9 @@ def register(app: typer.Typer, deps: CliDeps) -> None:
 def _summary(console: Console, p: ParsedRCA) -> None:
     style = OUTCOME_STYLE.get(p.outcome, "white")
     console.print(f"[bold]{escape(p.title or '(no title)')}[/bold]", highlight=False)
-    console.print(f"outcome: [{style}]{p.outcome}[/{style}]" + (f" — {escape(p.outcome_reason)}" if p.outcome_reason else ""))
+    console.print(
+        f"outcome: [{style}]{p.outcome}[/{style}]" + (f" — {escape(p.outcome_reason)}" if p.outcome_reason else "")
+    )
     f = p.fields
     console.print(
         escape(
@@ -51,8 +53,16 @@ def _summary(console: Console, p: ParsedRCA) -> None:
         ),
         highlight=False,
     )
-    if p.diagnosis and p.diagnosis.root_cause and p.diagnosis.root_cause.summary:
-        console.print(f"cause: {escape(p.diagnosis.root_cause.summary)}", highlight=False)
+    d = p.diagnosis
+    if d and d.root_cause and d.root_cause.summary:
+        console.print(f"cause: {escape(' '.join(d.root_cause.summary.split()))}", highlight=False)
+    if d and (d.family or d.candidates):
+        ranked = ", ".join(d.candidates[:3]) or "-"
+        console.print(escape(f"family: {d.family or '-'} · candidates: {ranked}"), highlight=False)
+    if d:
+        console.print(
+            f"{len(d.claims)} claims · {len(p.artifacts)} evidence artifacts · {len(d.recommendations)} recommendations"
+        )
     for flag in p.red_flags:
         console.print(f"[red]red flag:[/red] {escape(flag)}", highlight=False)
     if p.citations:
@@ -65,5 +75,7 @@ def _summary(console: Console, p: ParsedRCA) -> None:
     for level, issues in (("error", p.errors), ("warning", p.warnings)):
         for i in issues:
             where = f" (line {i.line})" if i.line else (f" ({i.path})" if i.path else "")
-            console.print(f"[{'red' if level == 'error' else 'yellow'}]{i.code}[/] {escape(i.message)}{where}", highlight=False)
+            console.print(
+                f"[{'red' if level == 'error' else 'yellow'}]{i.code}[/] {escape(i.message)}{where}", highlight=False
+            )
     console.print(f"analysis_hash {p.analysis_hash}", style="dim")

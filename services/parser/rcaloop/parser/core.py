@@ -34,13 +34,11 @@ def parse_record(record: IngestedRecord, registry: Registry | None = None) -> Pa
     if record.kind == "skill_text":
         values = _skill_text(record, resolver)
     elif record.kind == "step_files":
-        values = parse_step_files(record.content, record.job_id)
+        values = parse_step_files(record.content, record.job_id, resolver)
     else:
         values = parse_capture(record.content, resolver)
     context, context_issues = parse_context_block(record.input_text)
-    values["warnings"] = values.get("warnings", []) + [
-        CONTEXT_CODES[i.code].issue(line=i.line) for i in context_issues
-    ]
+    values["warnings"] = values.get("warnings", []) + [CONTEXT_CODES[i.code].issue(line=i.line) for i in context_issues]
     values["artifacts"] = values.get("artifacts", []) + list(record.evidence)
     if context is not None:
         values["alert_text"] = context.body

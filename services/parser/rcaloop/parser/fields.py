@@ -70,22 +70,26 @@ def parse_fields(lines: list[str], first_line: int, registry: Registry | None = 
         after = next(i for i in range(trailing_from, len(lines)) if lines[i].strip())
         warnings.append(codes.TEXT_AFTER_FIELDS.issue(line=first_line + after))
     result = FieldsResult(fields=Fields(), warnings=warnings)
+    accepted: dict[str, object] = {"sensitive_data": []}
     for name in FIELD_NAMES:
         if name not in values:
             warnings.append(codes.FIELD_MISSING.issue(name))
             continue
-        _set_field(result, name, values[name], value_lines[name], registry)
+        _set_field(result, accepted, name, values[name], value_lines[name], registry)
+    result.fields = Fields(**accepted)
     return result
 
 
-def _set_field(result: FieldsResult, name: str, value: str, lineno: int, registry: Registry | None) -> None:
+def _set_field(
+    result: FieldsResult, accepted: dict, name: str, value: str, lineno: int, registry: Registry | None
+) -> None:
     lowered = value.lower()
     if name == "sensitive_data":
-        _set_sensitive(result, lowered, lineno)
+        _set_sensitive(result, accepted["sensitive_data"], lowered, lineno)
         return
     if name in CHOICES:
         if lowered in CHOICES[name]:
-            setattr(result.fields, name, lowered)
+            accepted[name] = lowered
         else:
             result.warnings.append(codes.FIELD_INVALID.issue(f"{name} must be one of {_choices(name)}", line=lineno))
         return
@@ -97,23 +101,27 @@ def _set_field(result: FieldsResult, name: str, value: str, lineno: int, registr
         elif registry is not None and value not in registry.projects:
             result.warnings.append(codes.FIELD_INVALID.issue("repo is not a project in the registry", line=lineno))
         else:
-            result.fields.repo = value
+            accepted["repo"] = value
     elif name == "commit":
         if COMMIT.fullmatch(lowered):
-            result.fields.commit = lowered
+            accepted["commit"] = lowered
         else:
-            result.warnings.append(codes.FIELD_INVALID.issue("commit must be a 7-40 digit hex sha or none", line=lineno))
+            result.warnings.append(
+                codes.FIELD_INVALID.issue("commit must be a 7-40 digit hex sha or none", line=lineno)
+            )
 
 
 def _choices(name: str) -> str:
     return " | ".join(CHOICES[name])
 
 
-def _set_sensitive(result: FieldsResult, value: str, lineno: int) -> None:
+def _set_sensitive(result: FieldsResult, items: list, value: str, lineno: int) -> None:
     if value == "none":
         return
     if not value:
-        result.warnings.append(codes.FIELD_INVALID.issue("sensitive_data must be none or where:type items", line=lineno))
+        result.warnings.append(
+            codes.FIELD_INVALID.issue("sensitive_data must be none or where:type items", line=lineno)
+        )
         return
     seen: set[tuple[str, str]] = set()
     for position, raw in enumerate(value.split(","), start=1):
@@ -127,5 +135,5 @@ def _set_sensitive(result: FieldsResult, value: str, lineno: int) -> None:
         if (where, kind) in seen:
             continue
         seen.add((where, kind))
-        result.fields.sensitive_data.append(SensitiveItem(where=where, type=kind))
+        items.append(SensitiveItem(where=where, type=kind))
         result.red_flags.append(f"sensitive_data: {where}:{kind}")

@@ -40,8 +40,9 @@ def bullets(text: str | None) -> list[str]:
         stripped = line.strip()
         if not stripped:
             continue
-        m = BULLET.fullmatch(stripped)
-        if m:
+        if stripped[0] in "-*+" and stripped[1:2] in (" ", "\t"):  # the common case, without a regex
+            items.append(stripped[2:].strip())
+        elif stripped[0].isdigit() and (m := BULLET.fullmatch(stripped)):
             items.append(m.group(1).strip())
         elif items:
             items[-1] += " " + stripped
@@ -53,11 +54,15 @@ def bullets(text: str | None) -> list[str]:
 
 
 def _cited(text: str) -> list[str]:
+    """The ``msg:``/``code:``/``rca:`` targets linked in ``text``, as written."""
+    if "](" not in text:
+        return []
     return [m.group(2).strip("<>") for m in LINK.finditer(text) if m.group(2).startswith(("msg:", "code:", "rca:"))]
 
 
-def _code_file(text: str) -> str | None:
-    for target in _cited(text):
+def _code_file(cited: list[str]) -> str | None:
+    """The path of the first ``code:`` citation."""
+    for target in cited:
         m = CODE.fullmatch(target)
         if m:
             return m.group(3)
@@ -70,37 +75,46 @@ def skill_diagnosis(parsed: SkillText, resolver: Resolver) -> Diagnosis:
     summary = None
     if cause_raw:
         summary = QUALIFIER.sub("", plain(cause_raw, resolver), count=1) or None
-    diagnosis = Diagnosis(
-        root_cause=RootCause(summary=summary, confidence=parsed.fields.confidence) if summary else None,
-    )
+    claims: list[Claim] = []
+    recommendations: list[Recommendation] = []
     if summary:
-        diagnosis.claims.append(Claim(id="cause", kind="root_cause", text=summary, evidence_ids=_cited(cause_raw or "")))
+        claims.append(Claim(id="cause", kind="root_cause", text=summary, evidence_ids=_cited(cause_raw or "")))
     for key, priority in RECOMMENDATION_SECTIONS:
         raw_items, actions = _bullet_pairs(getattr(sections, key) if sections else None, resolver)
         for n, (item, action) in enumerate(zip(raw_items, actions), start=1):
             if not action:
                 continue
-            diagnosis.recommendations.append(Recommendation(priority=priority, action=action, file=_code_file(item)))
-            diagnosis.claims.append(Claim(id=f"{key}-{n}", kind="recommendation", text=action, evidence_ids=_cited(item)))
+            cited = _cited(item)
+            recommendations.append(Recommendation(priority=priority, action=action, file=_code_file(cited)))
+            claims.append(Claim(id=f"{key}-{n}", kind="recommendation", text=action, evidence_ids=cited))
     report = parsed.report_sections
-    diagnosis.contributing_factors = _bullet_pairs(report.get("contributing factors"), resolver)[1]
-    for n, text in enumerate(diagnosis.contributing_factors, start=1):
-        diagnosis.claims.append(Claim(id=f"contributing_factor-{n}", kind="contributing_factor", text=text))
+    factors = _bullet_pairs(report.get("contributing factors"), resolver)[1]
+    for n, text in enumerate(factors, start=1):
+        claims.append(Claim(id=f"contributing_factor-{n}", kind="contributing_factor", text=text))
     alternatives = report.get("alternative diagnoses") or report.get("alternatives")
-    diagnosis.alternative_diagnoses = [AlternativeDiagnosis(summary=b) for b in _bullet_pairs(alternatives, resolver)[1]]
     evidence = report.get("evidence")
-    for message in bullets(plain(evidence, resolver)) if evidence else ():
-        quote = CODE_SPAN.search(message)
-        diagnosis.evidence.append(
-            TraceItem(source="report", message=message, exact_quote=quote.group(1) if quote else None)
-        )
-    return diagnosis
+    return Diagnosis(
+        root_cause=RootCause(summary=summary, confidence=parsed.fields.confidence) if summary else None,
+        evidence=[_trace(message) for message in (bullets(plain(evidence, resolver)) if evidence else ())],
+        recommendations=recommendations,
+        contributing_factors=factors,
+        alternative_diagnoses=[AlternativeDiagnosis(summary=b) for b in _bullet_pairs(alternatives, resolver)[1]],
+        claims=claims,
+    )
+
+
+def _trace(message: str) -> TraceItem:
+    quote = CODE_SPAN.search(message)
+    return TraceItem(source="report", message=message, exact_quote=quote.group(1) if quote else None)
 
 
 def _bullet_pairs(section: str | None, resolver: Resolver) -> tuple[list[str], list[str]]:
     """Bullets as written and as plain text; one ``plain`` pass over the section, not one per item."""
     raw = bullets(section)
-    reduced = bullets(plain(section, resolver)) if section else []
+    if not section:
+        return raw, []
+    reduced_text = plain(section, resolver)
+    reduced = raw if reduced_text == section.strip() else bullets(reduced_text)
     if len(reduced) != len(raw):  # a label spanning lines: fall back to item by item
         reduced = [plain(item, resolver) for item in raw]
     return raw, reduced
@@ -115,11 +129,22 @@ def cited_artifacts(citations: list[Citation], resolver: Resolver) -> list[Evide
             continue
         if c.kind == "msg" and c.target[4:] in resolver.registry.messages:
             author = resolver.registry.messages[c.target[4:]].author
-            out.append(EvidenceArtifact(id=c.target, source="chat", source_group="chat", kind=f"{author}_message",
-                                        title=c.label, value=c.target[4:]))
+            out.append(
+                EvidenceArtifact(
+                    id=c.target,
+                    source="chat",
+                    source_group="chat",
+                    kind=f"{author}_message",
+                    title=c.label,
+                    value=c.target[4:],
+                )
+            )
         elif c.kind == "code" and c.resolved:
-            out.append(EvidenceArtifact(id=c.target, source="code", source_group="code", kind="code",
-                                        title=c.label, value=c.target[5:]))
+            out.append(
+                EvidenceArtifact(
+                    id=c.target, source="code", source_group="code", kind="code", title=c.label, value=c.target[5:]
+                )
+            )
         else:
             continue
         seen.add(c.target)

@@ -62,9 +62,9 @@ def parse_skill_text(text: str, resolver: Resolver) -> SkillText:
     first = next(i for i, ln in enumerate(lines) if ln.strip())
     if lines[first].lstrip().startswith("RCA_OUTCOME:"):
         return _early_exit(result, lines, first)
-    for m in markers:
-        if m.kind == "RCA_OUTCOME:":
-            result.warnings.append(codes.OUTCOME_NOT_FIRST.issue(line=m.index + 1))
+    late_outcome = next((m for m in markers if m.kind == "RCA_OUTCOME:"), None)
+    if late_outcome:
+        result.warnings.append(codes.OUTCOME_NOT_FIRST.issue(line=late_outcome.index + 1))
     fields_at = next((m.index for m in reversed(markers) if m.kind == "RCA_FIELDS"), None)
     chat_at, chat_end = _chat_bounds(markers, fields_at, len(lines), result)
     report_end = chat_at if chat_at is not None else (fields_at if fields_at is not None else len(lines))
@@ -73,7 +73,9 @@ def parse_skill_text(text: str, resolver: Resolver) -> SkillText:
         chat, warnings = parse_chat(lines[chat_at + 1 : chat_end], chat_at + 2)
         result.chat = chat
         result.warnings += warnings
-        rendered = render(chat.markdown, resolver, part="chat", first_line=chat_at + 2 + _leading_blank(lines, chat_at + 1))
+        rendered = render(
+            chat.markdown, resolver, part="chat", first_line=chat_at + 2 + _leading_blank(lines, chat_at + 1)
+        )
         result.chat_rendered = rendered.text
         result.citations += rendered.citations
         result.warnings += rendered.warnings
@@ -84,7 +86,9 @@ def parse_skill_text(text: str, resolver: Resolver) -> SkillText:
         result.outcome = "incomplete"
         result.errors.append(codes.MISSING_FIELDS.issue())
     else:
-        parsed = parse_fields(lines[fields_at + 1 :], fields_at + 2, resolver.registry if resolver.registry_given else None)
+        parsed = parse_fields(
+            lines[fields_at + 1 :], fields_at + 2, resolver.registry if resolver.registry_given else None
+        )
         result.fields = parsed.fields
         result.red_flags += parsed.red_flags
         result.warnings += parsed.warnings
@@ -112,7 +116,9 @@ def _early_exit(result: SkillText, lines: list[str], first: int) -> SkillText:
     if m is None:
         result.outcome = "incomplete"
         result.errors.append(
-            codes.BAD_OUTCOME_LINE.issue("expected 'RCA_OUTCOME: not_applicable|insufficient_context - <reason>'", line=first + 1)
+            codes.BAD_OUTCOME_LINE.issue(
+                "expected 'RCA_OUTCOME: not_applicable|insufficient_context - <reason>'", line=first + 1
+            )
         )
     else:
         result.outcome, result.outcome_reason = m.group(1), m.group(2).strip()

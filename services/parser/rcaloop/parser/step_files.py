@@ -15,6 +15,7 @@ from rcaloop.contracts import AlternativeDiagnosis, EvidenceArtifact, Issue, Rec
 from rcaloop.contracts.common import CATEGORIES
 from rcaloop.contracts.parsed import Claim, Diagnosis, Fields
 from rcaloop.parser import codes
+from rcaloop.parser.citations import Resolver, render
 from rcaloop.parser.tolerant import Reader, first_sentence
 
 STEP5 = "step5_summary.json"
@@ -33,7 +34,7 @@ def _file(content: dict[str, Any], name: str) -> Any:
     return content.get(name, content.get(name.removesuffix(".json")))
 
 
-def parse_step_files(content: Any, job_id: str | None) -> dict[str, Any]:
+def parse_step_files(content: Any, job_id: str | None, resolver: Resolver | None = None) -> dict[str, Any]:
     """``ParsedRCA`` keyword arguments for a step-files record."""
     if not isinstance(content, dict):
         return {"outcome": "incomplete", "errors": [codes.STEP_FILES_NOT_MAPPING.issue()]}
@@ -51,11 +52,12 @@ def parse_step_files(content: Any, job_id: str | None) -> dict[str, Any]:
     warnings += reader.warnings
     rc = diagnosis.root_cause or RootCause()
     title = first_sentence(rc.summary) or (f"job {job}" if job else None)
+    post = "\n\n".join(p for p in (f"**{title}**" if title else None, rc.summary) if p)
     return {
         "outcome": "report",
         "title": title,
         "report_markdown": _report(title, diagnosis),
-        "chat_rendered": "\n\n".join(p for p in (f"**{title}**" if title else None, rc.summary) if p),
+        "chat_rendered": render(post, resolver or Resolver(), part="chat").text,
         "fields": Fields(confidence=rc.confidence if rc.confidence in CONFIDENCE else None),
         "diagnosis": diagnosis,
         "artifacts": artifacts,
@@ -71,7 +73,9 @@ def _diagnosis(step5: dict, r: Reader, artifacts: list[EvidenceArtifact]) -> Dia
         d.root_cause = RootCause(
             category=r.choice(r.require(raw_rc, "category", "root_cause.category"), CATEGORIES, "root_cause.category"),
             summary=r.text(r.require(raw_rc, "summary", "root_cause.summary"), "root_cause.summary"),
-            confidence=r.choice(r.require(raw_rc, "confidence", "root_cause.confidence"), CONFIDENCE, "root_cause.confidence"),
+            confidence=r.choice(
+                r.require(raw_rc, "confidence", "root_cause.confidence"), CONFIDENCE, "root_cause.confidence"
+            ),
         )
         d.family = d.root_cause.category
     elif raw_rc is not None:
@@ -83,7 +87,11 @@ def _diagnosis(step5: dict, r: Reader, artifacts: list[EvidenceArtifact]) -> Dia
     d.difficulty_score = r.number(step5.get("difficulty_score"), "difficulty_score")
     d.difficulty_justification = r.text(step5.get("difficulty_justification"), "difficulty_justification")
     for i, item in enumerate(r.items(r.require(step5, "recommendations"), "recommendations")):
-        rec = Recommendation(action=item) if isinstance(item, str) else r.model(Recommendation, item, f"recommendations[{i}]")
+        rec = (
+            Recommendation(action=item)
+            if isinstance(item, str)
+            else r.model(Recommendation, item, f"recommendations[{i}]")
+        )
         if rec is not None:
             d.recommendations.append(rec)
     for i, item in enumerate(r.items(step5.get("contributing_factors"), "contributing_factors")):
@@ -165,7 +173,9 @@ def _alert_text(step1: Any) -> str | None:
     lines = [f"job {step1.get('job_name') or step1.get('job_id') or '?'} status {step1.get('status') or '?'}"]
     for task in step1.get("failed_tasks") or []:
         if isinstance(task, dict):
-            lines.append(f"failed task {task.get('task') or '?'} on {task.get('host') or '?'}: {task.get('error') or ''}".rstrip())
+            lines.append(
+                f"failed task {task.get('task') or '?'} on {task.get('host') or '?'}: {task.get('error') or ''}".rstrip()
+            )
     return "\n".join(lines)
 
 
@@ -174,10 +184,15 @@ def _report(title: str | None, d: Diagnosis) -> str:
     out = [f"# {title or 'CI job RCA'}", "", "## Summary", rc.summary or "(no summary)", ""]
     out.append(f"Category: {rc.category or 'unknown'} · confidence: {rc.confidence or 'unknown'}")
     if d.difficulty or d.difficulty_score is not None:
-        out.append(f"Difficulty: {d.difficulty or '?'} ({d.difficulty_score if d.difficulty_score is not None else '?'}/10)")
+        out.append(
+            f"Difficulty: {d.difficulty or '?'} ({d.difficulty_score if d.difficulty_score is not None else '?'}/10)"
+        )
     if d.evidence:
         out += ["", "## Evidence"]
-        out += [f"- {e.message or e.exact_quote or e.exact_value} ({e.source_file or e.source}: {e.json_path})" for e in d.evidence]
+        out += [
+            f"- {e.message or e.exact_quote or e.exact_value} ({e.source_file or e.source}: {e.json_path})"
+            for e in d.evidence
+        ]
     if d.recommendations:
         out += ["", "## Recommendations"]
         out += [f"- [{r.priority or '-'}] {r.action}" + (f" (`{r.file}`)" if r.file else "") for r in d.recommendations]
