@@ -101,14 +101,17 @@ class Services:
                                            env={**self.env, "CONSUMER_NAME": consumer, **env},
                                            stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL))
 
-    def cpu_seconds(self) -> float:
-        """User + system CPU the service processes used so far (Linux ``/proc``)."""
-        total, tick = 0.0, os.sysconf("SC_CLK_TCK")
+    def cpu_each(self) -> list[float]:
+        """User + system CPU seconds each service process used so far (Linux ``/proc``)."""
+        out, tick = [], os.sysconf("SC_CLK_TCK")
         for p in self.procs:
             with open(f"/proc/{p.pid}/stat") as f:
                 fields = f.read().rsplit(")", 1)[1].split()
-            total += (int(fields[11]) + int(fields[12])) / tick
-        return total
+            out.append((int(fields[11]) + int(fields[12])) / tick)
+        return out
+
+    def cpu_seconds(self) -> float:
+        return sum(self.cpu_each())
 
     def wait_ready(self, r: redis.Redis, streams_groups: list[tuple[Stream, str]], timeout: float = 60) -> None:
         """Until every group exists (the processes reached their read loop), plus a settle second."""

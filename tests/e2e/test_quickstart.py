@@ -11,7 +11,7 @@ ROOT = Path(__file__).resolve().parents[2]
 
 
 def test_demo_runs_the_samples_through_the_whole_pipeline(tmp_path):
-    env = {k: v for k, v in os.environ.items() if k not in ("REDIS_URL", "DATABASE_URL", "TYPEDB_ADDRESS", "JUMPBOX_URI")}
+    env = {k: os.environ[k] for k in ("PATH", "HOME", "LANG", "TMPDIR") if k in os.environ}  # a clean machine
     env["RCALOOP_DATA_DIR"] = str(tmp_path / "var")
     env["RCALOOP_ANALYSIS_ROOT"] = str(tmp_path / ".analysis")
     rcaloop = Path(sys.executable).with_name("rcaloop")

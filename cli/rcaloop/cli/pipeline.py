@@ -64,14 +64,20 @@ async def submit_paths(url: str, paths: list[Path], prefix: str = "") -> list[st
     return [r.result_id for r in results]
 
 
-async def wait_until_drained(url: str, prefix: str, timeout_s: float = 60) -> bool:
-    """True once every consumer group has read everything and acknowledged it."""
+async def wait_until_drained(url: str, prefix: str, timeout_s: float = 60, settle_polls: int = 3) -> bool:
+    """True once every consumer group has read and acknowledged everything.
+
+    The status is read stream by stream, not atomically, so the drained state must hold
+    for ``settle_polls`` consecutive polls before it counts.
+    """
     redis = connect(url)
     deadline = time.monotonic() + timeout_s
+    quiet = 0
     try:
         while time.monotonic() < deadline:
             rows = [r for r in await stream_status(redis, prefix) if r.group]
-            if rows and all(r.lag == 0 and r.pending == 0 for r in rows):
+            quiet = quiet + 1 if rows and all(r.lag == 0 and r.pending == 0 for r in rows) else 0
+            if quiet >= settle_polls:
                 return True
             await asyncio.sleep(0.2)
         return False

@@ -8,6 +8,22 @@ import sys
 import structlog
 
 
+class _StderrLogger:
+    """Writes each line to whatever ``sys.stderr`` is *now* (test runners swap it)."""
+
+    def msg(self, message: str) -> None:
+        try:
+            print(message, file=sys.stderr, flush=True)
+        except ValueError:  # stderr closed under us: drop the line rather than fail the caller
+            pass
+
+    log = debug = info = warn = warning = error = critical = exception = fatal = msg
+
+
+def _stderr_logger_factory(*_args) -> _StderrLogger:
+    return _StderrLogger()
+
+
 def configure_logging(service: str, level: str = "INFO", fmt: str = "json") -> structlog.stdlib.BoundLogger:
     renderer = structlog.processors.JSONRenderer() if fmt == "json" else structlog.dev.ConsoleRenderer(colors=False)
     structlog.configure(
@@ -19,7 +35,7 @@ def configure_logging(service: str, level: str = "INFO", fmt: str = "json") -> s
             renderer,
         ],
         wrapper_class=structlog.make_filtering_bound_logger(logging.getLevelNamesMapping().get(level.upper(), 20)),
-        logger_factory=structlog.PrintLoggerFactory(file=sys.stderr),
+        logger_factory=_stderr_logger_factory,
         cache_logger_on_first_use=False,
     )
     return structlog.get_logger().bind(service=service)

@@ -71,6 +71,11 @@ async def test_download_and_upload_round_trip(sftp, remote_jobs, jb_settings):
     assert remote_path == f"/usr/local/mlflow/{JOB}/annotation.json"
     assert json.loads((remote_jobs / JOB / "annotation.json").read_text()) == ANNOTATION
     assert (local / "annotation.json").is_file()  # the local copy is always kept
+
+    revised = {**ANNOTATION, "category_correct": False}
+    (local / "annotation.json").write_text(json.dumps(revised))
+    await upload_annotation(JOB, settings)  # replaces the jumpbox's copy
+    assert json.loads((remote_jobs / JOB / "annotation.json").read_text()) == revised
     assert not [p for p in (remote_jobs / JOB).iterdir() if ".part-" in p.name]
 
 

@@ -9,10 +9,8 @@ from __future__ import annotations
 
 import asyncio
 import json
-import sys
 from pathlib import Path
 
-import structlog
 import typer
 from pydantic import ValidationError
 from rich.console import Console
@@ -56,20 +54,9 @@ class _Bars:
             self.progress.stop()
 
 
-class _CurrentStderr:
-    """Whatever ``sys.stderr`` is when a log line is written (test runners swap and close it)."""
-
-    def write(self, text: str) -> int:
-        return sys.stderr.write(text)
-
-    def flush(self) -> None:
-        sys.stderr.flush()
-
-
 def _quiet_logs() -> None:
     """Warnings (retries) go to stderr; info lines stay out of stdout, which holds the result."""
     configure_logging("rcaloop", "WARNING", "console")
-    structlog.configure(logger_factory=structlog.PrintLoggerFactory(file=_CurrentStderr()))
 
 
 def _settings() -> JumpboxSettings:

@@ -16,6 +16,7 @@ from rcaloop.contracts import IngestedRecord, Stream
 from rcaloop.parser import core
 from rcaloop.parser.registry_file import RegistryError, RegistrySource
 from rcaloop.shared.consumer import Emit, Subscription
+from rcaloop.shared.logs import get_logger
 from rcaloop.shared.service import Service, faststream_app, run_main
 from rcaloop.shared.settings import RuntimeSettings
 
@@ -28,8 +29,13 @@ def build(settings: ParserSettings | None = None) -> Service:
     settings = settings or ParserSettings()
     registry = RegistrySource(settings.rcaloop_registry)
 
+    log = get_logger("parser")
+
     def handle(record: IngestedRecord) -> list[Emit]:
-        return [Emit(Stream.PARSED, core.parse_record(record, registry.current()))]
+        parsed = core.parse_record(record, registry.current())
+        if parsed.outcome == "incomplete":  # codes and ids only: never the output's text
+            log.warning("incomplete", analysis_hash=parsed.analysis_hash, errors=[e.code for e in parsed.errors])
+        return [Emit(Stream.PARSED, parsed)]
 
     return Service(
         name="parser",

@@ -11,8 +11,8 @@ from __future__ import annotations
 
 import re
 
-from rcaloop.contracts import AlternativeDiagnosis, EvidenceArtifact, Recommendation, RootCause, TraceItem
-from rcaloop.contracts.parsed import Citation, Claim, Diagnosis
+from rcaloop.contracts import EvidenceArtifact
+from rcaloop.contracts.parsed import Citation, Diagnosis
 from rcaloop.parser.citations import CODE, LINK, Resolver, labels_only
 from rcaloop.parser.skill_text import SkillText
 
@@ -70,42 +70,46 @@ def _code_file(cited: list[str]) -> str | None:
 
 
 def skill_diagnosis(parsed: SkillText, resolver: Resolver) -> Diagnosis:
+    """Lists are built as plain dicts and validated once, in one pydantic call (cheaper)."""
     sections = parsed.chat.sections if parsed.chat else None
     cause_raw = (sections.cause if sections else None) or (sections.tldr if sections else None) or parsed.summary
     summary = None
     if cause_raw:
         summary = QUALIFIER.sub("", plain(cause_raw, resolver), count=1) or None
-    claims: list[Claim] = []
-    recommendations: list[Recommendation] = []
+    claims: list[dict] = []
+    recommendations: list[dict] = []
     if summary:
-        claims.append(Claim(id="cause", kind="root_cause", text=summary, evidence_ids=_cited(cause_raw or "")))
+        claims.append({"id": "cause", "kind": "root_cause", "text": summary, "evidence_ids": _cited(cause_raw or "")})
     for key, priority in RECOMMENDATION_SECTIONS:
         raw_items, actions = _bullet_pairs(getattr(sections, key) if sections else None, resolver)
         for n, (item, action) in enumerate(zip(raw_items, actions), start=1):
             if not action:
                 continue
             cited = _cited(item)
-            recommendations.append(Recommendation(priority=priority, action=action, file=_code_file(cited)))
-            claims.append(Claim(id=f"{key}-{n}", kind="recommendation", text=action, evidence_ids=cited))
+            recommendations.append({"priority": priority, "action": action, "file": _code_file(cited)})
+            claims.append({"id": f"{key}-{n}", "kind": "recommendation", "text": action, "evidence_ids": cited})
     report = parsed.report_sections
     factors = _bullet_pairs(report.get("contributing factors"), resolver)[1]
     for n, text in enumerate(factors, start=1):
-        claims.append(Claim(id=f"contributing_factor-{n}", kind="contributing_factor", text=text))
+        claims.append({"id": f"contributing_factor-{n}", "kind": "contributing_factor", "text": text})
     alternatives = report.get("alternative diagnoses") or report.get("alternatives")
     evidence = report.get("evidence")
-    return Diagnosis(
-        root_cause=RootCause(summary=summary, confidence=parsed.fields.confidence) if summary else None,
-        evidence=[_trace(message) for message in (bullets(plain(evidence, resolver)) if evidence else ())],
-        recommendations=recommendations,
-        contributing_factors=factors,
-        alternative_diagnoses=[AlternativeDiagnosis(summary=b) for b in _bullet_pairs(alternatives, resolver)[1]],
-        claims=claims,
+    return Diagnosis.model_validate(
+        {
+            "root_cause": {"summary": summary, "confidence": parsed.fields.confidence} if summary else None,
+            "evidence": [_trace(message) for message in (bullets(plain(evidence, resolver)) if evidence else ())],
+            "recommendations": recommendations,
+            "contributing_factors": factors,
+            "alternative_diagnoses": [{"summary": b} for b in _bullet_pairs(alternatives, resolver)[1]],
+            "claims": claims,
+        }
     )
 
 
-def _trace(message: str) -> TraceItem:
+def _trace(message: str) -> dict:
+    """An evidence item (``TraceItem`` fields) from one Evidence bullet."""
     quote = CODE_SPAN.search(message)
-    return TraceItem(source="report", message=message, exact_quote=quote.group(1) if quote else None)
+    return {"source": "report", "message": message, "exact_quote": quote.group(1) if quote else None}
 
 
 def _bullet_pairs(section: str | None, resolver: Resolver) -> tuple[list[str], list[str]]:
