@@ -83,7 +83,7 @@ def _parse_sections(lines: list[str], start: int, first_line: int, warnings: lis
         if stripped.startswith("```"):
             in_fence = not in_fence
         elif not in_fence:
-            head = SECTION_HEAD.fullmatch(stripped)
+            head = SECTION_HEAD.fullmatch(stripped) if stripped.startswith("**") else None
             if head:
                 key = SECTION_TITLES[head.group(1).lower()]
                 index = SECTION_ORDER.index(key)
