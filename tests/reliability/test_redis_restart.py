@@ -4,27 +4,31 @@ from __future__ import annotations
 
 import time
 
+import redis
+
 from rcaloop.contracts import Stream
-from tests.reliability.flow import drained, evaluated_ids, publish, result, wait_until
+from tests.reliability.flow import drained, evaluated_ids, n_evaluated, publish, result, wait_until
 from tests.reliability.procs import Procs
 
 
 def test_redis_crash_and_restart_loses_nothing_and_services_reconnect(private_redis, prefix, tmp_path):
-    r = __import__("redis").Redis.from_url(private_redis.url)
+    r = redis.Redis.from_url(private_redis.url)
     procs = Procs(private_redis.url, prefix, tmp_path)
     try:
         services = [procs.start(name) for name in ("ingestion", "parser", "harness")]
         publish(r, prefix, [result(i, "before") for i in range(300)])
-        wait_until(lambda: drained(r, prefix) and sum(evaluated_ids(r, prefix).values()) >= 300, 60, "first batch")
+        wait_until(lambda: drained(r, prefix) and n_evaluated(r, prefix) >= 300, 60, "first batch")
         before = set(evaluated_ids(r, prefix))
 
         publish(r, prefix, [result(i, "during") for i in range(1500)])  # acknowledged by Redis …
         wait_until(lambda: r.xlen(Stream.EVALUATED.key(prefix)) > 400, 30, "second batch flowing")
+        done_at_crash = n_evaluated(r, prefix)
         private_redis.kill()  # … and the server dies mid-flow (kill -9)
+        assert done_at_crash < 1800, "everything was done before the crash: the test proves nothing"
         time.sleep(2.0)  # the services notice the outage and back off
         private_redis.start()  # same port, same AOF
 
-        wait_until(lambda: drained(r, prefix) and sum(evaluated_ids(r, prefix).values()) >= 1800, 90,
+        wait_until(lambda: drained(r, prefix) and n_evaluated(r, prefix) >= 1800, 90,
                    "everything evaluated after the restart")
         seen = evaluated_ids(r, prefix)
         assert before <= set(seen), "an evaluation acknowledged before the crash is gone"

@@ -5,7 +5,7 @@ from __future__ import annotations
 import time
 
 from rcaloop.contracts import Stream
-from tests.reliability.flow import drained, evaluated_ids, groups, publish, result, wait_until
+from tests.reliability.flow import drained, evaluated_ids, n_evaluated, groups, publish, result, wait_until
 from tests.reliability.procs import PRIMARY
 
 N = 1200
@@ -17,7 +17,7 @@ def test_sigterm_during_burst_drains_in_flight_work_and_exits_within_grace(r, pr
     for sp in services:  # started together: imports overlap
         procs.wait_consuming(sp)
     publish(r, prefix, [result(i) for i in range(N)])
-    wait_until(lambda: sum(evaluated_ids(r, prefix).values()) >= 200, 60, "the burst is flowing")
+    wait_until(lambda: n_evaluated(r, prefix) >= 200, 60, "the burst is flowing")
 
     stopped_at = time.monotonic()
     for sp in services:  # every service at once, as `docker compose stop` would
@@ -25,7 +25,7 @@ def test_sigterm_during_burst_drains_in_flight_work_and_exits_within_grace(r, pr
     for sp in services:
         sp.proc.wait(30)
         sp.exit_seconds = time.monotonic() - stopped_at
-    left = N - sum(evaluated_ids(r, prefix).values())
+    left = N - n_evaluated(r, prefix)
     assert left > 0, "the burst was over before the stop: the test proves nothing"
 
     for sp in services:
@@ -38,7 +38,7 @@ def test_sigterm_during_burst_drains_in_flight_work_and_exits_within_grace(r, pr
 
     for sp in [procs.start(name, consumer=f"{name}-next", wait=False) for name in PRIMARY]:
         procs.wait_consuming(sp)  # the next generation picks up exactly where the last one stopped
-    wait_until(lambda: drained(r, prefix) and sum(evaluated_ids(r, prefix).values()) >= N, 90, "the rest drained")
+    wait_until(lambda: drained(r, prefix) and n_evaluated(r, prefix) >= N, 90, "the rest drained")
     seen = evaluated_ids(r, prefix)
     assert set(seen) == {f"r-{i}" for i in range(N)} and max(seen.values()) == 1
     assert r.xlen(Stream.RESULTS.dlq_key(prefix)) == 0

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import os
 import sys
 from pathlib import Path
 
@@ -103,6 +104,7 @@ def demo(
     examples: Path = typer.Option(EXAMPLES, help="directory of sample results"),
 ) -> None:
     """Bring the pipeline up, run the bundled samples through it, print where results are."""
+    os.environ.setdefault("RCALOOP_REGISTRY", str(examples / "registry.json"))  # resolve the samples' citations
     settings = RuntimeSettings()
     configure_logging("rcaloop", "WARNING", "console")
     paths = pipeline.example_paths(examples)

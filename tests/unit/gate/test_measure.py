@@ -92,15 +92,16 @@ def test_evidence_link_precision_from_ci_annotations():
 
 
 def test_knowledge_metrics_from_events():
-    events = [event("activated", i, activation_latency_seconds=float(i)) for i in range(1, 21)]
+    events = [event("activated", i, detail={"runtime_activation_seconds": float(i)}) for i in range(1, 21)]
     events.append(event("rejected", 99, inadmissible=True))  # a refused attempt is not an activation
-    events.append(event("activated", 100, detail={"inadmissible": True, "activation_latency_seconds": 2.0}))
+    events.append(event("activated", 100, detail={"inadmissible": True, "runtime_activation_seconds": 2.0}))
+    events.append(event("activated", 102, activation_latency_seconds=4000.0))  # reviewer wait: not the path
     events.append(event("shadowed", 101, detail={"typedb_outage_runtime_activation_success": True}))
     m, missing, population = compute_metrics(facts([], events=events))
     assert m["inadmissible_knowledge_activations"] == 1
     assert m["activation_p95_seconds"] == 19.0
     assert m["typedb_outage_runtime_activation_success"] is True
-    assert population["activations"] == 21
+    assert population["activations"] == 22
 
 
 def test_p95_nearest_rank():
@@ -167,8 +168,8 @@ def test_each_measured_metric_moves_both_ways():
     assert _measured("novel_mechanism_recall_at_3", [mech], [evaluation(mech, case_type="novel", expected="clock_skew")]) == 0.0
     assert _measured("inadmissible_knowledge_activations", [], events=[event("activated", 1)]) == 0
     assert _measured("inadmissible_knowledge_activations", [], events=[event("activated", 1, inadmissible=True)]) == 1
-    assert _measured("activation_p95_seconds", [], events=[event("activated", 1, activation_latency_seconds=3.0)]) == 3.0
-    assert _measured("activation_p95_seconds", [], events=[event("activated", 1, activation_latency_seconds=45.0)]) == 45.0
+    assert _measured("activation_p95_seconds", [], events=[event("activated", 1, detail={"runtime_activation_seconds": 3.0})]) == 3.0
+    assert _measured("activation_p95_seconds", [], events=[event("activated", 1, detail={"runtime_activation_seconds": 45.0})]) == 45.0
     ok = event("activated", 1, detail={"typedb_outage_runtime_activation_success": True})
     down = event("activated", 2, detail={"typedb_outage_runtime_activation_success": False})
     assert _measured("typedb_outage_runtime_activation_success", [], events=[ok]) is True
