@@ -24,8 +24,12 @@ def subject_of(verdict: HarnessVerdict) -> str:
 
 
 def review_task_for(verdict: HarnessVerdict, overlap: int = 1) -> ReviewTask:
-    """One task per analysis; alert captures get the operator form, CI jobs the annotation."""
-    kind = "operator_evaluation" if verdict.parsed.source_kind == "capture" else "annotation"
+    """One task per analysis: CI jobs (step files) get the annotation, alert RCAs the operator form.
+
+    Skill text outputs and captures carry no step files to trace evidence into, so they
+    are alert RCAs for review purposes (SPEC §6).
+    """
+    kind = "annotation" if verdict.parsed.source_kind == "step_files" else "operator_evaluation"
     return ReviewTask(
         task_id=f"task-{verdict.analysis_hash[:16]}",
         analysis_hash=verdict.analysis_hash,
