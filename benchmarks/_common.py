@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import os
 import platform
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -141,8 +142,10 @@ class Services:
     def __enter__(self) -> Services:
         return self
 
-    def __exit__(self, *exc) -> None:
+    def __exit__(self, exc_type, *exc) -> None:
         self.stop()
+        if exc_type is None:  # keep the logs of a failed run
+            shutil.rmtree(self.dir, ignore_errors=True)
 
 
 def wait_len(r: redis.Redis, key: str, n: int, stall_s: float = 20) -> bool:

@@ -23,6 +23,7 @@ def round_trip(n: int, batch: int, pipe_chunk: int = 500) -> dict[str, float]:
     payloads = [encode(res) for res in results(n, "b")]
     try:
         r.xgroup_create(key, "bench", id="0", mkstream=True)
+        cpu = _server_cpu(r)
         started = time.perf_counter()
         for i in range(0, n, pipe_chunk):
             pipe = r.pipeline(transaction=False)
@@ -44,10 +45,17 @@ def round_trip(n: int, batch: int, pipe_chunk: int = 500) -> dict[str, float]:
             "xadd_per_s": n / (published - started),
             "read_ack_per_s": n / (consumed - published),
             "round_trip_per_s": n / (consumed - started),
+            "server_cpu_us": (_server_cpu(r) - cpu) / n * 1e6,
         }
     finally:
         cleanup(r, prefix)
         r.close()
+
+
+def _server_cpu(r) -> float:
+    """Redis' own CPU seconds so far (every client's work, if the server is shared)."""
+    info = r.info("cpu")
+    return float(info["used_cpu_sys"]) + float(info["used_cpu_user"])
 
 
 def main() -> None:
@@ -62,6 +70,7 @@ def main() -> None:
     print(f"XADD pipelined:        {res['xadd_per_s']:>9,.0f} msg/s")
     print(f"XREADGROUP+XACK:       {res['read_ack_per_s']:>9,.0f} msg/s")
     print(f"round trip (ceiling):  {res['round_trip_per_s']:>9,.0f} msg/s")
+    print(f"Redis server CPU:      {res['server_cpu_us']:>9,.1f} µs per message (XADD + read + ack; all clients)")
 
 
 if __name__ == "__main__":

@@ -48,7 +48,7 @@ class ServiceProc:
     consumer: str
     proc: subprocess.Popen
     log_path: Path
-    exit_seconds: float | None = field(default=None)
+    exit_seconds: float | None = field(default=None)  # set by a test that stops it
 
     def logs(self) -> str:
         return self.log_path.read_text(errors="replace") if self.log_path.exists() else ""
@@ -67,14 +67,6 @@ class ServiceProc:
         """``kill -9``: no cleanup, no ack, whatever it holds stays pending."""
         self.proc.send_signal(signal.SIGKILL)
         self.proc.wait(10)
-
-    def terminate(self, timeout: float = 30) -> float:
-        """SIGTERM, then seconds until the process exited."""
-        started = time.monotonic()
-        self.proc.send_signal(signal.SIGTERM)
-        self.proc.wait(timeout)
-        self.exit_seconds = time.monotonic() - started
-        return self.exit_seconds
 
 
 class Procs:

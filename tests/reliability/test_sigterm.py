@@ -8,7 +8,7 @@ from rcaloop.contracts import Stream
 from tests.reliability.flow import drained, evaluated_ids, n_evaluated, groups, publish, result, wait_until
 from tests.reliability.procs import PRIMARY
 
-N = 1200
+N = 1000
 GRACE_S = 5.0
 
 

@@ -9,6 +9,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+from pydantic import ValidationError
+
 from rcaloop.contracts import RawResult
 
 STEP_FILES = (
@@ -43,6 +45,14 @@ def read_step_files(job_dir: Path) -> dict[str, object]:
 
 def load_result(path: Path, *, result_id: str | None = None, producer: str = "rcaloop-cli") -> RawResult:
     path = Path(path)
+    try:
+        return _load_result(path, result_id, producer)
+    except ValidationError as exc:  # e.g. a file name that is no valid result_id, a capture's non-string job_id
+        problems = "; ".join(f"{'.'.join(map(str, e['loc']))}: {e['msg']}" for e in exc.errors()[:5])
+        raise SourceError(f"{path}: not a valid RawResult: {problems}") from None
+
+
+def _load_result(path: Path, result_id: str | None, producer: str) -> RawResult:
     if not path.exists():
         raise SourceError(f"{path}: no such file or directory")
     if path.is_dir():

@@ -84,6 +84,9 @@ def test_validate_exit_codes(tmp_path, monkeypatch):
     (root / "1234567" / "annotation.json").write_text("{not json")
     run = _cli(monkeypatch, root, "annotation", "validate", str(root / "1234567"), "--json")
     assert run.returncode == 2 and "invalid JSON" in run.stderr
+    fixture = str(ROOT / "tests" / "fixtures" / "annotation" / "valid_1234567.json")
+    run = _cli(monkeypatch, root, "annotation", "validate", fixture, "--job-dir", str(root / "7654321"))
+    assert run.returncode == 2 and "no such directory (--job-dir)" in run.stderr
 
 
 def test_export_cli_csv_and_seed_layout(tmp_path, monkeypatch):
@@ -125,3 +128,7 @@ def test_export_cli_csv_and_seed_layout(tmp_path, monkeypatch):
     assert json.loads((out / "1234567" / "annotation.json").read_text())["root_cause"] == doc["root_cause"]
     run = _cli(monkeypatch, root, "annotation", "export", "--since", "yesterday")
     assert run.returncode == 2 and "not an ISO date" in run.stderr
+    run = _cli(monkeypatch, root, "annotation", "export", "--out", str(out))  # a directory, not a file
+    assert run.returncode == 2 and "cannot write" in run.stderr
+    run = _cli(monkeypatch, root, "annotation", "export", "--layout", "seed", "--out", str(out / "1234567" / "annotation.json"))
+    assert run.returncode == 2 and "cannot write under" in run.stderr

@@ -87,3 +87,11 @@ def test_bad_input_gets_a_clear_error_and_exit_code(env, monkeypatch):
     monkeypatch.setenv("RCALOOP_REVIEWER_TOKEN", "wrong-token")
     wrong = _run("decide", package_id, "approve")
     assert wrong.exit_code == 2 and "wrong-token" not in wrong.output and "Traceback" not in wrong.output
+
+
+def test_bracketed_input_is_printed_literally_not_as_rich_markup(env):
+    """``[/x]`` in an argument used to crash Rich (MarkupError traceback) instead of the error line."""
+    bad_state = _run("list", "--state", "[/x]")
+    assert bad_state.exit_code == 2 and "unknown state '[/x]'" in bad_state.output
+    missing = _run("decide", "[/red]kp", "approve")
+    assert missing.exit_code == 2 and "KD404" in missing.output and "[/red]kp" in missing.output

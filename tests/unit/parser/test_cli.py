@@ -69,3 +69,18 @@ def test_unreadable_input_exits_2_with_a_clear_message(tmp_path):
         app, ["parse", str(EXAMPLES / "skill_outputs" / "checkout-5xx.txt"), "--registry", str(bad_registry)]
     )
     assert result.exit_code == 2 and "http(s) URL" in result.stderr
+
+
+def test_file_that_is_no_valid_record_exits_2_with_one_line(tmp_path):
+    """A file name that cannot be a ``result_id`` (a space) or a capture's non-string job_id: no traceback."""
+    spaced = tmp_path / "my output.txt"
+    spaced.write_text("TITLE: x\n")
+    numeric_job = tmp_path / "capture.json"
+    numeric_job.write_text('{"job_id": 1234567}')
+    for command in ("parse", "harness", "ingest-check"):
+        for path, field in ((spaced, "result_id"), (numeric_job, "job_id")):
+            result = runner.invoke(app, [command, str(path)])
+            assert result.exit_code == 2, (command, result.output)
+            assert result.exception is None or isinstance(result.exception, SystemExit), (command, result.exception)
+            assert f"not a valid RawResult: {field}:" in result.stderr
+            assert len(result.stderr.strip().splitlines()) == 1, result.stderr

@@ -33,7 +33,7 @@ from rcaloop.contracts.common import CATEGORIES
 from rcaloop.shared.cli_deps import CliDeps
 
 console = Console()
-err = Console(stderr=True)
+err = Console(stderr=True, soft_wrap=True)
 
 
 def _fail(message: str, code: int = 2) -> None:
@@ -188,15 +188,21 @@ def register(app: typer.Typer, deps: CliDeps) -> None:
             latest: dict[str, dict[str, Any]] = {}
             for rec in records:  # oldest first: the last stored annotation of a job wins
                 latest[rec["job_id"]] = rec
-            for rec in latest.values():
-                files.write_annotation(out, Annotation.model_validate(rec["annotation"]))
+            try:
+                for rec in latest.values():
+                    files.write_annotation(out, Annotation.model_validate(rec["annotation"]))
+            except OSError as exc:
+                _fail(f"cannot write under {out}: {exc.strerror or type(exc).__name__}")
             err.print(f"wrote {len(latest)} annotation.json file(s) under {out}")
             return
         text = _render(records, fmt)
         if out is None:
             sys.stdout.write(text)
         else:
-            out.write_text(text, encoding="utf-8")
+            try:
+                out.write_text(text, encoding="utf-8")
+            except OSError as exc:
+                _fail(f"cannot write {out}: {exc.strerror or type(exc).__name__}")
             err.print(f"wrote {len(records)} record(s) to {out}")
 
     @group.command("agreement")

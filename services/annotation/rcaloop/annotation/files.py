@@ -80,6 +80,8 @@ def load_for_validation(path: Path, job_dir: Path | None = None) -> tuple[Any, d
     """(annotation document, job files, job id) for ``rcaloop annotation validate PATH``."""
     if not path.exists():
         raise AnnotationFileError(f"{path}: no such file or directory")
+    if job_dir is not None and not job_dir.is_dir():
+        raise AnnotationFileError(f"{job_dir}: no such directory (--job-dir)")
     if path.is_dir():
         job_dir = job_dir or path
         path = path / ANNOTATION_FILE

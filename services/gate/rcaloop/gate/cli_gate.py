@@ -31,7 +31,7 @@ from rcaloop.shared.settings import redact_url
 from rcaloop.shared.wire import encode
 
 out = Console()
-err = Console(stderr=True)
+err = Console(stderr=True, soft_wrap=True)
 
 
 def _fail(message: str, code: int = 2) -> None:

@@ -68,7 +68,7 @@ def register(app: typer.Typer, deps: CliDeps) -> None:
         as_json: bool = typer.Option(False, "--json", help="print the verdict as JSON"),
     ) -> None:
         """Judge one RCA output with the runtime harness. Exit 0 with any verdict; 2 when unreadable."""
-        err = Console(stderr=True)
+        err = Console(stderr=True, soft_wrap=True)
         try:
             extra = load_evidence(evidence) if evidence else []
             parsed = parsed_input(path)

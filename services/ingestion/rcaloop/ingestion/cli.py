@@ -28,7 +28,7 @@ LARGE_FILE_BYTES = 1024 * 1024
 """Files at least this large get a progress bar."""
 
 console = Console()
-err = Console(stderr=True)
+err = Console(stderr=True, soft_wrap=True)
 
 
 class _Bars:

@@ -17,6 +17,7 @@ from typing import Any, TypeVar
 import typer
 from pydantic import BaseModel
 from rich.console import Console
+from rich.markup import escape
 from rich.table import Table
 
 from rcaloop.contracts.knowledge import Decision, KnowledgePackage, PackageState
@@ -31,11 +32,11 @@ from rcaloop.shared.settings import redact_url
 
 T = TypeVar("T")
 console = Console()
-err = Console(stderr=True)
+err = Console(stderr=True, soft_wrap=True)
 
 
 def _fail(message: str, code: int = 2) -> None:
-    err.print(f"[red]error:[/red] {message}")
+    err.print(f"[red]error:[/red] {escape(message)}", highlight=False)
     raise typer.Exit(code)
 
 
@@ -68,9 +69,9 @@ def _packages_table(packages: list[KnowledgePackage], title: str) -> Table:
         table.add_column(col)
     for p in packages:
         table.add_row(
-            p.package_id,
+            escape(p.package_id),
             p.state,
-            p.family or "-",
+            escape(p.family or "-"),
             p.evidence_source,
             str(p.valid),
             ", ".join(i.code for i in p.issues) or "-",
@@ -137,7 +138,7 @@ def register(app: typer.Typer, deps: CliDeps) -> None:
             if as_json:
                 _dump({"accepted": False, "error": outcome.issue.model_dump()})
             else:
-                err.print(f"[red]{outcome.issue.code}[/red] {outcome.issue.message}")
+                err.print(f"[red]{outcome.issue.code}[/red] {escape(outcome.issue.message)}", highlight=False)
             raise typer.Exit(2 if outcome.status == 404 else 1)
         package, events = outcome
         if as_json:
@@ -149,7 +150,7 @@ def register(app: typer.Typer, deps: CliDeps) -> None:
                 }
             )
         else:
-            console.print(f"{package.package_id}: {package.state} (events: {', '.join(e.kind for e in events)})")
+            console.print(f"{escape(package.package_id)}: {package.state} (events: {', '.join(e.kind for e in events)})")
 
     @knowledge.command("snapshot")
     def snapshot_cmd(as_json: bool = typer.Option(False, "--json")) -> None:
@@ -172,7 +173,7 @@ def register(app: typer.Typer, deps: CliDeps) -> None:
         for col in ("probe_template_id", "executions", "supports", "refutes", "contributions"):
             table.add_column(col)
         for m in metrics:
-            table.add_row(m.probe_template_id, str(m.executions), str(m.supports), str(m.refutes), str(m.contributions))
+            table.add_row(escape(m.probe_template_id), str(m.executions), str(m.supports), str(m.refutes), str(m.contributions))
         console.print(table)
 
     @knowledge.command("outage-check")

@@ -27,7 +27,7 @@ def register(app: typer.Typer, deps: CliDeps) -> None:
         as_json: bool = typer.Option(False, "--json", help="print the canonical parse result as JSON"),
     ) -> None:
         """Parse one RCA output against the output contract. Exit 0 with any outcome; 2 when unreadable."""
-        err = Console(stderr=True)
+        err = Console(stderr=True, soft_wrap=True)
         try:
             parsed = deps.parse(load_result(path), registry)
         except (SourceError, RegistryError) as exc:
