@@ -30,3 +30,64 @@ def test_demo_runs_the_samples_through_the_whole_pipeline(tmp_path):
     tasks = int(rows["review.tasks"].split("│")[3])
     assert evaluated == samples, out
     assert tasks == samples, out
+
+
+def test_bad_configuration_is_one_line_and_starts_no_embedded_redis(tmp_path):
+    """A bad environment variable: a one-line error (not an import-time traceback), no orphan redis-server."""
+    base = {k: os.environ[k] for k in ("PATH", "HOME", "LANG", "TMPDIR") if k in os.environ}
+    base["RCALOOP_DATA_DIR"] = str(tmp_path / "var")
+    rcaloop = Path(sys.executable).with_name("rcaloop")
+    for extra, code, message in (
+        ({"MAX_DELIVERIES": "many"}, 2, "error: configuration: MAX_DELIVERIES:"),
+        ({"RCALOOP_ANNOTATOR_TOKENS": "alice:t1"}, 1, "RCALOOP_ANNOTATOR_TOKENS entry 1 is not name:token"),
+    ):
+        proc = subprocess.run(
+            [str(rcaloop), "up", "--http-port", "0"], cwd=tmp_path, env=base | extra,
+            capture_output=True, text=True, timeout=60, stdin=subprocess.DEVNULL,
+        )
+        assert proc.returncode == code, proc.stdout + proc.stderr
+        assert message in proc.stderr and "Traceback" not in proc.stderr
+        assert not (tmp_path / "var" / "redis" / "redis.sock").exists(), "the embedded Redis was left running"
+    help_run = subprocess.run(
+        [str(rcaloop), "--help"], env=base | {"MAX_DELIVERIES": "many"}, capture_output=True, text=True, timeout=60
+    )
+    assert help_run.returncode == 0 and "Traceback" not in help_run.stderr
+
+
+def test_ctrl_c_drains_before_the_embedded_redis_stops(tmp_path):
+    """Ctrl-C signals the whole foreground process group; the embedded redis-server must not die with it."""
+    import signal
+    import time
+
+    env = {k: os.environ[k] for k in ("PATH", "HOME", "LANG", "TMPDIR") if k in os.environ}
+    env["RCALOOP_DATA_DIR"] = str(tmp_path / "var")
+    rcaloop = Path(sys.executable).with_name("rcaloop")
+    proc = subprocess.Popen(
+        [str(rcaloop), "up", "--http-port", "0"], cwd=tmp_path, env=env, stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE, text=True, stdin=subprocess.DEVNULL, start_new_session=True,  # a terminal's group
+    )
+    try:
+        deadline = time.monotonic() + 60
+        while "pipeline running" not in (line := proc.stdout.readline()):
+            assert line and time.monotonic() < deadline, "rcaloop up did not start"
+        time.sleep(1)
+        os.killpg(proc.pid, signal.SIGINT)
+        _, stderr = proc.communicate(timeout=20)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+    assert "stopped" in stderr and "Traceback" not in stderr
+    assert "redis_unreachable" not in stderr, stderr
+    sock = tmp_path / "var" / "redis" / "redis.sock"
+    assert not sock.exists() or _socket_dead(sock), "the embedded Redis outlived rcaloop up"
+
+
+def _socket_dead(path: Path) -> bool:
+    import socket
+
+    with socket.socket(socket.AF_UNIX) as s:
+        try:
+            s.connect(str(path))
+        except OSError:
+            return True
+    return False

@@ -8,8 +8,10 @@ import sys
 from pathlib import Path
 
 import typer
+from pydantic import ValidationError
 from redis.exceptions import ConnectionError as RedisConnectionError
 from rich.console import Console
+from rich.markup import escape
 from rich.table import Table
 
 from rcaloop.annotation import cli as annotation_cli
@@ -47,6 +49,7 @@ def _fail(message: str, code: int = 2) -> None:
 
 async def _run_pipeline(settings: RuntimeSettings, http_port: int | None, demo_paths: list[Path] | None) -> int:
     """Runs every service; with ``demo_paths`` submits them, waits for the drain, exits."""
+    services = pipeline.all_services()  # configuration errors surface before an embedded Redis starts
     embedded = None
     if settings.redis_url is None:
         embedded = EmbeddedRedis(embedded_socket(settings).parent)
@@ -57,7 +60,7 @@ async def _run_pipeline(settings: RuntimeSettings, http_port: int | None, demo_p
         console.print(f"Redis at {redact_url(url)}")
     stop = asyncio.Event()
     install_stop_signals(stop)
-    host = asyncio.create_task(run_services(pipeline.all_services(), settings, stop, url=url, http_port=http_port))
+    host = asyncio.create_task(run_services(services, settings, stop, url=url, http_port=http_port))
     code = 0
     try:
         if demo_paths is None:
@@ -169,3 +172,9 @@ def main() -> None:
         app()
     except KeyboardInterrupt:
         sys.exit(130)
+    except ValidationError as exc:
+        if not exc.title.endswith("Settings"):
+            raise
+        problems = "; ".join(f"{'.'.join(map(str, e['loc'])).upper()}: {e['msg']}" for e in exc.errors()[:5])
+        err.print(f"[red]error:[/red] {escape(f'configuration: {problems}')}", highlight=False)
+        sys.exit(2)

@@ -58,7 +58,11 @@ class EmbeddedRedis:
             "--appendonly", "yes" if self.appendonly else "no",
             "--logfile", str(self.data_dir / "redis.log"),
         ]
-        self._proc = subprocess.Popen(args, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        # Its own session: Ctrl-C reaches the whole foreground process group, and the server
+        # must outlive it so the workers can drain and ack before ``stop()`` ends it.
+        self._proc = subprocess.Popen(
+            args, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True
+        )
         deadline = time.monotonic() + 10
         while not self.socket.exists():
             if self._proc.poll() is not None:

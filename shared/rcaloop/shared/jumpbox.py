@@ -21,6 +21,7 @@ import asyncio
 import json
 import os
 import posixpath
+import re
 import secrets
 import shlex
 import shutil
@@ -128,6 +129,10 @@ def parse_jumpbox_uri(uri: str) -> JumpboxTarget:
     uri = uri.strip()
     if uri.startswith("ssh://"):
         return _parse_ssh_url(uri)
+    scheme, sep, _ = uri.partition("://")
+    if sep and re.fullmatch(r"[A-Za-z][A-Za-z0-9+.-]*", scheme):  # sftp://, scp:// …: not a host name
+        hint = "use ssh://user@host:PORT or 'user@host -p PORT'"
+        raise JumpboxError("invalid_jumpbox_uri", f"JUMPBOX_URI: unsupported URL scheme {scheme[:10]}:// ({hint})")
     try:
         tokens = shlex.split(uri)
     except ValueError as exc:

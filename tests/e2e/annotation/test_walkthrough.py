@@ -57,6 +57,16 @@ def test_answers_from_stdin_and_early_end_writes_nothing(tmp_path):
     assert not (root / "1234567" / "annotation.json").exists()
 
 
+def test_binary_answers_file_is_a_clear_error(tmp_path):
+    root = _job(tmp_path)
+    answers = tmp_path / "answers.bin"
+    answers.write_bytes(b"\xff\xfe\x00garbage\x80\n")
+    run = _rcaloop("annotate", "--job-id", "1234567", "--answers", str(answers), root=root)
+    assert run.returncode == 2 and "not UTF-8 text; nothing written" in run.stderr
+    assert "Traceback" not in run.stderr
+    assert not (root / "1234567" / "annotation.json").exists()
+
+
 def _cli(monkeypatch, root: Path, *args: str):
     """The same commands in-process (Typer's runner): exit codes and output as a user sees them."""
     from typer.testing import CliRunner

@@ -245,3 +245,15 @@ async def test_stored_tokens_authenticate_until_revoked(api, store):
     assert lease["annotator"] == "dave"
     assert await store.revoke_tokens("dave") == 1
     assert (await api.get("/api/v1/review/tasks", headers=headers)).status_code == 401
+
+
+async def test_bad_queue_filters_are_422_not_an_empty_queue_or_a_500(api, store):
+    await _add(store, 1)
+    bogus_kind = await api.post("/api/v1/review/tasks/claim", json={"kind": "bogus"}, headers=auth("alice"))
+    assert bogus_kind.status_code == 422 and "operator_evaluation" in bogus_kind.text
+    listed = await api.get("/api/v1/review/tasks", params={"kind": "bogus"}, headers=auth("alice"))
+    assert listed.status_code == 422
+    huge = await api.get("/api/v1/review/tasks", params={"offset": str(10**20)}, headers=auth("alice"))
+    assert huge.status_code == 422  # was a 500: the integer overflowed the database's
+    ok = await api.get("/api/v1/review/tasks", params={"kind": "annotation"}, headers=auth("alice"))
+    assert ok.status_code == 200

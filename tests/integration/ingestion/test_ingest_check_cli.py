@@ -51,3 +51,8 @@ def test_unreadable_input_exits_2_without_traceback(tmp_path):
     result = _invoke(str(path))
     assert result.exit_code == 2 and "not a valid RawResult" in result.output and "Traceback" not in result.output
     assert _invoke(str(tmp_path / "missing.txt")).exit_code == 2
+
+
+def test_max_bytes_must_be_positive():
+    result = _invoke(str(FIXTURE), "--max-bytes", "0")
+    assert result.exit_code == 2 and "--max-bytes" in result.output

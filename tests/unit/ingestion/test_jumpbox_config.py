@@ -34,6 +34,7 @@ def test_jumpbox_uri_forms(uri, target):
         ("user:hunter2@host", "must not contain a password"),
         ("ssh://user:hunter2@host", "must not contain a password"),
         ("user@host 'unclosed", "not valid shell words"),
+        ("sftp://user:hunter2@host:2222/srv", "unsupported URL scheme sftp://"),
     ],
 )
 def test_bad_jumpbox_uri_is_a_clear_error_that_never_echoes_a_password(uri, fragment):

@@ -9,7 +9,7 @@ code (403 another annotator's record, 404 unknown task, 409 no active lease).
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Literal
 
 from fastapi import APIRouter, Body, Depends, HTTPException, Query, Response
 from fastapi.responses import JSONResponse
@@ -42,8 +42,12 @@ class LeaseOut(BaseModel):
     expires_at: float
 
 
+TaskKind = Literal["annotation", "operator_evaluation"]
+"""``ReviewTask.kind``: a filter naming anything else is a 422, not an empty queue."""
+
+
 class ClaimIn(BaseModel):
-    kind: str | None = None
+    kind: TaskKind | None = None
 
 
 class RubricIn(BaseModel):
@@ -123,11 +127,11 @@ def build_router(state: ApiState) -> APIRouter:
     async def list_tasks(
         who: str = Depends(annotator),
         state_: str | None = Query(None, alias="state", pattern="^(open|done)$"),
-        kind: str | None = None,
+        kind: TaskKind | None = None,
         verdict: str | None = None,
         job_id: str | None = None,
         limit: int = Query(100, ge=1, le=1000),
-        offset: int = Query(0, ge=0),
+        offset: int = Query(0, ge=0, le=2**31 - 1),
     ) -> list[dict[str, Any]]:
         return await store().list_tasks(
             state=state_, kind=kind, verdict=verdict, job_id=job_id, limit=limit, offset=offset

@@ -75,4 +75,11 @@ def main() -> None:
     run_main(lambda: build(settings), settings, http_port=settings.http_port)
 
 
-app = faststream_app(build, AnnotationSettings())
+def __getattr__(name: str):
+    """``app`` (``faststream run rcaloop.<name>.app:app``) is built on first use, not at import:
+    settings read at import would turn one bad environment variable into a traceback in every
+    ``rcaloop`` command."""
+    if name == "app":
+        globals()["app"] = app = faststream_app(build, AnnotationSettings())
+        return app
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

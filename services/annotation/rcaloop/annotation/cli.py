@@ -111,7 +111,7 @@ def register(app: typer.Typer, deps: CliDeps) -> None:
         raise typer.Exit(1 if issues else 0)
 
     @group.command("rules")
-    def rules_cmd(as_json: bool = typer.Option(False, "--json")) -> None:
+    def rules_cmd(as_json: bool = typer.Option(False, "--json", help="print as JSON")) -> None:
         """The validation rules with their stable codes."""
         rows = [{"code": r.code, "name": r.name, "rule": r.summary} for r in validation.RULES]
         if as_json:
@@ -127,7 +127,7 @@ def register(app: typer.Typer, deps: CliDeps) -> None:
     @group.command("rubric")
     def rubric_cmd(
         criteria: list[str] = typer.Argument(None, help=f"criteria that apply: {', '.join(rubric.BY_KEY)}"),
-        as_json: bool = typer.Option(False, "--json"),
+        as_json: bool = typer.Option(False, "--json", help="print as JSON"),
     ) -> None:
         """Score difficulty with the seven-criterion rubric (capped at 10)."""
         try:
@@ -206,7 +206,7 @@ def register(app: typer.Typer, deps: CliDeps) -> None:
             err.print(f"wrote {len(records)} record(s) to {out}")
 
     @group.command("agreement")
-    def agreement_cmd(as_json: bool = typer.Option(False, "--json")) -> None:
+    def agreement_cmd(as_json: bool = typer.Option(False, "--json", help="print as JSON")) -> None:
         """Per-field agreement on overlapping tasks (Cohen's kappa for two annotators, Krippendorff's alpha)."""
         fields = _run_store(agreement_report)
         rows = [f.as_dict() for f in fields]
@@ -290,6 +290,8 @@ def register(app: typer.Typer, deps: CliDeps) -> None:
             _fail(f"the answers ended early: {exc}")
         except (EOFError, KeyboardInterrupt):
             _fail("annotation abandoned; nothing written")
+        except UnicodeDecodeError:
+            _fail(f"{answers or 'stdin'}: the answers are not UTF-8 text; nothing written")
         finally:
             if answers is not None:
                 stream.close()

@@ -76,4 +76,11 @@ def main() -> None:
     run_main(lambda: build(settings), settings)
 
 
-app = faststream_app(build, GateSettings())
+def __getattr__(name: str):
+    """``app`` (``faststream run rcaloop.<name>.app:app``) is built on first use, not at import:
+    settings read at import would turn one bad environment variable into a traceback in every
+    ``rcaloop`` command."""
+    if name == "app":
+        globals()["app"] = app = faststream_app(build, GateSettings())
+        return app
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -118,8 +118,10 @@ def register(app: typer.Typer, deps: CliDeps) -> None:
     @app.command("ingest-check")
     def ingest_check(
         path: Path = typer.Argument(..., help="a RawResult JSON (as published), a job directory, skill text or capture"),
-        as_json: bool = typer.Option(False, "--json", help="print {accepted, analysis_hash, size_bytes, errors}"),
-        max_bytes: int = typer.Option(core.DEFAULT_MAX_RESULT_BYTES, "--max-bytes", help="RCALOOP_MAX_RESULT_BYTES"),
+        as_json: bool = typer.Option(False, "--json", help="print {accepted, result_id, analysis_hash, size_bytes, errors}"),
+        max_bytes: int = typer.Option(
+            core.DEFAULT_MAX_RESULT_BYTES, "--max-bytes", min=1, help="RCALOOP_MAX_RESULT_BYTES"
+        ),
     ) -> None:
         """Run the ingestion rules on one record offline. Exit 0 accepted, 1 rejected, 2 unreadable."""
         try:

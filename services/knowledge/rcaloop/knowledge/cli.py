@@ -104,7 +104,7 @@ def register(app: typer.Typer, deps: CliDeps) -> None:
         package_id: str = typer.Argument(..., help="the package to decide on"),
         decision: str = typer.Argument(..., help="approve | shadow | activate | reject"),
         comment: str | None = typer.Option(None, help="why (kept in the package history)"),
-        as_json: bool = typer.Option(False, "--json"),
+        as_json: bool = typer.Option(False, "--json", help="print as JSON"),
     ) -> None:
         """Approve (activate now), shadow, activate or reject a package; publishes its events.
 
@@ -150,10 +150,11 @@ def register(app: typer.Typer, deps: CliDeps) -> None:
                 }
             )
         else:
-            console.print(f"{escape(package.package_id)}: {package.state} (events: {', '.join(e.kind for e in events)})")
+            kinds = ", ".join(e.kind for e in events)
+            console.print(f"{escape(package.package_id)}: {package.state} (events: {kinds})")
 
     @knowledge.command("snapshot")
-    def snapshot_cmd(as_json: bool = typer.Option(False, "--json")) -> None:
+    def snapshot_cmd(as_json: bool = typer.Option(False, "--json", help="print as JSON")) -> None:
         """The runtime snapshot the agent reads (served from the local cache when the store is down)."""
         snapshot = _run(lambda w: w.snapshot())
         if as_json:
@@ -163,7 +164,7 @@ def register(app: typer.Typer, deps: CliDeps) -> None:
         console.print(_packages_table(snapshot.packages, f"runtime snapshot{note}"))
 
     @knowledge.command("probe-metrics")
-    def probe_metrics_cmd(as_json: bool = typer.Option(False, "--json")) -> None:
+    def probe_metrics_cmd(as_json: bool = typer.Option(False, "--json", help="print as JSON")) -> None:
         """Per probe template: executions, supports, refutes, contributions (approved trace-v3 cases only)."""
         metrics = _run(lambda w: w.probe_metrics())
         if as_json:
@@ -173,11 +174,12 @@ def register(app: typer.Typer, deps: CliDeps) -> None:
         for col in ("probe_template_id", "executions", "supports", "refutes", "contributions"):
             table.add_column(col)
         for m in metrics:
-            table.add_row(escape(m.probe_template_id), str(m.executions), str(m.supports), str(m.refutes), str(m.contributions))
+            counts = (m.executions, m.supports, m.refutes, m.contributions)
+            table.add_row(escape(m.probe_template_id), *map(str, counts))
         console.print(table)
 
     @knowledge.command("outage-check")
-    def outage_check_cmd(as_json: bool = typer.Option(False, "--json")) -> None:
+    def outage_check_cmd(as_json: bool = typer.Option(False, "--json", help="print as JSON")) -> None:
         """typedb_outage_runtime_activation_success: does the runtime snapshot serve with the store down?"""
         result = _run(lambda w: typedb_outage_runtime_activation_success(w.store, w.cache))
         if as_json:
