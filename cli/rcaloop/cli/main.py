@@ -33,7 +33,7 @@ from rcaloop.shared.sources import SourceError
 from rcaloop.shared.status import stream_status
 
 app = typer.Typer(help="rcaloop — the quality loop for root-cause-analysis agents.", no_args_is_help=True)
-console = Console()
+console = Console(width=None if sys.stdout.isatty() else 140)  # pipes and CI logs: no 80-column wrap
 err = Console(stderr=True, soft_wrap=True)
 
 EXAMPLES = Path(__file__).resolve().parents[3] / "examples"
@@ -78,6 +78,7 @@ async def _run_pipeline(settings: RuntimeSettings, http_port: int | None, demo_p
         redis = connect(url)
         try:
             _print_status(await stream_status(redis, settings.prefix))
+            _print_verdicts(await pipeline.verdicts(redis, settings.prefix))
         finally:
             await redis.aclose()
     finally:
@@ -119,7 +120,7 @@ def demo(
         _fail(str(exc))
     data = settings.rcaloop_data_dir.resolve()
     console.print(f"\nresults: streams in Redis (AOF under {data / 'redis'}), review store and files under {data}")
-    console.print("inspect: rcaloop up, then rcaloop status / the HTTP API at http://127.0.0.1:8080/docs")
+    console.print("inspect: ./run up (all services + HTTP API at http://127.0.0.1:8080/docs), then ./run status")
     raise typer.Exit(code)
 
 
@@ -144,6 +145,18 @@ def _print_status(rows) -> None:
         table.add_column(col, justify="left" if col in ("stream", "group") else "right")
     for r in rows:
         table.add_row(r.stream, r.group or "-", str(r.length), "-" if r.lag is None else str(r.lag), str(r.pending), str(r.dlq), str(r.consumers))
+    console.print(table)
+
+
+def _print_verdicts(rows) -> None:
+    table = Table(title="harness verdicts (rca.evaluated)")
+    for col in ("result_id", "kind", "outcome", "verdict", "score", "failed gates", "repairs"):
+        table.add_column(col, justify="right" if col in ("score", "repairs") else "left")
+    for v in rows:
+        failed = ", ".join(g.gate for g in v.hard_gates if not g.passed) or "-"
+        table.add_row(
+            v.result_id or "-", v.parsed.source_kind, v.parsed.outcome, v.verdict, f"{v.score:.0f}", failed, str(len(v.repairs))
+        )
     console.print(table)
 
 

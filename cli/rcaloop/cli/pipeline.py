@@ -9,7 +9,7 @@ from pathlib import Path
 
 from rcaloop.annotation.app import AnnotationSettings
 from rcaloop.annotation.app import build as build_annotation
-from rcaloop.contracts import Stream
+from rcaloop.contracts import HarnessVerdict, Stream
 from rcaloop.gate.app import GateSettings
 from rcaloop.gate.app import build as build_gate
 from rcaloop.harness.app import HarnessSettings
@@ -25,7 +25,7 @@ from rcaloop.shared.service import Service
 from rcaloop.shared.settings import RuntimeSettings
 from rcaloop.shared.sources import load_result
 from rcaloop.shared.status import stream_status
-from rcaloop.shared.wire import encode
+from rcaloop.shared.wire import decode, decode_fields, encode
 
 BUILDERS: list[tuple[Callable[..., Service], type[RuntimeSettings]]] = [
     (build_ingestion, IngestionSettings),
@@ -62,6 +62,11 @@ async def submit_paths(url: str, paths: list[Path], prefix: str = "") -> list[st
     finally:
         await redis.aclose()
     return [r.result_id for r in results]
+
+
+async def verdicts(redis, prefix: str) -> list[HarnessVerdict]:
+    """Every verdict on ``rca.evaluated``, oldest first."""
+    return [decode(decode_fields(raw), HarnessVerdict) for _id, raw in await redis.xrange(Stream.EVALUATED.key(prefix))]
 
 
 async def wait_until_drained(url: str, prefix: str, timeout_s: float = 60, settle_polls: int = 3) -> bool:

@@ -87,12 +87,26 @@ def test_captures_mode_baseline_regression_fails_with_exit_1(tmp_path):
 
 def test_agent_timeout_is_a_case_error_not_a_crash(tmp_path):
     fixtures = _two_known(tmp_path)
+    slow_on_one = (
+        f"{sys.executable} -c \"import sys, time, subprocess; d = sys.stdin.read(); "
+        f"time.sleep(5) if 'PoolTimeoutError' in d else None; "
+        f"print(subprocess.run([sys.executable, '{ROOT / 'examples' / 'agents' / 'rule_based_agent.py'}'], "
+        f"input=d, capture_output=True, text=True).stdout)\""
+    )
+    result = rcaloop("eval", "run", "--fixtures", fixtures, "--agent-cmd", slow_on_one, "--timeout", "2", "--json")
+    assert result.exit_code == 0, result.output  # no --min-top1/baseline: reported, not gated
+    report = json.loads(result.stdout)
+    codes = [c["error"]["code"] if c["error"] else None for c in report["cases"]]
+    assert codes.count("EV002") == 1 and codes.count(None) == 1
+
+
+def test_an_agent_that_never_answers_is_an_unusable_run_not_a_pass(tmp_path):
+    fixtures = _two_known(tmp_path)
     result = rcaloop("eval", "run", "--fixtures", fixtures, "--agent-cmd", f"{sys.executable} -c 'import time; time.sleep(5)'",
                      "--timeout", "0.5", "--json")
-    assert result.exit_code == 0  # no --min-top1/baseline: reported, not gated
-    report = json.loads(result.stdout)
-    assert {c["error"]["code"] for c in report["cases"]} == {"EV002"}
-    assert report["metrics"]["known_top1"] == 0.0
+    assert result.exit_code == 2
+    assert "the agent produced no output for any of the 2 cases (EV002" in result.output
+    assert "Traceback" not in result.output
 
 
 @pytest.mark.parametrize(

@@ -247,6 +247,9 @@ def register(eval_app: typer.Typer, deps: CliDeps) -> None:
                             result_id=_result_id(r.case_id), kind="skill_text", content=r.output, producer="rcaloop-eval",
                             input_text=inputs[r.case_id], evidence=case.evidence,
                         )
+            if cases and len(errors) == len(cases):
+                first = next(iter(errors.values()))
+                _fail(f"the agent produced no output for any of the {len(cases)} cases ({first.code} {first.message})")
         else:
             raws = _load_outputs(captures, by_id, inputs)
 

@@ -34,7 +34,7 @@ def build(settings: ParserSettings | None = None) -> Service:
     def handle(record: IngestedRecord) -> list[Emit]:
         parsed = core.parse_record(record, registry.current())
         if parsed.outcome == "incomplete":  # codes and ids only: never the output's text
-            log.warning("incomplete", analysis_hash=parsed.analysis_hash, errors=[e.code for e in parsed.errors])
+            log.info("incomplete", analysis_hash=parsed.analysis_hash, errors=[e.code for e in parsed.errors])
         return [Emit(Stream.PARSED, parsed)]
 
     return Service(
