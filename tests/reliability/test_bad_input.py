@@ -104,9 +104,7 @@ def _closed_port() -> int:
 
 # Bugs found by this test in code others own, reported to their owners; a case listed here
 # is expected to fail until fixed (the test then passes on its own). Keys: (command, case).
-KNOWN: dict[tuple[str, str], str] = {
-    ("annotation token revoke", "garbage in every required value"): "exit 0 and echoes the name's control characters raw",
-}
+KNOWN: dict[tuple[str, str], str] = {}
 
 
 @pytest.mark.parametrize("path,cmd", COMMANDS, ids=[" ".join(p) for p, _ in COMMANDS])

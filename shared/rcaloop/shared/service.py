@@ -128,6 +128,23 @@ def run_main(build: Callable[[], Service], settings: RuntimeSettings, *, http_po
     asyncio.run(main())
 
 
+def lazy_app(build: Callable[..., Service], settings_cls: type[RuntimeSettings]) -> Callable[[str], Any]:
+    """A module ``__getattr__`` that builds ``app`` (``faststream run rcaloop.<name>.app:app``)
+    on first use, not at import: settings read at import would turn one bad environment
+    variable into a traceback in every ``rcaloop`` command."""
+    built: dict[str, Any] = {}
+
+    def __getattr__(name: str) -> Any:
+        if name != "app":
+            raise AttributeError(name)
+        if "app" not in built:
+            settings = settings_cls()
+            built["app"] = faststream_app(lambda: build(settings), settings)
+        return built["app"]
+
+    return __getattr__
+
+
 def faststream_app(build: Callable[[], Service], settings: RuntimeSettings):
     """A FastStream application hosting the service (``faststream run module:app``).
 

@@ -142,3 +142,15 @@ def test_export_cli_csv_and_seed_layout(tmp_path, monkeypatch):
     assert run.returncode == 2 and "cannot write" in run.stderr
     run = _cli(monkeypatch, root, "annotation", "export", "--layout", "seed", "--out", str(out / "1234567" / "annotation.json"))
     assert run.returncode == 2 and "cannot write under" in run.stderr
+
+
+def test_token_create_and_revoke(tmp_path, monkeypatch):
+    root = _job(tmp_path)
+    created = _cli(monkeypatch, root, "annotation", "token", "create", "alice")
+    assert created.returncode == 0 and len(created.stdout.strip()) >= 16
+    revoked = _cli(monkeypatch, root, "annotation", "token", "revoke", "alice")
+    assert revoked.returncode == 0 and "revoked 1 token(s) of alice" in revoked.stdout
+    again = _cli(monkeypatch, root, "annotation", "token", "revoke", "alice")
+    assert again.returncode == 1 and "alice has no active token" in again.stderr
+    odd = _cli(monkeypatch, root, "annotation", "token", "revoke", "\x1b[31mmallory\u202e")
+    assert odd.returncode == 2 and "invalid annotator name" in odd.stderr and "\x1b" not in odd.stderr

@@ -20,7 +20,7 @@ from rcaloop.annotation.store import Store
 from rcaloop.contracts import HarnessVerdict, Stream
 from rcaloop.shared.consumer import Emit, Subscription
 from rcaloop.shared.redis_conn import connect, redis_url
-from rcaloop.shared.service import Service, faststream_app, host_redis, run_main
+from rcaloop.shared.service import Service, host_redis, lazy_app, run_main
 
 __all__ = ["AnnotationSettings", "build", "main", "app"]
 
@@ -75,11 +75,4 @@ def main() -> None:
     run_main(lambda: build(settings), settings, http_port=settings.http_port)
 
 
-def __getattr__(name: str):
-    """``app`` (``faststream run rcaloop.<name>.app:app``) is built on first use, not at import:
-    settings read at import would turn one bad environment variable into a traceback in every
-    ``rcaloop`` command."""
-    if name == "app":
-        globals()["app"] = app = faststream_app(build, AnnotationSettings())
-        return app
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+__getattr__ = lazy_app(build, AnnotationSettings)

@@ -250,13 +250,18 @@ def register(app: typer.Typer, deps: CliDeps) -> None:
         typer.echo(token)
 
     @tokens.command("revoke")
-    def token_revoke(annotator: str = typer.Argument(...)) -> None:
-        """Revoke every stored token of ANNOTATOR."""
+    def token_revoke(annotator: str = typer.Argument(..., help="the annotator's name (letters, digits, . _ @ -)")) -> None:
+        """Revoke every stored token of ANNOTATOR (exit 1 when it had none)."""
+        if not ANNOTATOR_NAME.match(annotator):
+            _fail(f"invalid annotator name {annotator!r}")
 
         async def work(store: Store) -> int:
             return await store.revoke_tokens(annotator)
 
-        console.print(f"revoked {_run_store(work)} token(s) of {escape(annotator)}")
+        revoked = _run_store(work)
+        if not revoked:
+            _fail(f"{annotator} has no active token", code=1)
+        console.print(f"revoked {revoked} token(s) of {annotator}")
 
     @app.command("annotate")
     def annotate_cmd(

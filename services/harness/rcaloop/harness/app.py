@@ -12,7 +12,7 @@ from rcaloop.contracts.common import utcnow
 from rcaloop.harness import core
 from rcaloop.harness.settings import HarnessSettings
 from rcaloop.shared.consumer import Emit, Subscription
-from rcaloop.shared.service import Service, faststream_app, run_main
+from rcaloop.shared.service import Service, lazy_app, run_main
 
 __all__ = ["HarnessSettings", "build", "main"]
 
@@ -36,11 +36,4 @@ def main() -> None:
     run_main(lambda: build(settings), settings)
 
 
-def __getattr__(name: str):
-    """``app`` (``faststream run rcaloop.<name>.app:app``) is built on first use, not at import:
-    settings read at import would turn one bad environment variable into a traceback in every
-    ``rcaloop`` command."""
-    if name == "app":
-        globals()["app"] = app = faststream_app(build, HarnessSettings())
-        return app
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+__getattr__ = lazy_app(build, HarnessSettings)

@@ -20,7 +20,7 @@ from rcaloop.ingestion.pollers import JumpboxPoller, LocalPoller, poll_forever
 from rcaloop.shared.consumer import Emit, Subscription, current_delivery
 from rcaloop.shared.jumpbox import JumpboxSettings
 from rcaloop.shared.logs import get_logger
-from rcaloop.shared.service import Service, faststream_app, host_redis, run_main
+from rcaloop.shared.service import Service, host_redis, lazy_app, run_main
 from rcaloop.shared.settings import RuntimeSettings
 from rcaloop.shared.wire import PAYLOAD_FIELD
 
@@ -127,11 +127,4 @@ def main() -> None:
     run_main(lambda: build(settings), settings)
 
 
-def __getattr__(name: str):
-    """``app`` (``faststream run rcaloop.<name>.app:app``) is built on first use, not at import:
-    settings read at import would turn one bad environment variable into a traceback in every
-    ``rcaloop`` command."""
-    if name == "app":
-        globals()["app"] = app = faststream_app(build, IngestionSettings())
-        return app
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+__getattr__ = lazy_app(build, IngestionSettings)

@@ -19,7 +19,7 @@ from rcaloop.knowledge.workflow import KnowledgeWorkflow, Publish
 from rcaloop.shared.consumer import Emit, Subscription
 from rcaloop.shared.logs import get_logger
 from rcaloop.shared.redis_conn import connect, redis_url
-from rcaloop.shared.service import Service, faststream_app, run_main
+from rcaloop.shared.service import Service, lazy_app, run_main
 from rcaloop.shared.wire import encode
 
 __all__ = ["KnowledgeSettings", "build", "open_store", "workflow_for"]
@@ -143,11 +143,4 @@ def main() -> None:
     run_main(lambda: build(settings), settings)
 
 
-def __getattr__(name: str):
-    """``app`` (``faststream run rcaloop.<name>.app:app``) is built on first use, not at import:
-    settings read at import would turn one bad environment variable into a traceback in every
-    ``rcaloop`` command."""
-    if name == "app":
-        globals()["app"] = app = faststream_app(lambda: build(KnowledgeSettings()), KnowledgeSettings())
-        return app
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+__getattr__ = lazy_app(build, KnowledgeSettings)

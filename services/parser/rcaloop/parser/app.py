@@ -17,7 +17,7 @@ from rcaloop.parser import core
 from rcaloop.parser.registry_file import RegistryError, RegistrySource
 from rcaloop.shared.consumer import Emit, Subscription
 from rcaloop.shared.logs import get_logger
-from rcaloop.shared.service import Service, faststream_app, run_main
+from rcaloop.shared.service import Service, lazy_app, run_main
 from rcaloop.shared.settings import RuntimeSettings
 
 
@@ -56,11 +56,4 @@ def main() -> None:
     run_main(lambda: build(settings), settings)
 
 
-def __getattr__(name: str):
-    """``app`` (``faststream run rcaloop.<name>.app:app``) is built on first use, not at import:
-    settings read at import would turn one bad environment variable into a traceback in every
-    ``rcaloop`` command."""
-    if name == "app":
-        globals()["app"] = app = faststream_app(build, ParserSettings())
-        return app
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+__getattr__ = lazy_app(build, ParserSettings)
