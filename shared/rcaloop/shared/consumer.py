@@ -32,6 +32,7 @@ from typing import Any
 import redis.asyncio as aioredis
 from pydantic import BaseModel
 from redis.exceptions import ConnectionError as RedisConnectionError
+from redis.exceptions import NoScriptError
 from redis.exceptions import ResponseError
 from redis.exceptions import TimeoutError as RedisTimeoutError
 
@@ -149,6 +150,7 @@ class StreamWorker:
         self._commit = redis.register_script(_COMMIT_LUA)
         self._group_ready = False
         self._last_reclaim = 0.0
+        self._deferred: list[_Item] = []  # a fresh batch's commit, sent with the next read
 
     # -- lifecycle -------------------------------------------------------------------
     async def ensure_group(self) -> None:
@@ -166,6 +168,7 @@ class StreamWorker:
                 if not self._group_ready:
                     await self.ensure_group()
                 if time.monotonic() - self._last_reclaim >= self.settings.claim_interval_ms / 1000:
+                    await self.flush()
                     await self.reclaim()
                 await self.read_once()
                 if down_since is not None:
@@ -183,25 +186,55 @@ class StreamWorker:
                     self._group_ready = False
                     continue
                 raise
+        try:
+            await self.flush()
+        except _REDIS_DOWN:  # uncommitted entries stay pending: another consumer reclaims them
+            self.log.warning("stopped_with_uncommitted_batch", entries=len(self._deferred))
         self.log.info("worker_stopped")
 
     async def read_once(self) -> int:
-        resp = await self.redis.xreadgroup(
-            self.sub.group,
-            self.settings.consumer_name,
-            {self.key: ">"},
-            count=self.settings.batch_size,
-            block=self.settings.block_ms,
-        )
+        """Read the next batch; the previous batch's commit rides in the same round trip.
+
+        Redis runs the commit script before the (blocking) read, so effects and acks land
+        as soon as they are sent; pipelining them only saves a round trip per batch, which
+        is most of the cost of a batch of one at moderate traffic.
+        """
+        read = (self.sub.group, self.settings.consumer_name, {self.key: ">"})
+        opts = {"count": self.settings.batch_size, "block": self.settings.block_ms}
+        if self._deferred:
+            items = self._deferred
+            pipe = self.redis.pipeline(transaction=False)
+            pipe.execute_command("EVALSHA", self._commit.sha, 0, *self._commit_args(items))
+            pipe.xreadgroup(*read, **opts)
+            skipped, resp = await pipe.execute(raise_on_error=False)
+            self._deferred = []
+            if isinstance(skipped, NoScriptError):  # Redis lost its scripts (restart): load and commit again
+                skipped = await self._commit(args=self._commit_args(items))
+            elif isinstance(skipped, Exception):
+                raise skipped
+            await self._committed(items, skipped, redelivered=False)
+            if isinstance(resp, Exception):
+                raise resp
+        else:
+            resp = await self.redis.xreadgroup(*read, **opts)
         if not resp:
             return 0
         entries = resp[0][1]
-        await self.process(entries, deliveries=None)
+        await self.process(entries, deliveries=None, defer=True)
         return len(entries)
 
+    async def flush(self) -> None:
+        """Commit a deferred batch now (before a reclaim pass, and on stop)."""
+        if self._deferred:
+            items = self._deferred
+            skipped = await self._commit(args=self._commit_args(items))
+            self._deferred = []
+            await self._committed(items, skipped, redelivered=False)
+
     # -- processing --------------------------------------------------------------------
-    async def process(self, entries: list, deliveries: dict[str, int] | None) -> None:
-        """Handle a batch and commit its effects and acks atomically."""
+    async def process(self, entries: list, deliveries: dict[str, int] | None, *, defer: bool = False) -> None:
+        """Handle a batch and commit its effects and acks atomically (or leave the commit
+        to ride with the next read, ``defer``)."""
         items: list[_Item] = []
         decoded: list[tuple[str, dict[str, str], BaseModel]] = []
         limit = self.settings.max_payload_bytes
@@ -220,7 +253,7 @@ class StreamWorker:
                 n = (deliveries or {}).get(msg_id, 1)
                 items.append(self._dead_letter(msg_id, fields, exc.code, str(exc), n))
 
-        seen = await self._already_done([m for _, _, m in decoded])
+        seen = await self._already_done([m for _, _, m in decoded], recheck=deliveries is not None)
         failures: dict[str, str] = {}
         in_batch: set[str] = set()
         for (msg_id, fields, model), done_key in zip(decoded, seen, strict=True):
@@ -253,23 +286,34 @@ class StreamWorker:
 
         if failures:
             await self.redis.hset(self.errors_key, mapping=failures)
-        if items:
+        if items and defer:
+            self._deferred = items
+        elif items:
             skipped = await self._commit(args=self._commit_args(items))
-            processed = len(items) - int(skipped or 0)
-            metrics.PROCESSED.labels(**self._labels).inc(processed)
-            if skipped:
-                metrics.DUPLICATES.labels(**self._labels).inc(int(skipped))
-                self.log.info("duplicate_skipped", count=int(skipped))
-            if deliveries is not None:  # only redeliveries can have an error recorded
-                await self.redis.hdel(self.errors_key, *[i.msg_id for i in items])
+            await self._committed(items, skipped, redelivered=deliveries is not None)
 
-    async def _already_done(self, models: list[BaseModel]) -> list[str | None]:
-        """Each model's idempotency key, or None when that key was committed before."""
+    async def _committed(self, items: list[_Item], skipped, *, redelivered: bool) -> None:
+        processed = len(items) - int(skipped or 0)
+        metrics.PROCESSED.labels(**self._labels).inc(processed)
+        if skipped:
+            metrics.DUPLICATES.labels(**self._labels).inc(int(skipped))
+            self.log.info("duplicate_skipped", count=int(skipped))
+        if redelivered:  # only redeliveries can have an error recorded
+            await self.redis.hdel(self.errors_key, *[i.msg_id for i in items])
+
+    async def _already_done(self, models: list[BaseModel], *, recheck: bool) -> list[str | None]:
+        """Each model's idempotency key, or None when that key is known to be committed.
+
+        The commit script is the guard: it claims each key with ``SET NX`` and skips the
+        emits of a key claimed before. Looking the keys up first (``MGET``) only saves the
+        handler's work, so it is done for redeliveries, which are the likely duplicates;
+        a fresh read saves the round trip (a third of a small batch's cost).
+        """
         if self.sub.idempotency_key is None:
             return [""] * len(models)
         keys = [self.done_prefix + self.sub.idempotency_key(m) for m in models]
-        if not keys:
-            return []
+        if not keys or not recheck:
+            return keys
         found = await self.redis.mget(keys)
         return [None if hit else key for key, hit in zip(keys, found, strict=True)]
 
