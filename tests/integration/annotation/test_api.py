@@ -42,6 +42,9 @@ async def test_claim_lease_expiry_returns_task_to_queue(api, store):
 
     resp = await api.post(f"/api/v1/review/tasks/{task.task_id}/annotation", json=VALID, headers=auth("alice"))
     assert resp.status_code == 409 and resp.json()["error"]["code"] == "no_active_lease"
+    # the lost lease is the answer even when the body is also wrong
+    resp = await api.post(f"/api/v1/review/tasks/{task.task_id}/annotation", json={"job_id": 5}, headers=auth("alice"))
+    assert resp.status_code == 409 and resp.json()["error"]["code"] == "no_active_lease"
 
 
 async def test_extend_keeps_and_release_returns_the_task(api, store):

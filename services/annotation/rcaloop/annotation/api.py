@@ -173,6 +173,10 @@ def build_router(state: ApiState) -> APIRouter:
     )
     async def submit_annotation(task_id: str, document: Any = Body(...), who: str = Depends(annotator)):
         task = await _task(task_id, "annotation")
+        try:  # a lost lease is the answer before any finding about the body
+            await store().require_lease(task_id, who)
+        except StoreError as exc:
+            return _store_error(exc)
         annotation, issues = _validate(document, task.job_id)
         if issues:
             return _refusal(422, issues)
@@ -239,6 +243,10 @@ def build_router(state: ApiState) -> APIRouter:
     @router.post("/review/tasks/{task_id}/evaluation", summary="Submit your operator evaluation for a leased task")
     async def submit_task_evaluation(task_id: str, document: Any = Body(...), who: str = Depends(annotator)):
         task = await _task(task_id, "operator_evaluation")
+        try:
+            await store().require_lease(task_id, who)
+        except StoreError as exc:
+            return _store_error(exc)
         return await _evaluation(document, task.analysis_hash, who, task_id)
 
     @router.post(

@@ -300,6 +300,18 @@ class Store:
             )
         return row
 
+    async def require_lease(self, task_id: str, annotator: str) -> None:
+        """Raise the lease ``StoreError`` a submission would meet, before its body is validated.
+
+        An annotator who already submitted may resubmit (idempotent, or a new revision).
+        """
+        async with self.engine.connect() as conn:
+            try:
+                await self._active(conn, task_id, annotator)
+            except StoreError as exc:
+                if exc.code != "already_submitted":
+                    raise
+
     async def extend(self, task_id: str, annotator: str, ttl_s: float) -> float:
         async with self.engine.begin() as conn:
             row = await self._active(conn, task_id, annotator)
