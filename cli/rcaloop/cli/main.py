@@ -10,7 +10,6 @@ from pathlib import Path
 import typer
 from pydantic import ValidationError
 from redis.exceptions import ConnectionError as RedisConnectionError
-from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
@@ -31,20 +30,16 @@ from rcaloop.shared.service import install_stop_signals, run_services
 from rcaloop.shared.settings import RuntimeSettings, redact_url
 from rcaloop.shared.sources import SourceError
 from rcaloop.shared.status import stream_status
+from rcaloop.shared.cli_output import err, fail
+from rcaloop.shared.cli_output import out
 
 app = typer.Typer(help="rcaloop — the quality loop for root-cause-analysis agents.", no_args_is_help=True)
-console = Console(width=None if sys.stdout.isatty() else 140)  # pipes and CI logs: no 80-column wrap
-err = Console(stderr=True, soft_wrap=True)
 
 EXAMPLES = Path(__file__).resolve().parents[3] / "examples"
 
 for module in (ingestion_cli, parser_cli, harness_cli, annotation_cli, knowledge_cli, gate_cli):
     module.register(app, cli_deps())
 
-
-def _fail(message: str, code: int = 2) -> None:
-    err.print(f"[red]error:[/red] {message}")
-    raise typer.Exit(code)
 
 
 async def _run_pipeline(settings: RuntimeSettings, http_port: int | None, demo_paths: list[Path] | None) -> int:
@@ -54,10 +49,10 @@ async def _run_pipeline(settings: RuntimeSettings, http_port: int | None, demo_p
     if settings.redis_url is None:
         embedded = EmbeddedRedis(embedded_socket(settings).parent)
         url = embedded.start()
-        console.print(f"embedded Redis on {url} (set REDIS_URL to use your own)")
+        out.print(f"embedded Redis on {url} (set REDIS_URL to use your own)")
     else:
         url = settings.redis_url.get_secret_value()
-        console.print(f"Redis at {redact_url(url)}")
+        out.print(f"Redis at {redact_url(url)}")
     stop = asyncio.Event()
     install_stop_signals(stop)
     host = asyncio.create_task(run_services(services, settings, stop, url=url, http_port=http_port))
@@ -65,12 +60,12 @@ async def _run_pipeline(settings: RuntimeSettings, http_port: int | None, demo_p
     try:
         if demo_paths is None:
             if http_port:
-                console.print(f"HTTP API on http://127.0.0.1:{http_port}/docs")
-            console.print("pipeline running; Ctrl-C to stop")
+                out.print(f"HTTP API on http://127.0.0.1:{http_port}/docs")
+            out.print("pipeline running; Ctrl-C to stop")
             await host
             return 0
         ids = await pipeline.submit_paths(url, demo_paths, settings.prefix)
-        console.print(f"submitted {len(ids)} sample results to rca.results")
+        out.print(f"submitted {len(ids)} sample results to rca.results")
         drained = await pipeline.wait_until_drained(url, settings.prefix, timeout_s=120)
         if not drained:
             err.print("[red]the pipeline did not drain within 120 s[/red]")
@@ -100,7 +95,7 @@ def up(
     try:
         raise typer.Exit(asyncio.run(_run_pipeline(settings, http_port or None, None)))
     except EmbeddedRedisError as exc:
-        _fail(str(exc))
+        fail(str(exc))
 
 
 @app.command()
@@ -113,14 +108,14 @@ def demo(
     configure_logging("rcaloop", "WARNING", "console")
     paths = pipeline.example_paths(examples)
     if not paths:
-        _fail(f"no sample results under {examples}")
+        fail(f"no sample results under {examples}")
     try:
         code = asyncio.run(_run_pipeline(settings, None, paths))
     except (EmbeddedRedisError, SourceError) as exc:
-        _fail(str(exc))
+        fail(str(exc))
     data = settings.rcaloop_data_dir.resolve()
-    console.print(f"\nresults: streams in Redis (AOF under {data / 'redis'}), review store and files under {data}")
-    console.print("inspect: ./run up (all services + HTTP API at http://127.0.0.1:8080/docs), then ./run status")
+    out.print(f"\nresults: streams in Redis (AOF under {data / 'redis'}), review store and files under {data}")
+    out.print("inspect: ./run up (all services + HTTP API at http://127.0.0.1:8080/docs), then ./run status")
     raise typer.Exit(code)
 
 
@@ -132,11 +127,11 @@ def submit(paths: list[Path] = typer.Argument(..., help="job directories, skill 
         url = cli_redis_url(settings)
         ids = asyncio.run(pipeline.submit_paths(url, paths, settings.prefix))
     except (NoRedis, SourceError) as exc:
-        _fail(str(exc))
+        fail(str(exc))
     except (OSError, RedisConnectionError) as exc:
-        _fail(f"cannot reach Redis: {exc}")
+        fail(f"cannot reach Redis: {exc}")
     for result_id in ids:
-        console.print(f"submitted {result_id}")
+        out.print(f"submitted {result_id}")
 
 
 def _print_status(rows) -> None:
@@ -145,7 +140,7 @@ def _print_status(rows) -> None:
         table.add_column(col, justify="left" if col in ("stream", "group") else "right")
     for r in rows:
         table.add_row(r.stream, r.group or "-", str(r.length), "-" if r.lag is None else str(r.lag), str(r.pending), str(r.dlq), str(r.consumers))
-    console.print(table)
+    out.print(table)
 
 
 def _print_verdicts(rows) -> None:
@@ -157,7 +152,7 @@ def _print_verdicts(rows) -> None:
         table.add_row(
             v.result_id or "-", v.parsed.source_kind, v.parsed.outcome, v.verdict, f"{v.score:.0f}", failed, str(len(v.repairs))
         )
-    console.print(table)
+    out.print(table)
 
 
 @app.command()
@@ -175,9 +170,9 @@ def status() -> None:
     try:
         _print_status(asyncio.run(fetch()))
     except NoRedis as exc:
-        _fail(str(exc))
+        fail(str(exc))
     except (OSError, RedisConnectionError) as exc:
-        _fail(f"cannot reach Redis: {exc}")
+        fail(f"cannot reach Redis: {exc}")
 
 
 def main() -> None:

@@ -17,7 +17,6 @@ from typing import Any
 
 import typer
 from pydantic import ValidationError
-from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
@@ -31,14 +30,10 @@ from rcaloop.annotation.walkthrough import Asker, AnswersEnded, Walkthrough
 from rcaloop.contracts import Annotation, Issue
 from rcaloop.contracts.common import CATEGORIES
 from rcaloop.shared.cli_deps import CliDeps
+from rcaloop.shared.cli_output import err, fail
+from rcaloop.shared.cli_output import out
 
-console = Console()
-err = Console(stderr=True, soft_wrap=True)
 
-
-def _fail(message: str, code: int = 2) -> None:
-    err.print(f"[red]error:[/red] {escape(message)}", highlight=False, soft_wrap=True)
-    raise typer.Exit(code)
 
 
 def _settings() -> AnnotationSettings:
@@ -46,7 +41,7 @@ def _settings() -> AnnotationSettings:
         return AnnotationSettings()
     except ValidationError as exc:
         problems = "; ".join(f"{'.'.join(map(str, e['loc'])).upper()}: {e['msg']}" for e in exc.errors()[:5])
-        _fail(f"configuration: {problems}")
+        fail(f"configuration: {problems}")
 
 
 async def _with_store(settings: AnnotationSettings, work):
@@ -63,10 +58,10 @@ def _run_store(work) -> Any:
     try:
         return asyncio.run(_with_store(settings, work))
     except OSError as exc:
-        _fail(f"cannot open the annotation store: {exc.strerror or type(exc).__name__}")
+        fail(f"cannot open the annotation store: {exc.strerror or type(exc).__name__}")
     except Exception as exc:  # noqa: BLE001 - a driver error names the database, never a password
         if type(exc).__module__.startswith(("sqlalchemy", "asyncpg", "alembic", "sqlite3")):
-            _fail(f"annotation store error: {type(exc).__name__}: {str(exc).splitlines()[0][:200]}")
+            fail(f"annotation store error: {type(exc).__name__}: {str(exc).splitlines()[0][:200]}")
         raise
 
 
@@ -100,14 +95,14 @@ def register(app: typer.Typer, deps: CliDeps) -> None:
         try:
             document, job_files, job_id = files.load_for_validation(path, job_dir)
         except files.AnnotationFileError as exc:
-            _fail(str(exc))
+            fail(str(exc))
         issues = validation.validate(document, job_files, job_id)
         if as_json:
             typer.echo(json.dumps({"valid": not issues, "errors": _issues_json(issues)}, indent=2, ensure_ascii=False))
         elif issues:
             _print_issues(issues, f"{len(issues)} problem(s) in {path}")
         else:
-            console.print(f"[green]valid[/green] {escape(str(path))}")
+            out.print(f"[green]valid[/green] {escape(str(path))}")
         raise typer.Exit(1 if issues else 0)
 
     @group.command("rules")
@@ -122,7 +117,7 @@ def register(app: typer.Typer, deps: CliDeps) -> None:
             table.add_column(col)
         for r in rows:
             table.add_row(r["code"], r["name"], escape(r["rule"]))
-        console.print(table)
+        out.print(table)
 
     @group.command("rubric")
     def rubric_cmd(
@@ -133,17 +128,17 @@ def register(app: typer.Typer, deps: CliDeps) -> None:
         try:
             result = rubric.score(criteria or [])
         except KeyError as exc:
-            _fail(str(exc.args[0]))
-        out = {
+            fail(str(exc.args[0]))
+        doc = {
             "difficulty": result.difficulty,
             "difficulty_score": result.score,
             "difficulty_justification": result.justification,
             "criteria": list(result.criteria),
         }
         if as_json:
-            typer.echo(json.dumps(out, indent=2))
+            typer.echo(json.dumps(doc, indent=2))
         else:
-            console.print(f"[bold]{result.score}/10 {result.difficulty}[/bold] — {escape(result.justification)}")
+            out.print(f"[bold]{result.score}/10 {result.difficulty}[/bold] — {escape(result.justification)}")
 
     @group.command("migrate")
     def migrate_cmd() -> None:
@@ -152,7 +147,7 @@ def register(app: typer.Typer, deps: CliDeps) -> None:
         async def noop(store: Store) -> str:
             return store.engine.url.render_as_string(hide_password=True)
 
-        console.print(f"annotation store at the latest migration: {escape(_run_store(noop))}")
+        out.print(f"annotation store at the latest migration: {escape(_run_store(noop))}")
 
     @group.command("export")
     def export_cmd(
@@ -171,13 +166,13 @@ def register(app: typer.Typer, deps: CliDeps) -> None:
     ) -> None:
         """Export annotations as a dataset: agent diagnosis, harness verdict and human labels side by side."""
         if fmt not in ("jsonl", "csv"):
-            _fail(f"--format must be jsonl or csv, not {fmt!r}")
+            fail(f"--format must be jsonl or csv, not {fmt!r}")
         if layout not in ("records", "seed"):
-            _fail(f"--layout must be records or seed, not {layout!r}")
+            fail(f"--layout must be records or seed, not {layout!r}")
         if layout == "seed" and out is None:
-            _fail("--layout seed needs --out DIR")
+            fail("--layout seed needs --out DIR")
         if category and category not in CATEGORIES:
-            _fail(f"--category must be one of {' | '.join(CATEGORIES)}")
+            fail(f"--category must be one of {' | '.join(CATEGORIES)}")
         since_at = _parse_since(since) if since else None
 
         async def work(store: Store):
@@ -192,7 +187,7 @@ def register(app: typer.Typer, deps: CliDeps) -> None:
                 for rec in latest.values():
                     files.write_annotation(out, Annotation.model_validate(rec["annotation"]))
             except OSError as exc:
-                _fail(f"cannot write under {out}: {exc.strerror or type(exc).__name__}")
+                fail(f"cannot write under {out}: {exc.strerror or type(exc).__name__}")
             err.print(f"wrote {len(latest)} annotation.json file(s) under {out}")
             return
         text = _render(records, fmt)
@@ -202,7 +197,7 @@ def register(app: typer.Typer, deps: CliDeps) -> None:
             try:
                 out.write_text(text, encoding="utf-8")
             except OSError as exc:
-                _fail(f"cannot write {out}: {exc.strerror or type(exc).__name__}")
+                fail(f"cannot write {out}: {exc.strerror or type(exc).__name__}")
             err.print(f"wrote {len(records)} record(s) to {out}")
 
     @group.command("agreement")
@@ -227,7 +222,7 @@ def register(app: typer.Typer, deps: CliDeps) -> None:
                     for k in ("observed_agreement", "cohen_kappa", "krippendorff_alpha")
                 ),
             )
-        console.print(table)
+        out.print(table)
 
     tokens = typer.Typer(
         help="Annotator tokens for the HTTP API (stored as SHA-256 digests only).", no_args_is_help=True
@@ -240,7 +235,7 @@ def register(app: typer.Typer, deps: CliDeps) -> None:
     ) -> None:
         """Create a token for ANNOTATOR; it is printed once and never stored in clear."""
         if not ANNOTATOR_NAME.match(annotator):
-            _fail(f"invalid annotator name {annotator!r}")
+            fail(f"invalid annotator name {annotator!r}")
 
         async def work(store: Store) -> str:
             return await store.create_token(annotator)
@@ -253,15 +248,15 @@ def register(app: typer.Typer, deps: CliDeps) -> None:
     def token_revoke(annotator: str = typer.Argument(..., help="the annotator's name (letters, digits, . _ @ -)")) -> None:
         """Revoke every stored token of ANNOTATOR (exit 1 when it had none)."""
         if not ANNOTATOR_NAME.match(annotator):
-            _fail(f"invalid annotator name {annotator!r}")
+            fail(f"invalid annotator name {annotator!r}")
 
         async def work(store: Store) -> int:
             return await store.revoke_tokens(annotator)
 
         revoked = _run_store(work)
         if not revoked:
-            _fail(f"{annotator} has no active token", code=1)
-        console.print(f"revoked {revoked} token(s) of {annotator}")
+            fail(f"{annotator} has no active token", code=1)
+        out.print(f"revoked {revoked} token(s) of {annotator}")
 
     @app.command("annotate")
     def annotate_cmd(
@@ -275,28 +270,28 @@ def register(app: typer.Typer, deps: CliDeps) -> None:
         try:
             files.check_job_id(job_id)
         except files.AnnotationFileError as exc:
-            _fail(str(exc))
+            fail(str(exc))
         job_dir = _fetch(job_id, settings)
         job_files = files.job_files(job_dir)
         if not isinstance(job_files.get("step5_summary.json"), dict):
-            _fail(f"{job_dir}/step5_summary.json is missing or not JSON: run the root-cause-analysis skill first")
+            fail(f"{job_dir}/step5_summary.json is missing or not JSON: run the root-cause-analysis skill first")
         stream, interactive = (None, False)
         if answers is not None:
             try:
                 stream = answers.open(encoding="utf-8")
             except OSError as exc:
-                _fail(f"{answers}: cannot be read ({exc.strerror})")
+                fail(f"{answers}: cannot be read ({exc.strerror})")
         else:
             stream, interactive = sys.stdin, sys.stdin.isatty()
-        asker = Asker(console, stream, interactive=interactive, skip_comments=answers is not None)
+        asker = Asker(out, stream, interactive=interactive, skip_comments=answers is not None)
         try:
-            annotation = Walkthrough(console, asker, job_id, job_files).run()
+            annotation = Walkthrough(out, asker, job_id, job_files).run()
         except AnswersEnded as exc:
-            _fail(f"the answers ended early: {exc}")
+            fail(f"the answers ended early: {exc}")
         except (EOFError, KeyboardInterrupt):
-            _fail("annotation abandoned; nothing written")
+            fail("annotation abandoned; nothing written")
         except UnicodeDecodeError:
-            _fail(f"{answers or 'stdin'}: the answers are not UTF-8 text; nothing written")
+            fail(f"{answers or 'stdin'}: the answers are not UTF-8 text; nothing written")
         finally:
             if answers is not None:
                 stream.close()
@@ -306,7 +301,7 @@ def register(app: typer.Typer, deps: CliDeps) -> None:
             _print_issues(issues, "the annotation is not valid; nothing written")
             raise typer.Exit(1)
         path = files.write_annotation(settings.rcaloop_analysis_root, annotation)
-        console.print(f"[green]wrote[/green] {escape(str(path))}")
+        out.print(f"[green]wrote[/green] {escape(str(path))}")
         _upload(job_id, settings)
 
 
@@ -321,35 +316,35 @@ def _fetch(job_id: str, settings: AnnotationSettings) -> Path:
     job_dir = settings.rcaloop_analysis_root / job_id
     if not settings.jumpbox_uri:
         if not job_dir.is_dir():
-            _fail(f"{job_dir}/ does not exist: run the root-cause-analysis skill first, or set JUMPBOX_URI")
+            fail(f"{job_dir}/ does not exist: run the root-cause-analysis skill first, or set JUMPBOX_URI")
         return job_dir
     from rcaloop.shared.jumpbox import JumpboxError, download_job  # noqa: PLC0415
 
     try:
         return asyncio.run(download_job(job_id, _jumpbox_settings(settings)))
     except JumpboxError as exc:
-        _fail(f"[{exc.code}] {exc.message}", exc.exit_code)
+        fail(f"[{exc.code}] {exc.message}", exc.exit_code)
 
 
 def _upload(job_id: str, settings: AnnotationSettings) -> None:
     """Step 4: push annotation.json when JUMPBOX_URI is set; the local copy always stays."""
     if not settings.jumpbox_uri:
-        console.print("JUMPBOX_URI is unset: the annotation stays local")
+        out.print("JUMPBOX_URI is unset: the annotation stays local")
         return
     from rcaloop.shared.jumpbox import JumpboxError, upload_annotation  # noqa: PLC0415
 
     try:
         remote = asyncio.run(upload_annotation(job_id, _jumpbox_settings(settings)))
     except JumpboxError as exc:
-        _fail(f"upload failed, the local annotation.json is kept: [{exc.code}] {exc.message}", exc.exit_code)
-    console.print(f"[green]uploaded[/green] {escape(remote)}")
+        fail(f"upload failed, the local annotation.json is kept: [{exc.code}] {exc.message}", exc.exit_code)
+    out.print(f"[green]uploaded[/green] {escape(remote)}")
 
 
 def _parse_since(text: str) -> datetime:
     try:
         value = datetime.fromisoformat(text.replace("Z", "+00:00"))
     except ValueError:
-        _fail(f"--since {text!r} is not an ISO date or date-time (e.g. 2026-03-19 or 2026-03-19T12:00:00Z)")
+        fail(f"--since {text!r} is not an ISO date or date-time (e.g. 2026-03-19 or 2026-03-19T12:00:00Z)")
     return value if value.tzinfo else value.replace(tzinfo=UTC)
 
 

@@ -13,7 +13,6 @@ from pathlib import Path
 from typing import Any
 
 import typer
-from rich.console import Console
 from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
@@ -27,27 +26,23 @@ from rcaloop.gate.mutations import MUTATIONS, mutate
 from rcaloop.gate.novel_e2e import E2EReport, Refused, load_captures, run_novel_e2e
 from rcaloop.shared.cli_deps import CliDeps
 from rcaloop.shared.sources import SourceError, load_result, read_step_files
+from rcaloop.shared.cli_output import err, fail
+from rcaloop.shared.cli_output import out
 
-out = Console()
-err = Console(stderr=True, soft_wrap=True)
 
-
-def _fail(message: str, code: int = 2) -> None:
-    err.print(f"[red]error:[/red] {escape(message)}", highlight=False)
-    raise typer.Exit(code)
 
 
 def _read_text(path: Path, what: str) -> str:
     try:
         return path.read_text(encoding="utf-8")
     except FileNotFoundError:
-        _fail(f"{what} {path}: no such file")
+        fail(f"{what} {path}: no such file")
     except IsADirectoryError:
-        _fail(f"{what} {path}: is a directory")
+        fail(f"{what} {path}: is a directory")
     except UnicodeDecodeError:
-        _fail(f"{what} {path}: not UTF-8 text")
+        fail(f"{what} {path}: not UTF-8 text")
     except OSError as exc:
-        _fail(f"{what} {path}: {exc.strerror}")
+        fail(f"{what} {path}: {exc.strerror}")
     return ""
 
 
@@ -71,7 +66,7 @@ def _job_files(case: EvalCase, base: Path) -> dict[str, object] | None:
     try:
         return read_step_files(job)
     except SourceError as exc:
-        _fail(f"{case.case_id}: {exc}")
+        fail(f"{case.case_id}: {exc}")
     return None
 
 
@@ -81,7 +76,7 @@ def _inputs(cases: list[EvalCase], base: Path) -> dict[str, str]:
         try:
             inputs[c.case_id] = build_input(c, _job_files(c, base))
         except ValueError as exc:
-            _fail(f"{c.case_id}: context block: {exc}")
+            fail(f"{c.case_id}: context block: {exc}")
     return inputs
 
 
@@ -94,9 +89,9 @@ def _load_outputs(path: Path, cases: dict[str, EvalCase], inputs: dict[str, str]
         try:
             rec = json.loads(line)
         except json.JSONDecodeError as exc:
-            _fail(f"captures {path} line {lineno}: not JSON ({exc.msg})")
+            fail(f"captures {path} line {lineno}: not JSON ({exc.msg})")
         if not isinstance(rec, dict) or not isinstance(rec.get("case_id"), str):
-            _fail(f"captures {path} line {lineno}: needs a case_id and one of output, capture, job_dir")
+            fail(f"captures {path} line {lineno}: needs a case_id and one of output, capture, job_dir")
         cid = rec["case_id"]
         case = cases.get(cid)
         if case is None:
@@ -111,10 +106,10 @@ def _load_outputs(path: Path, cases: dict[str, EvalCase], inputs: dict[str, str]
             try:
                 loaded = load_result((path.parent / rec["job_dir"]).resolve(), result_id=common["result_id"], producer="rcaloop-eval")
             except SourceError as exc:
-                _fail(f"captures line {lineno}: {exc}")
+                fail(f"captures line {lineno}: {exc}")
             raws[cid] = loaded.model_copy(update={"input_text": inputs[cid], "evidence": case.evidence})
         else:
-            _fail(f"captures {path} line {lineno}: needs output (text), capture (object) or job_dir (path)")
+            fail(f"captures {path} line {lineno}: needs output (text), capture (object) or job_dir (path)")
     return raws
 
 
@@ -187,7 +182,7 @@ def _write(path: Path | None, text: str, what: str) -> None:
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(text, encoding="utf-8")
     except OSError as exc:
-        _fail(f"cannot write {what} {path}: {exc.strerror}")
+        fail(f"cannot write {what} {path}: {exc.strerror}")
 
 
 def register(eval_app: typer.Typer, deps: CliDeps) -> None:
@@ -207,23 +202,23 @@ def register(eval_app: typer.Typer, deps: CliDeps) -> None:
     ) -> None:
         """Score an agent on fixture cases (every output through parser and harness). Exit 0 pass, 1 fail, 2 bad input."""
         if (captures is None) == (agent_cmd is None):
-            _fail("give exactly one of --captures FILE or --agent-cmd CMD")
+            fail("give exactly one of --captures FILE or --agent-cmd CMD")
         cases, issues = load_cases(_read_text(fixtures, "fixtures"))
         if issues:
             _issues(issues, "fixture problem(s)")
-            _fail(f"{fixtures}: fix the fixture file first")
+            fail(f"{fixtures}: fix the fixture file first")
         if not cases:
-            _fail(f"{fixtures}: no cases")
+            fail(f"{fixtures}: no cases")
         base_doc = None
         if baseline is not None:
             try:
                 base_doc = json.loads(_read_text(baseline, "baseline"))
             except json.JSONDecodeError as exc:
-                _fail(f"baseline {baseline}: not JSON ({exc.msg})")
+                fail(f"baseline {baseline}: not JSON ({exc.msg})")
             if not isinstance(base_doc, dict):
-                _fail(f"baseline {baseline}: must be a JSON object")
+                fail(f"baseline {baseline}: must be a JSON object")
         if registry is not None and not registry.is_file():
-            _fail(f"registry {registry}: no such file")
+            fail(f"registry {registry}: no such file")
         by_id = {c.case_id: c for c in cases}
         inputs = _inputs(cases, fixtures.parent)
         raws: dict[str, RawResult] = {}
@@ -233,7 +228,7 @@ def register(eval_app: typer.Typer, deps: CliDeps) -> None:
             try:
                 argv = agent_runner.split_command(agent_cmd)
             except ValueError as exc:
-                _fail(str(exc))
+                fail(str(exc))
             with _progress() as progress:
                 task = progress.add_task("running agent", total=len(cases))
                 for r in agent_runner.run_all(argv, inputs, timeout=timeout, parallel=parallel):
@@ -249,7 +244,7 @@ def register(eval_app: typer.Typer, deps: CliDeps) -> None:
                         )
             if cases and len(errors) == len(cases):
                 first = next(iter(errors.values()))
-                _fail(f"the agent produced no output for any of the {len(cases)} cases ({first.code} {first.message})")
+                fail(f"the agent produced no output for any of the {len(cases)} cases ({first.code} {first.message})")
         else:
             raws = _load_outputs(captures, by_id, inputs)
 
@@ -283,11 +278,11 @@ def register(eval_app: typer.Typer, deps: CliDeps) -> None:
         names = [m.name for m in MUTATIONS]
         unknown = [k for k in kinds or [] if k not in names]
         if unknown:
-            _fail(f"unknown mutation {', '.join(unknown)} (one of {', '.join(names)})")
+            fail(f"unknown mutation {', '.join(unknown)} (one of {', '.join(names)})")
         cases, issues = load_cases(_read_text(fixtures, "fixtures"))
         if issues:
             _issues(issues, "fixture problem(s)")
-            _fail(f"{fixtures}: fix the fixture file first")
+            fail(f"{fixtures}: fix the fixture file first")
         variants, skipped = mutate(cases, kinds or None)
         _write(out_path, dump_cases(variants), "variants")
         table = Table(title=f"novel variants → {out_path}")
@@ -310,12 +305,12 @@ def register(eval_app: typer.Typer, deps: CliDeps) -> None:
         try:
             caps, issues = load_captures(_read_text(captures, "captures"))
         except Refused as exc:
-            _fail(str(exc))
+            fail(str(exc))
         if issues:
             _issues(issues, "capture problem(s)")
-            _fail(f"{captures}: fix the capture file first")
+            fail(f"{captures}: fix the capture file first")
         if not caps:
-            _fail(f"{captures}: no captures")
+            fail(f"{captures}: no captures")
         report = run_novel_e2e(caps, lambda raw: deps.analyze(raw, registry))
         _write(junit_file, _e2e_junit(report), "JUnit XML")
         if as_json:

@@ -14,7 +14,6 @@ from pathlib import Path
 
 import typer
 from redis.exceptions import RedisError
-from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
@@ -29,25 +28,21 @@ from rcaloop.shared.cli_deps import CliDeps
 from rcaloop.shared.redis_conn import connect
 from rcaloop.shared.settings import redact_url
 from rcaloop.shared.wire import encode
+from rcaloop.shared.cli_output import err, fail
+from rcaloop.shared.cli_output import out
 
-out = Console()
-err = Console(stderr=True, soft_wrap=True)
 
-
-def _fail(message: str, code: int = 2) -> None:
-    err.print(f"[red]error:[/red] {escape(message)}", highlight=False)
-    raise typer.Exit(code)
 
 
 def _read_bytes(path: Path, what: str) -> bytes:
     try:
         return path.read_bytes()
     except FileNotFoundError:
-        _fail(f"{what} {path}: no such file")
+        fail(f"{what} {path}: no such file")
     except IsADirectoryError:
-        _fail(f"{what} {path}: is a directory")
+        fail(f"{what} {path}: is a directory")
     except OSError as exc:
-        _fail(f"{what} {path}: {exc.strerror}")
+        fail(f"{what} {path}: {exc.strerror}")
     return b""
 
 
@@ -55,7 +50,7 @@ def _open_store(settings: GateSettings) -> GateStore:
     try:
         return GateStore(settings.store_path())
     except (StoreError, OSError) as exc:
-        _fail(f"gate store: {exc}")
+        fail(f"gate store: {exc}")
     raise AssertionError
 
 
@@ -93,7 +88,7 @@ def _cli_redis_url(settings: GateSettings) -> str:
     sock = (settings.rcaloop_data_dir / "redis" / "redis.sock").resolve()
     if sock.exists():
         return f"unix://{sock}"
-    _fail("REDIS_URL is unset and no embedded Redis is running here: start `rcaloop up` or set REDIS_URL (or pass --no-publish)")
+    fail("REDIS_URL is unset and no embedded Redis is running here: start `rcaloop up` or set REDIS_URL (or pass --no-publish)")
     return ""
 
 
@@ -119,7 +114,7 @@ def register(gate_app: typer.Typer, deps: CliDeps) -> None:  # noqa: ARG001 - th
             try:
                 junit_file.write_text(_gate_junit(result), encoding="utf-8")
             except OSError as exc:
-                _fail(f"cannot write {junit_file}: {exc.strerror}")
+                fail(f"cannot write {junit_file}: {exc.strerror}")
         if as_json:
             typer.echo(result.model_dump_json(indent=2))
         elif not result.usable:
@@ -141,16 +136,16 @@ def register(gate_app: typer.Typer, deps: CliDeps) -> None:  # noqa: ARG001 - th
         try:
             start, end = parse_window(window)
         except WindowError as exc:
-            _fail(str(exc))
+            fail(str(exc))
         merged, merged_from = None, None
         if merge is not None:
             raw = _read_bytes(merge, "merge file")
             try:
                 merged = json.loads(raw.decode("utf-8"))
             except (UnicodeDecodeError, json.JSONDecodeError):
-                _fail(f"merge file {merge}: not a JSON object")
+                fail(f"merge file {merge}: not a JSON object")
             if not isinstance(merged, dict):
-                _fail(f"merge file {merge}: not a JSON object")
+                fail(f"merge file {merge}: not a JSON object")
             from rcaloop.gate.release_gate import artifact_hash  # noqa: PLC0415
 
             merged_from = f"{merge.name} {artifact_hash(raw)}"
@@ -179,7 +174,7 @@ def register(gate_app: typer.Typer, deps: CliDeps) -> None:  # noqa: ARG001 - th
                 out_path.parent.mkdir(parents=True, exist_ok=True)
                 out_path.write_text(text, encoding="utf-8")
             except OSError as exc:
-                _fail(f"cannot write {out_path}: {exc.strerror}")
+                fail(f"cannot write {out_path}: {exc.strerror}")
             out.print(f"metrics for {escape(window)} → {out_path}")
             for name, why in doc["missing"].items():
                 out.print(f"[yellow]missing[/yellow] {name}: {escape(why)}", highlight=False)
@@ -194,7 +189,7 @@ def register(gate_app: typer.Typer, deps: CliDeps) -> None:  # noqa: ARG001 - th
     ) -> None:
         """Promote the rollout one stage. Records a GateDecision (also when refused). Exit 0 promoted, 1 refused."""
         if stage not in STAGES:
-            _fail(f"unknown stage {stage!r} (one of {', '.join(STAGES)})")
+            fail(f"unknown stage {stage!r} (one of {', '.join(STAGES)})")
         data = _read_bytes(artifact, "artifact")
         gate = check_release_gate(data, allow_synthetic=False, required=required_metrics(stage))
         settings = GateSettings()
@@ -215,7 +210,7 @@ def register(gate_app: typer.Typer, deps: CliDeps) -> None:  # noqa: ARG001 - th
                 try:
                     asyncio.run(_publish(url, decision, settings.prefix))
                 except (OSError, RedisError) as exc:
-                    _fail(f"cannot reach Redis at {redact_url(url)}: {exc}; nothing recorded")
+                    fail(f"cannot reach Redis at {redact_url(url)}: {exc}; nothing recorded")
             store.record_decision(decision)
         finally:
             store.close()

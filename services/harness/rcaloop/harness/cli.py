@@ -13,6 +13,7 @@ from rich.table import Table
 
 from rcaloop.contracts import EvidenceArtifact, HarnessVerdict, ParsedRCA, RawResult
 from rcaloop.shared.cli_deps import CliDeps
+from rcaloop.shared.cli_output import fail, out
 from rcaloop.shared.sources import SourceError, load_result
 
 VERDICT_STYLE = {"pass": "green", "degraded": "yellow", "insufficient_evidence": "red", "unchecked": "cyan"}
@@ -68,7 +69,6 @@ def register(app: typer.Typer, deps: CliDeps) -> None:
         as_json: bool = typer.Option(False, "--json", help="print the verdict as JSON"),
     ) -> None:
         """Judge one RCA output with the runtime harness. Exit 0 with any verdict; 2 when unreadable."""
-        err = Console(stderr=True, soft_wrap=True)
         try:
             extra = load_evidence(evidence) if evidence else []
             parsed = parsed_input(path)
@@ -78,13 +78,12 @@ def register(app: typer.Typer, deps: CliDeps) -> None:
             elif extra:
                 parsed = parsed.model_copy(update={"artifacts": parsed.artifacts + extra})
         except (SourceError, InputError, ValueError) as exc:
-            err.print(f"[red]error:[/red] {escape(str(exc))}", highlight=False)
-            raise typer.Exit(2) from None
+            fail(str(exc))
         verdict = deps.evaluate(parsed)
         if as_json:
             typer.echo(verdict_json(verdict))
         else:
-            _summary(Console(), verdict)
+            _summary(out, verdict)
 
 
 def _summary(console: Console, v: HarnessVerdict) -> None:

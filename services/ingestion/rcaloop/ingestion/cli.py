@@ -13,13 +13,13 @@ from pathlib import Path
 
 import typer
 from pydantic import ValidationError
-from rich.console import Console
 from rich.markup import escape
 from rich.progress import BarColumn, DownloadColumn, Progress, TextColumn, TransferSpeedColumn
 
 from rcaloop.contracts import RawResult
 from rcaloop.ingestion import core
 from rcaloop.shared.cli_deps import CliDeps
+from rcaloop.shared.cli_output import err, fail, out
 from rcaloop.shared.jumpbox import REQUIRED_FILES, JumpboxError, JumpboxSettings, download_job, upload_annotation
 from rcaloop.shared.logs import configure_logging
 from rcaloop.shared.sources import SourceError, load_result
@@ -27,8 +27,6 @@ from rcaloop.shared.sources import SourceError, load_result
 LARGE_FILE_BYTES = 1024 * 1024
 """Files at least this large get a progress bar."""
 
-console = Console()
-err = Console(stderr=True, soft_wrap=True)
 
 
 class _Bars:
@@ -97,10 +95,10 @@ def register(app: typer.Typer, deps: CliDeps) -> None:
         except JumpboxError as exc:
             _fail(exc)
         if settings.jumpbox_uri:
-            console.print(f"downloaded {job_id} to {path}/", highlight=False, soft_wrap=True)
+            out.print(f"downloaded {job_id} to {path}/", highlight=False, soft_wrap=True)
         else:
             files = ", ".join(REQUIRED_FILES)
-            console.print(f"JUMPBOX_URI unset: {path}/ has the required files ({files})", highlight=False, soft_wrap=True)
+            out.print(f"JUMPBOX_URI unset: {path}/ has the required files ({files})", highlight=False, soft_wrap=True)
 
     @app.command()
     def upload(job_id: str = typer.Option(..., "--job-id", help="the CI job whose annotation.json to push")) -> None:
@@ -111,9 +109,9 @@ def register(app: typer.Typer, deps: CliDeps) -> None:
         except JumpboxError as exc:
             _fail(exc)
         if settings.jumpbox_uri:
-            console.print(f"uploaded annotation.json to {where} (local copy kept)", highlight=False, soft_wrap=True)
+            out.print(f"uploaded annotation.json to {where} (local copy kept)", highlight=False, soft_wrap=True)
         else:
-            console.print(f"JUMPBOX_URI unset: annotation.json stays local at {where}", highlight=False, soft_wrap=True)
+            out.print(f"JUMPBOX_URI unset: annotation.json stays local at {where}", highlight=False, soft_wrap=True)
 
     @app.command("ingest-check")
     def ingest_check(
@@ -127,25 +125,24 @@ def register(app: typer.Typer, deps: CliDeps) -> None:
         try:
             raw = _read_record(path)
         except SourceError as exc:
-            err.print(f"[red]error:[/red] {escape(str(exc))}", highlight=False, soft_wrap=True)
-            raise typer.Exit(2) from None
+            fail(str(exc))
         issues = core.validate(raw, core.Limits(max_result_bytes=max_bytes))
         record = None if issues else core.ingest(raw)
         if as_json:
-            out = {
+            doc = {
                 "accepted": not issues,
                 "result_id": raw.result_id,
                 "analysis_hash": record.analysis_hash if record else None,
                 "size_bytes": core.encoded_size(raw),
                 "errors": [i.model_dump() for i in issues],
             }
-            console.print_json(json.dumps(out))
+            out.print_json(json.dumps(doc))
         elif record:
-            console.print(f"accepted {raw.result_id}: analysis_hash {record.analysis_hash}", highlight=False, soft_wrap=True)
+            out.print(f"accepted {raw.result_id}: analysis_hash {record.analysis_hash}", highlight=False, soft_wrap=True)
         else:
             for issue in issues:
                 where = f" ({issue.path})" if issue.path else ""
-                console.print(f"{issue.code}: {issue.message}{where}", highlight=False, soft_wrap=True)
+                out.print(f"{issue.code}: {issue.message}{where}", highlight=False, soft_wrap=True)
         raise typer.Exit(1 if issues else 0)
 
 

@@ -16,7 +16,6 @@ from typing import Any, TypeVar
 
 import typer
 from pydantic import BaseModel
-from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
@@ -29,15 +28,11 @@ from rcaloop.knowledge.workflow import DecisionError, KnowledgeWorkflow
 from rcaloop.shared.cli_deps import CliDeps
 from rcaloop.shared.redis_conn import connect
 from rcaloop.shared.settings import redact_url
+from rcaloop.shared.cli_output import err, fail
+from rcaloop.shared.cli_output import out
 
 T = TypeVar("T")
-console = Console()
-err = Console(stderr=True, soft_wrap=True)
 
-
-def _fail(message: str, code: int = 2) -> None:
-    err.print(f"[red]error:[/red] {escape(message)}", highlight=False)
-    raise typer.Exit(code)
 
 
 def _run(work: Callable[[KnowledgeWorkflow], Awaitable[T]], publish=None) -> T:
@@ -51,7 +46,7 @@ def _run(work: Callable[[KnowledgeWorkflow], Awaitable[T]], publish=None) -> T:
     try:
         return asyncio.run(main())
     except StoreUnavailable as exc:
-        _fail(str(exc))
+        fail(str(exc))
     raise AssertionError("unreachable")
 
 
@@ -60,7 +55,7 @@ def _dump(data: Any) -> None:
         data = data.model_dump(mode="json")
     elif isinstance(data, list):
         data = [d.model_dump(mode="json") if isinstance(d, BaseModel) else d for d in data]
-    console.print_json(json.dumps(data))
+    out.print_json(json.dumps(data))
 
 
 def _packages_table(packages: list[KnowledgePackage], title: str) -> Table:
@@ -92,12 +87,12 @@ def register(app: typer.Typer, deps: CliDeps) -> None:
         """List knowledge packages, optionally by state."""
         states: tuple[str, ...] = PackageState.__args__  # type: ignore[attr-defined]
         if state is not None and state not in states:
-            _fail(f"unknown state {state!r}; one of: {', '.join(states)}")
+            fail(f"unknown state {state!r}; one of: {', '.join(states)}")
         packages = _run(lambda w: w.packages(state))
         if as_json:
             _dump(packages)
         else:
-            console.print(_packages_table(packages, f"knowledge packages ({state or 'all'})"))
+            out.print(_packages_table(packages, f"knowledge packages ({state or 'all'})"))
 
     @knowledge.command("decide")
     def decide_cmd(
@@ -112,17 +107,17 @@ def register(app: typer.Typer, deps: CliDeps) -> None:
         """
         decisions: tuple[str, ...] = Decision.__args__  # type: ignore[attr-defined]
         if decision not in decisions:
-            _fail(f"unknown decision {decision!r}; one of: {', '.join(decisions)}")
+            fail(f"unknown decision {decision!r}; one of: {', '.join(decisions)}")
         settings = KnowledgeSettings()
         token = os.environ.get("RCALOOP_REVIEWER_TOKEN", "").strip()
         reviewer = reviewer_tokens(settings).get(token) if token else None
         if reviewer is None:
-            _fail("set RCALOOP_REVIEWER_TOKEN to a reviewer token listed in RCALOOP_REVIEWER_TOKENS")
+            fail("set RCALOOP_REVIEWER_TOKEN to a reviewer token listed in RCALOOP_REVIEWER_TOKENS")
         url = publish_url(settings)
         try:
             asyncio.run(_ping(url))
         except OSError as exc:
-            _fail(f"cannot reach Redis at {redact_url(url)} to publish the decision: {type(exc).__name__}")
+            fail(f"cannot reach Redis at {redact_url(url)} to publish the decision: {type(exc).__name__}")
         publisher = RedisPublisher(settings)
 
         async def work(w: KnowledgeWorkflow):
@@ -151,7 +146,7 @@ def register(app: typer.Typer, deps: CliDeps) -> None:
             )
         else:
             kinds = ", ".join(e.kind for e in events)
-            console.print(f"{escape(package.package_id)}: {package.state} (events: {kinds})")
+            out.print(f"{escape(package.package_id)}: {package.state} (events: {kinds})")
 
     @knowledge.command("snapshot")
     def snapshot_cmd(as_json: bool = typer.Option(False, "--json", help="print as JSON")) -> None:
@@ -161,7 +156,7 @@ def register(app: typer.Typer, deps: CliDeps) -> None:
             _dump(snapshot)
             return
         note = " [yellow](stale: served from cache)[/yellow]" if snapshot.stale else ""
-        console.print(_packages_table(snapshot.packages, f"runtime snapshot{note}"))
+        out.print(_packages_table(snapshot.packages, f"runtime snapshot{note}"))
 
     @knowledge.command("probe-metrics")
     def probe_metrics_cmd(as_json: bool = typer.Option(False, "--json", help="print as JSON")) -> None:
@@ -176,7 +171,7 @@ def register(app: typer.Typer, deps: CliDeps) -> None:
         for m in metrics:
             counts = (m.executions, m.supports, m.refutes, m.contributions)
             table.add_row(escape(m.probe_template_id), *map(str, counts))
-        console.print(table)
+        out.print(table)
 
     @knowledge.command("outage-check")
     def outage_check_cmd(as_json: bool = typer.Option(False, "--json", help="print as JSON")) -> None:
@@ -186,11 +181,11 @@ def register(app: typer.Typer, deps: CliDeps) -> None:
             _dump(asdict(result))
         else:
             mark = "[green]true[/green]" if result.typedb_outage_runtime_activation_success else "[red]false[/red]"
-            console.print(
+            out.print(
                 f"typedb_outage_runtime_activation_success: {mark} ({result.active_packages} active packages)"
             )
             if result.reason:
-                console.print(result.reason)
+                out.print(result.reason)
         raise typer.Exit(0 if result.typedb_outage_runtime_activation_success else 1)
 
 

@@ -12,6 +12,7 @@ from rich.table import Table
 from rcaloop.contracts import ParsedRCA
 from rcaloop.parser.registry_file import RegistryError
 from rcaloop.shared.cli_deps import CliDeps
+from rcaloop.shared.cli_output import fail, out
 from rcaloop.shared.sources import SourceError, load_result
 
 OUTCOME_STYLE = {"report": "green", "not_applicable": "cyan", "insufficient_context": "yellow", "incomplete": "red"}
@@ -27,16 +28,14 @@ def register(app: typer.Typer, deps: CliDeps) -> None:
         as_json: bool = typer.Option(False, "--json", help="print the canonical parse result as JSON"),
     ) -> None:
         """Parse one RCA output against the output contract. Exit 0 with any outcome; 2 when unreadable."""
-        err = Console(stderr=True, soft_wrap=True)
         try:
             parsed = deps.parse(load_result(path), registry)
         except (SourceError, RegistryError) as exc:
-            err.print(f"[red]error:[/red] {escape(str(exc))}", highlight=False)
-            raise typer.Exit(2) from None
+            fail(str(exc))
         if as_json:
             typer.echo(parsed.model_dump_json(indent=2))
         else:
-            _summary(Console(), parsed)
+            _summary(out, parsed)
 
 
 def _summary(console: Console, p: ParsedRCA) -> None:
