@@ -73,22 +73,25 @@ class EvalReport(BaseModel):
     failures: list[Issue] = Field(default_factory=list)
 
 
-def _failed_case(case: EvalCase, error: Issue) -> CaseResult:
-    checks = [
-        CheckResult(code=c.code, name=c.name, passed=False, required=c.required, detail=error.message)
-        for c in CASE_CHECKS
-        if case.case_type in c.case_types
-    ]
+def _result(case: EvalCase, **outcome: Any) -> CaseResult:
+    """A case's result: what identifies the case, plus how it went."""
     return CaseResult(
         case_id=case.case_id,
         case_type=case.case_type,
         mutation=case.mutation,
         source_case=case.source_case,
         expected_family=case.expected_family,
-        passed=False,
-        checks=checks,
-        error=error,
+        **outcome,
     )
+
+
+def _failed_case(case: EvalCase, error: Issue) -> CaseResult:
+    checks = [
+        CheckResult(code=c.code, name=c.name, passed=False, required=c.required, detail=error.message)
+        for c in CASE_CHECKS
+        if case.case_type in c.case_types
+    ]
+    return _result(case, passed=False, checks=checks, error=error)
 
 
 def score_case(case: EvalCase, verdict: HarnessVerdict) -> CaseResult:
@@ -99,12 +102,8 @@ def score_case(case: EvalCase, verdict: HarnessVerdict) -> CaseResult:
         if case.case_type in c.case_types
         for ok, detail in [c.check(case, parsed, verdict)]
     ]
-    return CaseResult(
-        case_id=case.case_id,
-        case_type=case.case_type,
-        mutation=case.mutation,
-        source_case=case.source_case,
-        expected_family=case.expected_family,
+    return _result(
+        case,
         passed=all(c.passed for c in checks if c.required),
         analysis_hash=verdict.analysis_hash,
         verdict=verdict.verdict,

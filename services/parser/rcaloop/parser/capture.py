@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from rcaloop.contracts import EvidenceArtifact, Recommendation, RootCause
+from rcaloop.contracts import EvidenceArtifact, RootCause
 from rcaloop.contracts.common import CATEGORIES
 from rcaloop.contracts.parsed import Claim, Diagnosis, Fields
 from rcaloop.parser import codes
@@ -47,14 +47,7 @@ def parse_capture(content: Any, resolver: Resolver) -> dict[str, Any]:
     d.root_cause = RootCause(
         category=r.choice(category, CATEGORIES, "root_cause.category"), summary=summary, confidence=confidence
     )
-    for i, item in enumerate(r.items(content.get("recommendations"), "recommendations")):
-        rec = (
-            Recommendation(action=item)
-            if isinstance(item, str)
-            else r.model(Recommendation, item, f"recommendations[{i}]")
-        )
-        if rec is not None:
-            d.recommendations.append(rec)
+    d.recommendations += r.recommendations(content.get("recommendations"))
     diagnostics = content.get("confidence_diagnostics")
     if diagnostics is not None and not isinstance(diagnostics, dict):
         r.bad("confidence_diagnostics", "must be an object")

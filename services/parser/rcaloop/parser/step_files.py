@@ -11,7 +11,7 @@ import re
 from datetime import datetime
 from typing import Any
 
-from rcaloop.contracts import AlternativeDiagnosis, EvidenceArtifact, Issue, Recommendation, RootCause, TraceItem
+from rcaloop.contracts import AlternativeDiagnosis, EvidenceArtifact, Issue, RootCause, TraceItem
 from rcaloop.contracts.common import CATEGORIES
 from rcaloop.contracts.parsed import Claim, Diagnosis, Fields
 from rcaloop.parser import codes
@@ -86,14 +86,7 @@ def _diagnosis(step5: dict, r: Reader, artifacts: list[EvidenceArtifact]) -> Dia
     d.difficulty = r.text(step5.get("difficulty"), "difficulty")
     d.difficulty_score = r.number(step5.get("difficulty_score"), "difficulty_score")
     d.difficulty_justification = r.text(step5.get("difficulty_justification"), "difficulty_justification")
-    for i, item in enumerate(r.items(r.require(step5, "recommendations"), "recommendations")):
-        rec = (
-            Recommendation(action=item)
-            if isinstance(item, str)
-            else r.model(Recommendation, item, f"recommendations[{i}]")
-        )
-        if rec is not None:
-            d.recommendations.append(rec)
+    d.recommendations += r.recommendations(r.require(step5, "recommendations"))
     for i, item in enumerate(r.items(step5.get("contributing_factors"), "contributing_factors")):
         if (text := r.text(item, f"contributing_factors[{i}]")) is not None:
             d.contributing_factors.append(text)

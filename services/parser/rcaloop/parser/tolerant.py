@@ -10,7 +10,7 @@ from typing import Any, TypeVar
 
 from pydantic import BaseModel, ValidationError
 
-from rcaloop.contracts import Issue
+from rcaloop.contracts import Issue, Recommendation
 from rcaloop.parser.codes import Code
 
 M = TypeVar("M", bound=BaseModel)
@@ -78,6 +78,14 @@ class Reader:
             where = ".".join(str(p) for p in first["loc"]) or "value"
             self.bad(path, f"dropped ({where}: {first['msg']})")
             return None
+
+    def recommendations(self, value: Any, path: str = "recommendations") -> list[Recommendation]:
+        """A list of recommendations, each a bare action string or a recommendation object."""
+        recs = (
+            Recommendation(action=item) if isinstance(item, str) else self.model(Recommendation, item, f"{path}[{i}]")
+            for i, item in enumerate(self.items(value, path))
+        )
+        return [rec for rec in recs if rec is not None]
 
 
 def first_sentence(text: str | None, limit: int = 120) -> str | None:
