@@ -26,24 +26,11 @@ from rcaloop.gate.mutations import MUTATIONS, mutate
 from rcaloop.gate.novel_e2e import E2EReport, Refused, load_captures, run_novel_e2e
 from rcaloop.shared.cli_deps import CliDeps
 from rcaloop.shared.sources import SourceError, load_result, read_step_files
-from rcaloop.shared.cli_output import err, fail
+from rcaloop.shared.cli_output import err, fail, read_text_input
 from rcaloop.shared.cli_output import out
 
 
 
-
-def _read_text(path: Path, what: str) -> str:
-    try:
-        return path.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        fail(f"{what} {path}: no such file")
-    except IsADirectoryError:
-        fail(f"{what} {path}: is a directory")
-    except UnicodeDecodeError:
-        fail(f"{what} {path}: not UTF-8 text")
-    except OSError as exc:
-        fail(f"{what} {path}: {exc.strerror}")
-    return ""
 
 
 def _issues(issues: list[Issue], title: str) -> None:
@@ -83,7 +70,7 @@ def _inputs(cases: list[EvalCase], base: Path) -> dict[str, str]:
 def _load_outputs(path: Path, cases: dict[str, EvalCase], inputs: dict[str, str]) -> dict[str, RawResult]:
     """Recorded outputs: JSONL of {case_id, output | capture | job_dir}."""
     raws: dict[str, RawResult] = {}
-    for lineno, line in enumerate(_read_text(path, "captures").splitlines(), start=1):
+    for lineno, line in enumerate(read_text_input(path, "captures").splitlines(), start=1):
         if not line.strip() or line.lstrip().startswith("#"):
             continue
         try:
@@ -203,7 +190,7 @@ def register(eval_app: typer.Typer, deps: CliDeps) -> None:
         """Score an agent on fixture cases (every output through parser and harness). Exit 0 pass, 1 fail, 2 bad input."""
         if (captures is None) == (agent_cmd is None):
             fail("give exactly one of --captures FILE or --agent-cmd CMD")
-        cases, issues = load_cases(_read_text(fixtures, "fixtures"))
+        cases, issues = load_cases(read_text_input(fixtures, "fixtures"))
         if issues:
             _issues(issues, "fixture problem(s)")
             fail(f"{fixtures}: fix the fixture file first")
@@ -212,7 +199,7 @@ def register(eval_app: typer.Typer, deps: CliDeps) -> None:
         base_doc = None
         if baseline is not None:
             try:
-                base_doc = json.loads(_read_text(baseline, "baseline"))
+                base_doc = json.loads(read_text_input(baseline, "baseline"))
             except json.JSONDecodeError as exc:
                 fail(f"baseline {baseline}: not JSON ({exc.msg})")
             if not isinstance(base_doc, dict):
@@ -279,7 +266,7 @@ def register(eval_app: typer.Typer, deps: CliDeps) -> None:
         unknown = [k for k in kinds or [] if k not in names]
         if unknown:
             fail(f"unknown mutation {', '.join(unknown)} (one of {', '.join(names)})")
-        cases, issues = load_cases(_read_text(fixtures, "fixtures"))
+        cases, issues = load_cases(read_text_input(fixtures, "fixtures"))
         if issues:
             _issues(issues, "fixture problem(s)")
             fail(f"{fixtures}: fix the fixture file first")
@@ -303,7 +290,7 @@ def register(eval_app: typer.Typer, deps: CliDeps) -> None:
     ) -> None:
         """Novel-incident E2E gate over captured responses. Exit 0 pass, 1 fail, 2 refused/unusable."""
         try:
-            caps, issues = load_captures(_read_text(captures, "captures"))
+            caps, issues = load_captures(read_text_input(captures, "captures"))
         except Refused as exc:
             fail(str(exc))
         if issues:

@@ -28,22 +28,11 @@ from rcaloop.shared.cli_deps import CliDeps
 from rcaloop.shared.redis_conn import connect
 from rcaloop.shared.settings import redact_url
 from rcaloop.shared.wire import encode
-from rcaloop.shared.cli_output import err, fail
+from rcaloop.shared.cli_output import err, fail, read_input
 from rcaloop.shared.cli_output import out
 
 
 
-
-def _read_bytes(path: Path, what: str) -> bytes:
-    try:
-        return path.read_bytes()
-    except FileNotFoundError:
-        fail(f"{what} {path}: no such file")
-    except IsADirectoryError:
-        fail(f"{what} {path}: is a directory")
-    except OSError as exc:
-        fail(f"{what} {path}: {exc.strerror}")
-    return b""
 
 
 def _open_store(settings: GateSettings) -> GateStore:
@@ -109,7 +98,7 @@ def register(gate_app: typer.Typer, deps: CliDeps) -> None:  # noqa: ARG001 - th
         junit_file: Path | None = typer.Option(None, "--junit", help="write JUnit XML for CI"),
     ) -> None:
         """Release gate on one metrics object (SPEC §7). Exit 0 pass, 1 fail, 2 unusable input."""
-        result = check_release_gate(_read_bytes(metrics, "metrics"), allow_synthetic=allow_synthetic)
+        result = check_release_gate(read_input(metrics, "metrics"), allow_synthetic=allow_synthetic)
         if junit_file is not None:
             try:
                 junit_file.write_text(_gate_junit(result), encoding="utf-8")
@@ -139,7 +128,7 @@ def register(gate_app: typer.Typer, deps: CliDeps) -> None:  # noqa: ARG001 - th
             fail(str(exc))
         merged, merged_from = None, None
         if merge is not None:
-            raw = _read_bytes(merge, "merge file")
+            raw = read_input(merge, "merge file")
             try:
                 merged = json.loads(raw.decode("utf-8"))
             except (UnicodeDecodeError, json.JSONDecodeError):
@@ -190,7 +179,7 @@ def register(gate_app: typer.Typer, deps: CliDeps) -> None:  # noqa: ARG001 - th
         """Promote the rollout one stage. Records a GateDecision (also when refused). Exit 0 promoted, 1 refused."""
         if stage not in STAGES:
             fail(f"unknown stage {stage!r} (one of {', '.join(STAGES)})")
-        data = _read_bytes(artifact, "artifact")
+        data = read_input(artifact, "artifact")
         gate = check_release_gate(data, allow_synthetic=False, required=required_metrics(stage))
         settings = GateSettings()
         store = _open_store(settings)
