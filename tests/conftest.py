@@ -89,11 +89,6 @@ async def running(services: list[Service], settings: RuntimeSettings, http_port:
         await asyncio.wait_for(task, timeout=settings.shutdown_grace_s + 5)
 
 
-@pytest.fixture
-def run_services_ctx():
-    return running
-
-
 async def wait_for(predicate, timeout: float = 10.0, interval: float = 0.05):
     """Poll an async predicate until it returns a truthy value; fail on timeout."""
     deadline = asyncio.get_running_loop().time() + timeout

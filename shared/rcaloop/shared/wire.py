@@ -8,13 +8,11 @@ FastStream's own envelope is not required (nor understood) on our streams.
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
 from typing import TypeVar
 
 from pydantic import BaseModel, ValidationError
 
 PAYLOAD_FIELD = "payload"
-HEADER_FIELDS = ("producer", "correlation_id", "content_type")
 M = TypeVar("M", bound=BaseModel)
 
 
@@ -25,11 +23,6 @@ class PayloadError(ValueError):
         super().__init__(message)
         self.code = code
 
-
-@dataclass(frozen=True)
-class Entry:
-    id: str
-    fields: dict[str, str]
 
 
 def decode_fields(raw: dict) -> dict[str, str]:
