@@ -7,11 +7,13 @@ Guarantees, in the order a message meets them:
 * entries are read in batches (``XREADGROUP COUNT n``); a payload that is not the
   stream's contract, or is larger than ``MAX_PAYLOAD_BYTES``, is dead-lettered at once
   with its reason — retrying cannot fix it;
+* an optional ``prepare`` step turns the payload into what both the idempotency key
+  and the handler need, so work they share is done once per entry;
 * the handler (a thin adapter over a pure core) returns the messages to emit; the
   emits, the idempotency key and the ``XACK`` are committed in **one Lua script**, so a
   message is either fully processed or not at all, and a key already committed turns
   a redelivery into a no-op (exactly-once effects on stream hops);
-* a handler exception leaves the message pending (FastStream's nack would be a no-op
+* a ``prepare``, key or handler exception leaves the message pending (FastStream's nack would be a no-op
   too); the reclaim loop (``XAUTOCLAIM``) retries it — and takes over messages of dead
   consumers — until ``MAX_DELIVERIES``, then moves it to ``<stream>.dlq`` with the last
   error and acks it;
@@ -82,11 +84,18 @@ def current_delivery() -> Delivery | None:
 
 @dataclass(frozen=True)
 class Subscription:
+    """One stream and group: ``handle(prepare(payload))``, committed under ``idempotency_key``.
+
+    ``prepare`` (default: the payload as decoded) runs once per entry; the key function
+    and the handler both receive its value.
+    """
+
     stream: Stream
     model: type[BaseModel]
     handle: Handler
     group: str
     idempotency_key: Callable[[Any], str] | None = None
+    prepare: Callable[[BaseModel], Any] | None = None
 
 
 # One atomic commit per batch: for each item, claim its idempotency key (if any);
@@ -124,6 +133,20 @@ return skipped
 _REDIS_DOWN = (RedisConnectionError, RedisTimeoutError, ConnectionError, OSError)
 
 
+@dataclass(frozen=True)
+class _Metrics:
+    """This worker's labelled metric children (looked up once, not per message)."""
+
+    processed: Any
+    failed: Any
+    dead_lettered: Any
+    duplicates: Any
+    reclaimed: Any
+    pending: Any
+    lag: Any
+    handler_seconds: Any
+
+
 @dataclass
 class _Item:
     msg_id: str
@@ -146,7 +169,10 @@ class StreamWorker:
         self.done_prefix = f"{prefix}rcaloop:done:{sub.group}:"
         self.prefix = prefix
         self.log = get_logger(service).bind(stream=self.key, group=sub.group)
-        self._labels = {"service": service, "stream": self.key}
+        labels = {"service": service, "stream": self.key}
+        self._m = _Metrics(*(m.labels(**labels) for m in (
+            metrics.PROCESSED, metrics.FAILED, metrics.DEAD_LETTERED, metrics.DUPLICATES,
+            metrics.RECLAIMED, metrics.PENDING, metrics.LAG, metrics.HANDLER_SECONDS)))
         self._commit = redis.register_script(_COMMIT_LUA)
         self._group_ready = False
         self._last_reclaim = 0.0
@@ -236,8 +262,10 @@ class StreamWorker:
         """Handle a batch and commit its effects and acks atomically (or leave the commit
         to ride with the next read, ``defer``)."""
         items: list[_Item] = []
-        decoded: list[tuple[str, dict[str, str], BaseModel]] = []
+        failures: dict[str, str] = {}
+        ready: list[tuple[str, dict[str, str], Any, str]] = []  # msg_id, fields, prepared value, key
         limit = self.settings.max_payload_bytes
+        sub = self.sub
         for raw_id, raw_fields in entries:
             msg_id = raw_id.decode() if isinstance(raw_id, bytes) else raw_id
             size = _payload_size(raw_fields or {})
@@ -248,39 +276,44 @@ class StreamWorker:
                 continue
             fields = decode_fields(raw_fields or {})
             try:
-                decoded.append((msg_id, fields, decode(fields, self.sub.model)))
+                model = decode(fields, sub.model)
             except PayloadError as exc:
                 n = (deliveries or {}).get(msg_id, 1)
                 items.append(self._dead_letter(msg_id, fields, exc.code, str(exc), n))
+                continue
+            try:
+                value = sub.prepare(model) if sub.prepare else model
+                key = self.done_prefix + sub.idempotency_key(value) if sub.idempotency_key else ""
+            except Exception as exc:  # noqa: BLE001 - like a handler failure: retried, then dead-lettered
+                self._failed(failures, msg_id, exc)
+                continue
+            ready.append((msg_id, fields, value, key))
 
-        seen = await self._already_done([m for _, _, m in decoded], recheck=deliveries is not None)
-        failures: dict[str, str] = {}
+        done = await self._already_done([key for *_, key in ready]) if deliveries is not None else set()
         in_batch: set[str] = set()
-        for (msg_id, fields, model), done_key in zip(decoded, seen, strict=True):
-            if done_key is None or (done_key and done_key in in_batch):  # committed earlier, or twice in this batch
-                metrics.DUPLICATES.labels(**self._labels).inc()
+        for msg_id, fields, value, key in ready:
+            if key and (key in done or key in in_batch):  # committed earlier, or twice in this batch
+                self._m.duplicates.inc()
                 self.log.info("duplicate_skipped", message_id=msg_id)
                 items.append(_Item(msg_id))
                 continue
             started = time.perf_counter()
             token = _current_delivery.set(
-                Delivery(self.key, self.sub.group, msg_id, fields, (deliveries or {}).get(msg_id, 1),
+                Delivery(self.key, sub.group, msg_id, fields, (deliveries or {}).get(msg_id, 1),
                          self.settings.consumer_name, self.dlq_key)
             )
             try:
-                result = self.sub.handle(model)
+                result = sub.handle(value)
                 if inspect.isawaitable(result):
                     result = await result
             except Exception as exc:  # noqa: BLE001 - a handler bug must not kill the worker
-                metrics.FAILED.labels(**self._labels).inc()
-                failures[msg_id] = f"{type(exc).__name__}: {exc}"[:2000]
-                self.log.warning("handler_failed", message_id=msg_id, error=type(exc).__name__)
+                self._failed(failures, msg_id, exc)
                 continue
             finally:
                 _current_delivery.reset(token)
-            metrics.HANDLER_SECONDS.labels(**self._labels).observe(time.perf_counter() - started)
-            in_batch.add(done_key)
-            item = _Item(msg_id, done_key)
+            self._m.handler_seconds.observe(time.perf_counter() - started)
+            in_batch.add(key)
+            item = _Item(msg_id, key)
             item.emits = [(self._stream_key(e.stream), encode(e.model, **e.headers)) for e in result or ()]
             items.append(item)
 
@@ -292,30 +325,32 @@ class StreamWorker:
             skipped = await self._commit(args=self._commit_args(items))
             await self._committed(items, skipped, redelivered=deliveries is not None)
 
+    def _failed(self, failures: dict[str, str], msg_id: str, exc: Exception) -> None:
+        self._m.failed.inc()
+        failures[msg_id] = f"{type(exc).__name__}: {exc}"[:2000]
+        self.log.warning("handler_failed", message_id=msg_id, error=type(exc).__name__)
+
     async def _committed(self, items: list[_Item], skipped, *, redelivered: bool) -> None:
         processed = len(items) - int(skipped or 0)
-        metrics.PROCESSED.labels(**self._labels).inc(processed)
+        self._m.processed.inc(processed)
         if skipped:
-            metrics.DUPLICATES.labels(**self._labels).inc(int(skipped))
+            self._m.duplicates.inc(int(skipped))
             self.log.info("duplicate_skipped", count=int(skipped))
         if redelivered:  # only redeliveries can have an error recorded
             await self.redis.hdel(self.errors_key, *[i.msg_id for i in items])
 
-    async def _already_done(self, models: list[BaseModel], *, recheck: bool) -> list[str | None]:
-        """Each model's idempotency key, or None when that key is known to be committed.
+    async def _already_done(self, keys: list[str]) -> set[str]:
+        """The keys already committed, for redeliveries (the likely duplicates).
 
         The commit script is the guard: it claims each key with ``SET NX`` and skips the
         emits of a key claimed before. Looking the keys up first (``MGET``) only saves the
-        handler's work, so it is done for redeliveries, which are the likely duplicates;
-        a fresh read saves the round trip (a third of a small batch's cost).
+        handler's work, so a fresh read skips it (a third of a small batch's cost).
         """
-        if self.sub.idempotency_key is None:
-            return [""] * len(models)
-        keys = [self.done_prefix + self.sub.idempotency_key(m) for m in models]
-        if not keys or not recheck:
-            return keys
+        keys = [k for k in keys if k]
+        if not keys:
+            return set()
         found = await self.redis.mget(keys)
-        return [None if hit else key for key, hit in zip(keys, found, strict=True)]
+        return {key for key, hit in zip(keys, found, strict=True) if hit}
 
     def _stream_key(self, stream: Stream | str) -> str:
         return stream.key(self.prefix) if isinstance(stream, Stream) else stream
@@ -331,7 +366,7 @@ class StreamWorker:
             deliveries=deliveries,
             consumer=self.settings.consumer_name,
         )
-        metrics.DEAD_LETTERED.labels(**self._labels).inc()
+        self._m.dead_lettered.inc()
         self.log.warning("dead_lettered", message_id=msg_id, error_code=code, deliveries=deliveries)
         return _Item(msg_id, "", [(self.dlq_key, encode(letter))])
 
@@ -366,7 +401,7 @@ class StreamWorker:
                 await self.redis.xack(self.key, self.sub.group, *gone)
             if entries:
                 total += len(entries)
-                metrics.RECLAIMED.labels(**self._labels).inc(len(entries))
+                self._m.reclaimed.inc(len(entries))
                 await self._process_reclaimed(entries)
             if cursor == "0-0":
                 break
@@ -404,10 +439,10 @@ class StreamWorker:
         for g in groups:
             name = g.get("name") or g.get(b"name")
             if (name.decode() if isinstance(name, bytes) else name) == self.sub.group:
-                metrics.PENDING.labels(**self._labels).set(g.get("pending", 0) or 0)
+                self._m.pending.set(g.get("pending", 0) or 0)
                 lag = g.get("lag")
                 if lag is not None:
-                    metrics.LAG.labels(**self._labels).set(lag)
+                    self._m.lag.set(lag)
 
 
 def _payload_size(raw_fields: dict) -> int:

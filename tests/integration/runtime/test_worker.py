@@ -62,6 +62,45 @@ async def test_failing_handler_dead_letters_after_max_deliveries_and_stream_keep
     assert (await redis.xpending(Stream.RESULTS.key(prefix), "echo"))["pending"] == 0
 
 
+async def test_prepare_runs_once_per_entry_and_feeds_both_key_and_handler(redis, prefix, settings_factory, wait):
+    prepared: list[str] = []
+
+    def prepare(result: RawResult) -> tuple[RawResult, str]:
+        prepared.append(result.result_id)
+        return result, f"key-{result.content.strip()}"
+
+    sub = Subscription(Stream.RESULTS, RawResult, lambda pair: _forward(pair[0]), group="echo",
+                       prepare=prepare, idempotency_key=lambda pair: pair[1])
+    twin = RawResult(result_id="r-twin", kind="skill_text", content="# report 1\n")  # same key as r-1
+    await _publish(redis, prefix, _result(1), twin, _result(2))
+    async with running([Service(name="echo", subscriptions=[sub])], settings_factory()):
+        await wait(lambda: _len(redis, Stream.INGESTED.key(prefix), 2))
+        await wait(lambda: _pending_is(redis, Stream.RESULTS.key(prefix), 0))
+    assert prepared == ["r-1", "r-twin", "r-2"]
+    assert [e["result_id"] for e in await entries(redis, Stream.INGESTED, prefix)] == ["r-1", "r-2"]
+    assert await redis.exists(f"{prefix}rcaloop:done:echo:key-# report 1")
+
+
+async def test_a_key_function_that_raises_is_retried_then_dead_lettered_while_others_flow(
+    redis, prefix, settings_factory, wait
+):
+    def key(result: RawResult) -> str:
+        if result.result_id == "r-poison":
+            raise KeyError("no key for this one")
+        return result.result_id
+
+    settings = settings_factory(max_deliveries=2)
+    await _publish(redis, prefix, _result(1), RawResult(result_id="r-poison", kind="skill_text", content="x"), _result(2))
+    async with running([_echo_service(_forward, key=key)], settings):
+        await wait(lambda: _len(redis, Stream.RESULTS.dlq_key(prefix), 1), timeout=15)
+        await _publish(redis, prefix, _result(3))
+        await wait(lambda: _len(redis, Stream.INGESTED.key(prefix), 3))
+    [letter] = await dlq(redis, Stream.RESULTS, prefix)
+    assert letter["error_code"] == "max_deliveries"
+    assert "KeyError" in letter["error"] and "no key for this one" in letter["error"]
+    assert sorted(e["result_id"] for e in await entries(redis, Stream.INGESTED, prefix)) == ["r-1", "r-2", "r-3"]
+
+
 async def test_unreadable_payload_is_dead_lettered_at_once_with_reason(redis, prefix, settings_factory, wait):
     key = Stream.RESULTS.key(prefix)
     await redis.xadd(key, {"payload": "{not json"})

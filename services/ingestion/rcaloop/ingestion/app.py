@@ -73,13 +73,13 @@ def build(settings: IngestionSettings | None = None) -> Service:
     settings = settings or IngestionSettings()
     limits = core.Limits(max_result_bytes=settings.rcaloop_max_result_bytes)
 
-    def handle(result: RawResult) -> list[Emit]:
-        issues = core.validate(result, limits)
-        if issues:
-            codes = [i.code for i in issues]
+    def handle(assessed: core.Assessment) -> list[Emit]:
+        result = assessed.result
+        if not assessed.accepted:
+            codes = [i.code for i in assessed.issues]
             get_logger("ingestion").warning("record_rejected", result_id=result.result_id, codes=codes)
-            return [dead_letter(result, issues)]
-        return [Emit(Stream.INGESTED, core.ingest(result))]
+            return [dead_letter(result, assessed.issues)]
+        return [Emit(Stream.INGESTED, core.ingest(result, assessed))]
 
     return Service(
         name="ingestion",
@@ -89,7 +89,8 @@ def build(settings: IngestionSettings | None = None) -> Service:
                 RawResult,
                 handle,
                 group="ingestion",
-                idempotency_key=partial(core.idempotency_key, limits=limits),
+                prepare=partial(core.assess, limits=limits),
+                idempotency_key=lambda assessed: assessed.key,
             )
         ],
         background=pollers(settings),

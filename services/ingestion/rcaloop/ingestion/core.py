@@ -33,6 +33,7 @@ class Facts:
 
     size: int
     valid_unicode: bool
+    text: str = ""  # the record's JSON, for the rejected-record key
 
 
 @dataclass(frozen=True)
@@ -64,9 +65,9 @@ def measure(result: RawResult) -> Facts:
     """Size and Unicode validity of the record's JSON, from one serialisation."""
     text = safe_json(result)
     try:
-        return Facts(size=len(text.encode("utf-8")), valid_unicode=True)
+        return Facts(size=len(text.encode("utf-8")), valid_unicode=True, text=text)
     except UnicodeEncodeError:
-        return Facts(size=len(text.encode("utf-8", "surrogatepass")), valid_unicode=False)
+        return Facts(size=len(text.encode("utf-8", "surrogatepass")), valid_unicode=False, text=text)
 
 
 def _unencodable(result: RawResult, limits: Limits, facts: Facts) -> list[Issue]:
@@ -149,27 +150,58 @@ RULES: tuple[Rule, ...] = (
 CODES: tuple[str, ...] = (*(r.code for r in RULES), "missing_step5_summary", "invalid_step5_summary")
 
 
+@dataclass(frozen=True)
+class Assessment:
+    """A record judged once: its findings, size and dedupe key, shared by the worker's
+    idempotency key and its handler."""
+
+    result: RawResult
+    issues: list[Issue]
+    size: int
+    key: str  # ``analysis_hash`` when accepted; "rejected:" + a hash of the whole JSON otherwise
+
+    @property
+    def accepted(self) -> bool:
+        return not self.issues
+
+
+def assess(result: RawResult, limits: Limits = Limits()) -> Assessment:
+    """Every rule's findings, the record's size, and its dedupe key, from one serialisation.
+
+    A record that will be rejected is keyed over its whole JSON, so fixing its ids and
+    resubmitting the same content is not mistaken for a duplicate.
+    """
+    facts = measure(result)
+    issues = [issue for rule in RULES for issue in rule.check(result, limits, facts)]
+    if issues:
+        key = "rejected:" + hashlib.sha256(facts.text.encode("utf-8", "surrogatepass")).hexdigest()
+    else:
+        key = analysis_hash(result.kind, result.content)
+    return Assessment(result, issues, facts.size, key)
+
+
 def validate(result: RawResult, limits: Limits = Limits()) -> list[Issue]:
     """Every finding of every rule; empty when the record may be ingested."""
     known = measure(result)
     return [issue for rule in RULES for issue in rule.check(result, limits, known)]
 
 
-def ingest(result: RawResult) -> IngestedRecord:
-    """The ingested record: the raw result plus its ``analysis_hash`` and size."""
-    content_hash = analysis_hash(result.kind, result.content)
-    return IngestedRecord(**result.model_dump(), analysis_hash=content_hash, size_bytes=encoded_size(result))
+def ingest(result: RawResult, assessed: Assessment | None = None) -> IngestedRecord:
+    """The ingested record: the raw result plus its ``analysis_hash`` and size.
+
+    ``assessed`` (from ``assess``, accepted) saves hashing and measuring the record again.
+    """
+    if assessed is None or not assessed.accepted:
+        content_hash, size = analysis_hash(result.kind, result.content), encoded_size(result)
+    else:
+        content_hash, size = assessed.key, assessed.size
+    return IngestedRecord(**dict(result), analysis_hash=content_hash, size_bytes=size)
 
 
 def idempotency_key(result: RawResult, limits: Limits = Limits()) -> str:
-    """The worker's dedupe key: ``analysis_hash`` for a record that will be ingested.
-
-    A record that will be rejected gets a key over its whole JSON instead, so fixing
-    its ids and resubmitting the same content is not mistaken for a duplicate.
-    """
-    if validate(result, limits):
-        return "rejected:" + hashlib.sha256(safe_json(result).encode("utf-8", "surrogatepass")).hexdigest()
-    return analysis_hash(result.kind, result.content)
+    """The worker's dedupe key: ``analysis_hash`` for a record that will be ingested,
+    "rejected:…" over the whole JSON for one that will not (see ``assess``)."""
+    return assess(result, limits).key
 
 
 def rejection_message(issues: list[Issue]) -> str:
