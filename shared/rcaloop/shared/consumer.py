@@ -9,12 +9,13 @@ Guarantees, in the order a message meets them:
   with its reason — retrying cannot fix it;
 * an optional ``prepare`` step turns the payload into what both the idempotency key
   and the handler need, so work they share is done once per entry;
-* the handler (a thin adapter over a pure core) returns the messages to emit; the
+* the handler (a thin adapter over a pure core) returns the messages to emit — once
+  per entry, or once per batch for a subscription with ``handle_batch``; the
   emits, the idempotency key and the ``XACK`` are committed in **one Lua script**, so a
   message is either fully processed or not at all, and a key already committed turns
   a redelivery into a no-op (exactly-once effects on stream hops);
-* a ``prepare``, key or handler exception leaves the message pending (FastStream's nack would be a no-op
-  too); the reclaim loop (``XAUTOCLAIM``) retries it — and takes over messages of dead
+* a ``prepare``, key or handler exception leaves the message pending (FastStream's nack
+  would be a no-op too); the reclaim loop (``XAUTOCLAIM``) retries it — and takes over messages of dead
   consumers — until ``MAX_DELIVERIES``, then moves it to ``<stream>.dlq`` with the last
   error and acks it;
 * Redis going away is logged once per outage and retried with capped backoff;
@@ -55,6 +56,7 @@ class Emit:
 
 
 Handler = Callable[[Any], Sequence[Emit] | Awaitable[Sequence[Emit]]]
+BatchHandler = Callable[[list[Any]], Sequence[Sequence[Emit]] | Awaitable[Sequence[Sequence[Emit]]]]
 
 
 @dataclass(frozen=True)
@@ -87,7 +89,9 @@ class Subscription:
     """One stream and group: ``handle(prepare(payload))``, committed under ``idempotency_key``.
 
     ``prepare`` (default: the payload as decoded) runs once per entry; the key function
-    and the handler both receive its value.
+    and the handler both receive its value. ``handle_batch`` (optional) takes a batch's
+    values and returns one list of emits per value, in order — for a handler whose cost
+    is per call (a database commit); ``handle`` still serves single entries and retries.
     """
 
     stream: Stream
@@ -96,6 +100,7 @@ class Subscription:
     group: str
     idempotency_key: Callable[[Any], str] | None = None
     prepare: Callable[[BaseModel], Any] | None = None
+    handle_batch: BatchHandler | None = None
 
 
 # One atomic commit per batch: for each item, claim its idempotency key (if any);
@@ -290,16 +295,52 @@ class StreamWorker:
             ready.append((msg_id, fields, value, key))
 
         done = await self._already_done([key for *_, key in ready]) if deliveries is not None else set()
+        todo: list[tuple[str, dict[str, str], Any, str]] = []
         in_batch: set[str] = set()
-        for msg_id, fields, value, key in ready:
+        for entry in ready:
+            msg_id, key = entry[0], entry[3]
             if key and (key in done or key in in_batch):  # committed earlier, or twice in this batch
                 self._m.duplicates.inc()
                 self.log.info("duplicate_skipped", message_id=msg_id)
                 items.append(_Item(msg_id))
                 continue
+            in_batch.add(key)
+            todo.append(entry)
+        items += await self._handled(todo, deliveries or {}, failures)
+
+        if failures:
+            await self.redis.hset(self.errors_key, mapping=failures)
+        if items and defer:
+            self._deferred = items
+        elif items:
+            skipped = await self._commit(args=self._commit_args(items))
+            await self._committed(items, skipped, redelivered=deliveries is not None)
+
+    async def _handled(self, todo: list, deliveries: dict[str, int], failures: dict[str, str]) -> list[_Item]:
+        """Run the handler: once for the whole batch when the subscription has
+        ``handle_batch`` (and the batch holds more than one entry), else — or when the
+        batch call raises — once per entry, so one bad entry cannot fail the rest."""
+        sub = self.sub
+        if sub.handle_batch is not None and len(todo) > 1:
+            started = time.perf_counter()
+            try:
+                outs = sub.handle_batch([value for _, _, value, _ in todo])
+                if inspect.isawaitable(outs):
+                    outs = await outs
+                if len(outs) != len(todo):
+                    raise ValueError(f"handle_batch returned {len(outs)} results for {len(todo)} entries")
+            except Exception as exc:  # noqa: BLE001 - retried one entry at a time below
+                self.log.warning("batch_failed", entries=len(todo), error=type(exc).__name__)
+            else:
+                share = (time.perf_counter() - started) / len(todo)
+                for _ in todo:
+                    self._m.handler_seconds.observe(share)
+                return [self._item(msg_id, key, out) for (msg_id, _, _, key), out in zip(todo, outs, strict=True)]
+        items = []
+        for msg_id, fields, value, key in todo:
             started = time.perf_counter()
             token = _current_delivery.set(
-                Delivery(self.key, sub.group, msg_id, fields, (deliveries or {}).get(msg_id, 1),
+                Delivery(self.key, sub.group, msg_id, fields, deliveries.get(msg_id, 1),
                          self.settings.consumer_name, self.dlq_key)
             )
             try:
@@ -312,18 +353,11 @@ class StreamWorker:
             finally:
                 _current_delivery.reset(token)
             self._m.handler_seconds.observe(time.perf_counter() - started)
-            in_batch.add(key)
-            item = _Item(msg_id, key)
-            item.emits = [(self._stream_key(e.stream), encode(e.model, **e.headers)) for e in result or ()]
-            items.append(item)
+            items.append(self._item(msg_id, key, result))
+        return items
 
-        if failures:
-            await self.redis.hset(self.errors_key, mapping=failures)
-        if items and defer:
-            self._deferred = items
-        elif items:
-            skipped = await self._commit(args=self._commit_args(items))
-            await self._committed(items, skipped, redelivered=deliveries is not None)
+    def _item(self, msg_id: str, key: str, emits: Sequence[Emit] | None) -> _Item:
+        return _Item(msg_id, key, [(self._stream_key(e.stream), encode(e.model, **e.headers)) for e in emits or ()])
 
     def _failed(self, failures: dict[str, str], msg_id: str, exc: Exception) -> None:
         self._m.failed.inc()

@@ -260,3 +260,25 @@ async def test_bad_queue_filters_are_422_not_an_empty_queue_or_a_500(api, store)
     assert huge.status_code == 422  # was a 500: the integer overflowed the database's
     ok = await api.get("/api/v1/review/tasks", params={"kind": "annotation"}, headers=auth("alice"))
     assert ok.status_code == 200
+
+
+async def test_add_verdicts_stores_a_batch_in_one_call_and_reports_what_was_new(store):
+    already = verdict(1)
+    assert await store.add_verdict(already, core.review_task_for(already))
+    batch = [verdict(1), verdict(2), verdict(3), verdict(2)]  # one stored before, one twice in the batch
+    created = await store.add_verdicts([(v, core.review_task_for(v)) for v in batch])
+    assert created == [False, True, True, False]
+    listed = await store.list_tasks(limit=10)
+    assert sorted(t["task"]["analysis_hash"] for t in listed) == sorted({v.analysis_hash for v in batch})
+
+
+async def test_add_verdicts_retries_one_by_one_when_a_row_conflicts(store):
+    clash = verdict(1)
+    await store.add_verdict(clash, core.review_task_for(clash))
+    other = verdict(2)
+    stolen = core.review_task_for(other).model_copy(update={"task_id": core.review_task_for(clash).task_id})
+    fine = verdict(3)
+    # the task id is taken (as if a concurrent writer had won): the batch's insert fails as a whole
+    created = await store.add_verdicts([(other, stolen), (fine, core.review_task_for(fine))])
+    assert created == [False, True]
+    assert await store.task(core.review_task_for(fine).task_id) is not None

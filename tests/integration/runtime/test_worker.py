@@ -101,6 +101,44 @@ async def test_a_key_function_that_raises_is_retried_then_dead_lettered_while_ot
     assert sorted(e["result_id"] for e in await entries(redis, Stream.INGESTED, prefix)) == ["r-1", "r-2", "r-3"]
 
 
+async def test_batch_handler_takes_a_whole_batch_in_one_call(redis, prefix, settings_factory, wait):
+    calls: list[list[str]] = []
+
+    def handle_batch(batch: list[RawResult]) -> list[list[Emit]]:
+        calls.append([r.result_id for r in batch])
+        return [_forward(r) for r in batch]
+
+    sub = Subscription(Stream.RESULTS, RawResult, _forward, group="echo", idempotency_key=lambda r: r.result_id,
+                       handle_batch=handle_batch)
+    await _publish(redis, prefix, *(_result(i) for i in range(5)), _result(0))
+    async with running([Service(name="echo", subscriptions=[sub])], settings_factory()):
+        await wait(lambda: _len(redis, Stream.INGESTED.key(prefix), 5))
+        await wait(lambda: _pending_is(redis, Stream.RESULTS.key(prefix), 0))
+    assert calls == [[f"r-{i}" for i in range(5)]]  # one call; the in-batch twin of r-0 is not handled
+    assert [e["result_id"] for e in await entries(redis, Stream.INGESTED, prefix)] == [f"r-{i}" for i in range(5)]
+
+
+async def test_a_failing_batch_is_retried_one_entry_at_a_time_so_one_bad_entry_fails_alone(
+    redis, prefix, settings_factory, wait
+):
+    def handle(result: RawResult) -> list[Emit]:
+        if result.result_id == "r-poison":
+            raise RuntimeError("constraint violated")
+        return _forward(result)
+
+    def handle_batch(batch: list[RawResult]) -> list[list[Emit]]:
+        return [handle(r) for r in batch]  # one bad entry fails the whole call
+
+    sub = Subscription(Stream.RESULTS, RawResult, handle, group="echo", handle_batch=handle_batch)
+    poison = RawResult(result_id="r-poison", kind="skill_text", content="x")
+    await _publish(redis, prefix, _result(1), poison, _result(2))
+    async with running([Service(name="echo", subscriptions=[sub])], settings_factory(max_deliveries=2)):
+        await wait(lambda: _len(redis, Stream.RESULTS.dlq_key(prefix), 1), timeout=15)
+    assert sorted(e["result_id"] for e in await entries(redis, Stream.INGESTED, prefix)) == ["r-1", "r-2"]
+    [letter] = await dlq(redis, Stream.RESULTS, prefix)
+    assert "RuntimeError: constraint violated" in letter["error"]
+
+
 async def test_unreadable_payload_is_dead_lettered_at_once_with_reason(redis, prefix, settings_factory, wait):
     key = Stream.RESULTS.key(prefix)
     await redis.xadd(key, {"payload": "{not json"})

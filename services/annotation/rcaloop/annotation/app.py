@@ -1,7 +1,7 @@
 """Annotation service wiring: the composition root for store, worker, outbox and HTTP routes.
 
 * ``rca.evaluated`` → the verdict and its review task are stored (insert-if-absent by
-  ``analysis_hash``) and the task is emitted on ``review.tasks`` (the worker commits the
+  ``analysis_hash``; a worker batch in one transaction) and the task is emitted on ``review.tasks`` (the worker commits the
   emit with the ack, keyed by ``analysis_hash``: a redelivery creates nothing twice);
 * stored annotations/evaluations reach ``review.annotations`` through the outbox drainer;
 * the HTTP API (``api.build_router``) serves annotation UIs.
@@ -42,10 +42,13 @@ def build(settings: AnnotationSettings | None = None) -> Service:
         if state.store is not None:
             await state.store.close()
 
+    async def handle_batch(batch: list[HarnessVerdict]) -> list[list[Emit]]:
+        tasks = [core.review_task_for(verdict, overlap=settings.review_overlap) for verdict in batch]
+        await state.store.add_verdicts(list(zip(batch, tasks, strict=True)))  # one commit per batch
+        return [[Emit(Stream.REVIEW_TASKS, task, {"producer": "annotation"})] for task in tasks]
+
     async def handle(verdict: HarnessVerdict) -> list[Emit]:
-        task = core.review_task_for(verdict, overlap=settings.review_overlap)
-        await state.store.add_verdict(verdict, task)
-        return [Emit(Stream.REVIEW_TASKS, task, {"producer": "annotation"})]
+        return (await handle_batch([verdict]))[0]
 
     async def drain_outbox(stop: asyncio.Event) -> None:
         shared = host_redis()
@@ -60,7 +63,12 @@ def build(settings: AnnotationSettings | None = None) -> Service:
         name="annotation",
         subscriptions=[
             Subscription(
-                Stream.EVALUATED, HarnessVerdict, handle, group="annotation", idempotency_key=lambda v: v.analysis_hash
+                Stream.EVALUATED,
+                HarnessVerdict,
+                handle,
+                group="annotation",
+                idempotency_key=lambda v: v.analysis_hash,
+                handle_batch=handle_batch,
             )
         ],
         on_startup=[open_store],

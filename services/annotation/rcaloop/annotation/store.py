@@ -13,6 +13,7 @@ from __future__ import annotations
 import hashlib
 import secrets
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
@@ -93,6 +94,34 @@ def _free(now: float):
     )
 
 
+def _verdict_row(verdict: HarnessVerdict, now: datetime) -> dict[str, Any]:
+    return {
+        "analysis_hash": verdict.analysis_hash,
+        "subject": core.subject_of(verdict),
+        "job_id": verdict.job_id,
+        "result_id": verdict.result_id,
+        "verdict": verdict.model_dump(mode="json"),
+        "evaluated_at": verdict.evaluated_at,
+        "received_at": now,
+    }
+
+
+def _task_row(verdict: HarnessVerdict, task: ReviewTask) -> dict[str, Any]:
+    return {
+        "task_id": task.task_id,
+        "analysis_hash": task.analysis_hash,
+        "subject": core.subject_of(verdict),
+        "job_id": task.job_id,
+        "kind": task.kind,
+        "verdict": task.verdict,
+        "score": task.score,
+        "overlap": task.overlap,
+        "priority": task.priority,
+        "created_at": task.created_at,
+        "task": task.model_dump(mode="json"),
+    }
+
+
 class Store:
     def __init__(self, url: str, *, schema: str | None = None, clock=time.time):
         kwargs: dict[str, Any] = {}
@@ -124,50 +153,40 @@ class Store:
     # -- verdicts and tasks -------------------------------------------------------------
     async def add_verdict(self, verdict: HarnessVerdict, task: ReviewTask) -> bool:
         """Store the verdict and its review task unless present; True when newly created."""
+        return (await self.add_verdicts([(verdict, task)]))[0]
+
+    async def add_verdicts(self, pairs: Sequence[tuple[HarnessVerdict, ReviewTask]]) -> list[bool]:
+        """Store verdicts and their review tasks unless present, in one transaction (one
+        commit for a worker's whole batch); True for each newly created.
+
+        If a concurrent consumer stored one of them first, the batch is retried one pair at
+        a time so the others still land.
+        """
         now = utcnow()
-        async with self.engine.begin() as conn:
-            if await conn.scalar(
-                sa.select(review_tasks.c.task_id).where(review_tasks.c.analysis_hash == task.analysis_hash)
-            ):
-                return False
+        hashes = list({task.analysis_hash for _, task in pairs})
         try:
             async with self.engine.begin() as conn:
-                await self._insert_verdict(conn, verdict, now)
-                await conn.execute(
-                    review_tasks.insert().values(
-                        task_id=task.task_id,
-                        analysis_hash=task.analysis_hash,
-                        subject=core.subject_of(verdict),
-                        job_id=task.job_id,
-                        kind=task.kind,
-                        verdict=task.verdict,
-                        score=task.score,
-                        overlap=task.overlap,
-                        priority=task.priority,
-                        created_at=task.created_at,
-                        task=task.model_dump(mode="json"),
-                    )
-                )
-        except IntegrityError:  # a concurrent consumer stored it first
-            return False
-        return True
-
-    async def _insert_verdict(self, conn: AsyncConnection, verdict: HarnessVerdict, now: datetime) -> None:
-        exists = await conn.scalar(
-            sa.select(verdicts.c.analysis_hash).where(verdicts.c.analysis_hash == verdict.analysis_hash)
-        )
-        if not exists:
-            await conn.execute(
-                verdicts.insert().values(
-                    analysis_hash=verdict.analysis_hash,
-                    subject=core.subject_of(verdict),
-                    job_id=verdict.job_id,
-                    result_id=verdict.result_id,
-                    verdict=verdict.model_dump(mode="json"),
-                    evaluated_at=verdict.evaluated_at,
-                    received_at=now,
-                )
-            )
+                have_tasks = set(await conn.scalars(
+                    sa.select(review_tasks.c.analysis_hash).where(review_tasks.c.analysis_hash.in_(hashes))))
+                have_verdicts = set(await conn.scalars(
+                    sa.select(verdicts.c.analysis_hash).where(verdicts.c.analysis_hash.in_(hashes))))
+                created, verdict_rows, task_rows = [], {}, {}
+                for verdict, task in pairs:
+                    new = task.analysis_hash not in have_tasks and task.analysis_hash not in task_rows
+                    created.append(new)
+                    if verdict.analysis_hash not in have_verdicts:
+                        verdict_rows.setdefault(verdict.analysis_hash, _verdict_row(verdict, now))
+                    if new:
+                        task_rows[task.analysis_hash] = _task_row(verdict, task)
+                if verdict_rows:
+                    await conn.execute(verdicts.insert(), list(verdict_rows.values()))
+                if task_rows:
+                    await conn.execute(review_tasks.insert(), list(task_rows.values()))
+        except IntegrityError:  # a concurrent consumer stored one first
+            if len(pairs) == 1:
+                return [False]
+            return [(await self.add_verdicts([pair]))[0] for pair in pairs]
+        return created
 
     async def task(self, task_id: str) -> ReviewTask | None:
         async with self.engine.connect() as conn:

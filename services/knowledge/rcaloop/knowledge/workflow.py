@@ -45,9 +45,12 @@ class KnowledgeWorkflow:
     # -- stream inputs: either half of the pair may arrive first -----------------------------
     async def on_verdict(self, verdict: HarnessVerdict) -> list[KnowledgeEvent]:
         await self.store.put_verdict(slim_verdict(verdict))
-        stored = await self.store.get_verdict(verdict.analysis_hash) or verdict
+        reviews = await self.store.reviews_for(verdict.analysis_hash)
+        if not reviews:  # the usual case: the review's arrival completes the pair
+            return []
+        stored = await self.store.get_verdict(verdict.analysis_hash) or verdict  # the first copy stored wins
         events: list[KnowledgeEvent] = []
-        for review in await self.store.reviews_for(verdict.analysis_hash):
+        for review in reviews:
             events += await self._promote(review, stored, created_by=f"verdict:{verdict.analysis_hash}")
         return events
 
