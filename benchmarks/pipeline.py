@@ -206,9 +206,12 @@ def scaling(parsed: list, workers: int) -> float:
             for i in range(workers):
                 svc.start("harness", f"harness-{i}")
             svc.wait_ready(r, [(Stream.PARSED, "harness")])
+            cpu = svc.cpu_each()
             first = publish(r, Stream.PARSED.key(prefix), payloads)[0]
             if not wait_len(r, Stream.EVALUATED.key(prefix), len(parsed)):
                 raise SystemExit(f"harness did not finish; logs in {svc.dir}")
+            spent = sum(b - a for a, b in zip(cpu, svc.cpu_each(), strict=True)) / len(parsed)
+        print(f"  {workers} harness worker(s): {spent * 1000:.2f} ms CPU per result (sum over workers)")
         last = r.xrevrange(Stream.EVALUATED.key(prefix), count=1)[0][0]
         return len(parsed) / ((id_ms(last) - id_ms(first)) / 1000)
     finally:
@@ -258,6 +261,14 @@ def _drained(r, key: str, group: str, n: int) -> bool:
     return False
 
 
+PROFILE_PARTS = {  # label: (file suffix, function) whose cumulative time is the part
+    "harness core (evaluate)": ("harness/core.py", "evaluate"),
+    "decode the ParsedRCA payload (pydantic, from JSON)": ("shared/wire.py", "decode"),
+    "encode the verdict (model_dump_json)": ("shared/wire.py", "encode"),
+    "Redis round trips (pipelined commit + XREADGROUP)": ("redis/asyncio/client.py", "execute"),
+}
+
+
 def profile(parsed: list, top: int = 18) -> str:
     """One harness worker in this process under cProfile, until the pre-loaded stream is done."""
     from rcaloop.harness.app import HarnessSettings, build  # noqa: PLC0415
@@ -288,16 +299,17 @@ def profile(parsed: list, top: int = 18) -> str:
     out = io.StringIO()
     stats = pstats.Stats(prof, stream=out).sort_stats("cumulative")
     stats.print_stats(top)
-    total = stats.total_tt
-    shares = {}
+    idle = sum(tt for (file, _l, func), (_c, _n, tt, _ct, _callers) in stats.stats.items()
+               if func == "<method 'poll' of 'select.epoll' objects>")
+    busy = stats.total_tt - idle
+    shares: dict[str, float] = {}
     for (file, _line, func), (_cc, _nc, _tt, ct, _callers) in stats.stats.items():
-        for label, match in (("harness core (evaluate)", ("harness/core.py", "evaluate")),
-                             ("parse payload (json + pydantic validate)", ("shared/wire.py", "decode")),
-                             ("encode emits (model_dump_json)", ("shared/wire.py", "encode")),
-                             ("Redis commit (Lua: emits + key + XACK)", ("redis/commands/core.py", "__call__"))):
-            if file.endswith(match[0]) and func == match[1]:
+        for label, (suffix, name) in PROFILE_PARTS.items():
+            if file.endswith(suffix) and func == name:
                 shares[label] = shares.get(label, 0) + ct
-    summary = "\n".join(f"  {label:<45} {ct:6.2f} s  {ct / total:5.1%} of {total:.2f} s" for label, ct in shares.items())
+    shares["the rest: worker loop, asyncio, metrics, logging"] = busy - sum(shares.values())
+    summary = "\n".join(f"  {label:<52} {ct:6.2f} s  {ct / busy:5.1%}" for label, ct in shares.items())
+    summary += f"\n  {'(busy; waiting in epoll excluded)':<52} {busy:6.2f} s"
     return f"{summary}\n{out.getvalue()}"
 
 
@@ -307,7 +319,7 @@ def main() -> None:
     ap.add_argument("--latency-seconds", type=float, default=10.0)
     ap.add_argument("--rate", type=float, default=None, help="latency publish rate (default: 50 %% of throughput)")
     ap.add_argument("--broker", type=float, default=None, help="broker ceiling msg/s (from broker.py) for the ratio")
-    ap.add_argument("--repeat", type=int, default=3, help="scaling runs per worker count (best is kept)")
+    ap.add_argument("--repeat", type=int, default=3, help="throughput and scaling runs per worker count (best is kept)")
     ap.add_argument("--only", default="throughput,latency,scaling,profile")
     ap.add_argument("--downstream-n", type=int, default=1000, help="verdicts for the downstream consumers")
     ap.add_argument("--harness-workers", default="1,2",
@@ -318,26 +330,36 @@ def main() -> None:
     print(f"machine: {machine(r)}")
     rows: list[tuple[str, str]] = []
 
-    base, base_cpu = in_process(min(args.n, 1000))
-    rows.append(("in-process, JSON in → ingestion → parse → harness → JSON out (1 core)",
-                 f"{base:,.0f} results/s · {base_cpu * 1000:.2f} ms CPU/result"))
-    cores, cores_cpu = in_process_cores(min(args.n, 1000))
-    rows.append(("in-process, parse + harness cores only (1 core)",
-                 f"{cores:,.0f} results/s · {cores_cpu * 1000:.2f} ms CPU/result"))
+    inproc, cores = [in_process(min(args.n, 1000))], [in_process_cores(min(args.n, 1000))]
     tp = None
+    runs: dict[int, list[tuple[float, float]]] = {}
     if "throughput" in only or ("latency" in only and not args.rate):
-        for workers in sorted({int(w) for w in args.harness_workers.split(",")}):
-            rate, rate_cpu = throughput(args.n, workers)
-            tp = rate if tp is None else tp
-            procs = 2 + workers
-            rows.append((f"pipeline, {workers} harness worker{'s' if workers > 1 else ''} ({args.n} results, {procs} processes)",
-                         f"{rate:,.0f} results/s · {rate_cpu * 1000:.2f} ms CPU/result (sum over services)"))
-            rows.append(("  ratio to in-process, wall clock (target ≥ 0.8)", f"{rate / base:.2f}"))
-            rows.append(("  ratio to parse + harness cores only", f"{rate / cores:.2f}"))
-            rows.append(("  CPU per result, in-process / pipeline", f"{base_cpu / rate_cpu:.2f}"))
-            if args.broker:
-                rows.append(("  ratio to broker ceiling",
-                             f"{rate / args.broker:.3f} (×3 hops = {3 * rate / args.broker:.3f} of it)"))
+        # Alternate worker counts and re-measure the in-process baselines between pipeline
+        # runs; keep the best of each (other work on the machine only ever slows a run).
+        runs = {int(w): [] for w in sorted(set(args.harness_workers.split(",")))}
+        for _ in range(args.repeat):
+            for workers in runs:
+                runs[workers].append(throughput(args.n, workers))
+            inproc.append(in_process(min(args.n, 1000)))
+            cores.append(in_process_cores(min(args.n, 1000)))
+    (base, base_cpu), (core_rate, core_cpu) = max(inproc), max(cores)
+    rows.append((f"in-process, JSON in → ingestion → parse → harness → JSON out (1 core, best of {len(inproc)})",
+                 f"{base:,.0f} results/s · {base_cpu * 1000:.2f} ms CPU/result"))
+    rows.append((f"in-process, parse + harness cores only (1 core, best of {len(cores)})",
+                 f"{core_rate:,.0f} results/s · {core_cpu * 1000:.2f} ms CPU/result"))
+    for workers, measured in runs.items():
+        rate, rate_cpu = max(measured)
+        tp = tp or rate
+        label = f"pipeline, {workers} harness worker{'s' if workers > 1 else ''} ({args.n} results, {2 + workers} processes)"
+        rows.append((f"{label}, best of {len(measured)}",
+                     f"{rate:,.0f} results/s · {rate_cpu * 1000:.2f} ms CPU/result (all: "
+                     + ", ".join(f"{r:,.0f}" for r, _ in measured) + ")"))
+        rows.append(("  ratio to in-process, best vs best (target ≥ 0.8)", f"{rate / base:.2f}"))
+        rows.append(("  ratio to parse + harness cores only", f"{rate / core_rate:.2f}"))
+        rows.append(("  CPU per result, in-process / pipeline", f"{base_cpu / rate_cpu:.2f}"))
+        if args.broker:
+            rows.append(("  ratio to broker ceiling",
+                         f"{rate / args.broker:.3f} (×3 hops = {3 * rate / args.broker:.3f} of it)"))
     if "latency" in only and (tp or args.rate):
         rate = args.rate or tp / 2
         lat = latency(rate, args.latency_seconds)
