@@ -1,5 +1,8 @@
 """Garbage into every CLI command and every HTTP route: clear errors, no tracebacks.
 
+(HTTP errors must also come in the one error body, ``{"error": {"code", "message"}}``,
+or as a validator's report of findings.)
+
 The commands and routes are discovered, not listed: every command registered on the
 ``rcaloop`` Typer app and every operation in the OpenAPI schema of the services' HTTP
 app, so a command or route added later is covered without touching this file.
@@ -189,6 +192,15 @@ def _reports_problem(resp: httpx.Response) -> bool:
     return isinstance(data, dict) and (data.get("valid") is False or bool(data.get("errors")))
 
 
+def _error_body(resp: httpx.Response) -> bool:
+    """The one error body of every API: ``{"error": {"code": str, "message": str}}``."""
+    try:
+        error = resp.json().get("error")
+    except (ValueError, AttributeError):
+        return False
+    return isinstance(error, dict) and isinstance(error.get("code"), str) and isinstance(error.get("message"), str)
+
+
 def _garbage_requests(method: str, route: str, op: dict, schema: dict) -> list[tuple[str, dict]]:
     """(label, httpx request kwargs) with garbage in every input the operation declares."""
     params = op.get("parameters", [])
@@ -255,6 +267,8 @@ async def test_http_routes_reject_garbage_with_4xx_and_no_traceback(redis_url, p
                     rejected = 400 <= resp.status_code < 500 or (resp.status_code < 300 and _reports_problem(resp))
                     if not rejected or "Traceback" in resp.text:
                         failures.append(f"{method} {label}: {resp.status_code} {resp.text[:300]}")
+                    elif resp.status_code >= 400 and not (_error_body(resp) or _reports_problem(resp)):
+                        failures.append(f"{method} {label}: {resp.status_code} without the error body: {resp.text[:300]}")
                     elif TOKEN in resp.text:
                         failures.append(f"{method} {label}: echoes the bearer token")
     assert tried, "no garbage request could be built"

@@ -18,6 +18,7 @@ from rcaloop.annotation.auth import Annotators
 from rcaloop.annotation.settings import AnnotationSettings
 from rcaloop.annotation.store import Store, database_url
 from rcaloop.contracts import HarnessVerdict, ParsedRCA
+from rcaloop.shared.http_errors import install_error_handlers
 
 ROOT = Path(__file__).resolve().parents[3]
 JOB_DIR = ROOT / "examples" / "jobs" / "1234567"
@@ -70,6 +71,7 @@ async def api(store, analysis_root):
         settings=settings, annotators=Annotators.parse(",".join(f"{k}:{v}" for k, v in TOKENS.items())), store=store
     )
     app = FastAPI()
+    install_error_handlers(app)  # as http_app does
     app.include_router(build_router(state))
     async with httpx.AsyncClient(transport=httpx.ASGITransport(app), base_url="http://test") as client:
         yield client

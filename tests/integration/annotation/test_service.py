@@ -13,6 +13,7 @@ from rcaloop.annotation.settings import AnnotationSettings
 from rcaloop.annotation.store import Store, database_url
 from rcaloop.contracts import Stream
 from rcaloop.shared.wire import encode
+from rcaloop.shared.http_errors import install_error_handlers
 from tests.conftest import running
 from tests.helpers.streams import entries
 from tests.integration.annotation.conftest import verdict
@@ -45,6 +46,7 @@ async def test_verdict_becomes_review_task_once_and_evaluation_is_published_once
     async with running([service], settings):
         await wait(lambda: _len(redis, Stream.REVIEW_TASKS.key(prefix), 1))
         app = FastAPI()
+        install_error_handlers(app)  # as http_app does
         app.include_router(service.http_router)
         async with httpx.AsyncClient(transport=httpx.ASGITransport(app), base_url="http://t") as api:
             headers = {"Authorization": "Bearer tok-olga"}

@@ -10,6 +10,7 @@ from rcaloop.knowledge.api import router
 from rcaloop.knowledge.snapshot import SnapshotCache, UnreachableStore, typedb_outage_runtime_activation_success
 from rcaloop.knowledge.sqlite_store import SqliteKnowledgeStore
 from rcaloop.knowledge.workflow import KnowledgeWorkflow
+from rcaloop.shared.http_errors import install_error_handlers
 from tests.unit.knowledge.builders import evaluation, no_ledger, verdict
 
 TOKEN = "s3cret-reviewer-token"
@@ -28,6 +29,7 @@ async def ctx(tmp_path):
     workflow = KnowledgeWorkflow(store, SnapshotCache(tmp_path / "snapshot.json"), publish)
     tokens = {TOKEN: "mira"}
     app = FastAPI()
+    install_error_handlers(app)  # as http_app does
     app.include_router(router(lambda: workflow, lambda: tokens))
     async with httpx.AsyncClient(transport=httpx.ASGITransport(app), base_url="http://knowledge") as client:
         yield client, workflow, published, tokens
@@ -89,9 +91,9 @@ async def test_not_allowed_unknown_and_inadmissible_decisions(ctx):
     client, workflow, published, _ = ctx
     pid = await _candidate(workflow)
     conflict = await _decide(client, pid, "activate")
-    assert conflict.status_code == 409 and conflict.json()["detail"]["code"] == "KD101"
+    assert conflict.status_code == 409 and conflict.json()["error"]["code"] == "KD101"
     missing = await _decide(client, "kp-nope", "approve")
-    assert missing.status_code == 404 and missing.json()["detail"]["code"] == "KD404"
+    assert missing.status_code == 404 and missing.json()["error"]["code"] == "KD404"
     bad_decision = await client.post(
         f"/api/v1/knowledge/packages/{pid}/decisions", json={"decision": "yolo"}, headers=AUTH
     )
@@ -101,7 +103,7 @@ async def test_not_allowed_unknown_and_inadmissible_decisions(ctx):
     refuted = lambda d: d["claims"][0].update(status="refuted")  # noqa: E731
     invalid = await _candidate(workflow, no_ledger, refuted, analysis_hash=HASH_B, annotation_id="ev-b")
     refused = await _decide(client, invalid, "approve")
-    assert refused.status_code == 422 and refused.json()["detail"]["code"] == "KD201"
+    assert refused.status_code == 422 and refused.json()["error"]["code"] == "KD201"
     [event] = published
     assert event.kind == "rejected" and event.inadmissible and event.decision == "approve"
     package = (await client.get(f"/api/v1/knowledge/packages/{invalid}")).json()
@@ -135,7 +137,7 @@ async def test_store_outage_snapshot_still_serves_and_other_reads_say_503(ctx, t
     assert snap.status_code == 200 and snap.json()["stale"] is True and snap.json()["source"] == "cache"
     assert [p["package_id"] for p in snap.json()["packages"]] == [pid]
     down = await client.get("/api/v1/knowledge/packages")
-    assert down.status_code == 503 and down.json()["detail"]["code"] == "KS503"
+    assert down.status_code == 503 and down.json()["error"]["code"] == "KS503"
     assert (await client.get("/knowledge")).status_code == 503
 
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from fastapi import APIRouter, Body, Depends, HTTPException, Query, Response
+from fastapi import APIRouter, Body, Depends, Query, Response
 from fastapi.responses import JSONResponse
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 from pydantic import BaseModel, ValidationError
@@ -22,6 +22,7 @@ from rcaloop.annotation.reports import agreement_report
 from rcaloop.annotation.settings import AnnotationSettings
 from rcaloop.annotation.store import Store, StoreError
 from rcaloop.contracts import Annotation, Issue, OperatorEvaluation, ReviewTask
+from rcaloop.shared.http_errors import api_error, error_body
 from rcaloop.shared.logs import get_logger
 
 _bearer = HTTPBearer(auto_error=False, description="an annotator token from RCALOOP_ANNOTATOR_TOKENS")
@@ -61,7 +62,7 @@ def _refusal(status: int, issues: list[Issue]) -> JSONResponse:
 
 
 def _store_error(exc: StoreError) -> JSONResponse:
-    return JSONResponse(status_code=exc.status, content={"error": {"code": exc.code, "message": exc.message}})
+    return JSONResponse(status_code=exc.status, content=error_body(exc.status, {"code": exc.code, "message": exc.message}))
 
 
 def _pydantic_issues(exc: ValidationError, code: str) -> list[Issue]:
@@ -78,7 +79,7 @@ def build_router(state: ApiState) -> APIRouter:
 
     def store() -> Store:
         if state.store is None:
-            raise HTTPException(503, "the annotation store is not open yet")
+            raise api_error(503, "store_unavailable", "the annotation store is not open yet")
         return state.store
 
     async def annotator(creds: HTTPAuthorizationCredentials | None = Depends(_bearer)) -> str:
@@ -87,17 +88,16 @@ def build_router(state: ApiState) -> APIRouter:
         if name is None and token and state.store is not None and len(token) <= 256:
             name = await state.store.token_annotator(token)
         if name is None:
-            raise HTTPException(
-                401, "a valid annotator bearer token is required", headers={"WWW-Authenticate": "Bearer"}
-            )
+            raise api_error(401, "unauthorized", "a valid annotator bearer token is required",
+                            headers={"WWW-Authenticate": "Bearer"})
         return name
 
     async def _task(task_id: str, kind: str | None = None) -> ReviewTask:
         task = await store().task(task_id)
         if task is None:
-            raise HTTPException(404, f"no review task {task_id!r}")
+            raise api_error(404, "task_not_found", f"no review task {task_id!r}")
         if kind and task.kind != kind:
-            raise HTTPException(409, f"task {task_id!r} asks for an {task.kind}, not an {kind}")
+            raise api_error(409, "wrong_task_kind", f"task {task_id!r} asks for an {task.kind}, not an {kind}")
         return task
 
     def _validate(document: Any, task_job: str | None) -> tuple[Annotation | None, list[Issue]]:
@@ -193,7 +193,7 @@ def build_router(state: ApiState) -> APIRouter:
     async def revise_annotation(annotation_id: str, document: Any = Body(...), who: str = Depends(annotator)):
         owner = await store().annotation_owner(annotation_id)
         if owner is None:
-            raise HTTPException(404, f"no annotation {annotation_id!r}")
+            raise api_error(404, "annotation_not_found", f"no annotation {annotation_id!r}")
         if owner[0] != who:
             return _store_error(
                 StoreError(403, "not_your_annotation", f"annotation {annotation_id!r} belongs to another annotator")
@@ -261,7 +261,7 @@ def build_router(state: ApiState) -> APIRouter:
     async def incident(analysis_hash: str, who: str = Depends(annotator)):
         found = await store().verdict(analysis_hash)
         if found is None:
-            raise HTTPException(404, f"no analysis {analysis_hash!r}")
+            raise api_error(404, "analysis_not_found", f"no analysis {analysis_hash!r}")
         _, subject = found
         latest = await store().latest_verdict(subject)
         evaluations = await store().evaluations_for(subject)

@@ -18,6 +18,7 @@ from rcaloop.contracts import KnowledgeEvent
 from rcaloop.contracts.knowledge import Decision, KnowledgePackage, PackageState, ProbeMetric, RuntimeSnapshot
 from rcaloop.knowledge.store import StoreUnavailable
 from rcaloop.knowledge.workflow import DecisionError, KnowledgeWorkflow
+from rcaloop.shared.http_errors import api_error
 
 DASHBOARD_STATES = ("candidate", "shadowed", "activated", "rejected")
 """``approved`` is an event, never a resting state: approve activates at once."""
@@ -34,7 +35,7 @@ class DecisionResponse(BaseModel):
 
 
 def _unavailable(exc: StoreUnavailable) -> HTTPException:
-    return HTTPException(503, detail={"code": "KS503", "message": str(exc)})
+    return api_error(503, "KS503", str(exc))
 
 
 def router(workflow: Callable[[], KnowledgeWorkflow], tokens: Callable[[], dict[str, str]]) -> APIRouter:
@@ -44,20 +45,14 @@ def router(workflow: Callable[[], KnowledgeWorkflow], tokens: Callable[[], dict[
     def reviewer(authorization: str | None = Header(default=None)) -> str:
         known = tokens()
         if not known:
-            raise HTTPException(
-                503, detail={"code": "KA503", "message": "no reviewer tokens configured (RCALOOP_REVIEWER_TOKENS)"}
-            )
+            raise api_error(503, "KA503", "no reviewer tokens configured (RCALOOP_REVIEWER_TOKENS)")
         scheme, _, token = (authorization or "").partition(" ")
         if scheme.lower() != "bearer" or not token.strip():
-            raise HTTPException(
-                401,
-                detail={"code": "KA401", "message": "a reviewer bearer token is required"},
-                headers={"WWW-Authenticate": "Bearer"},
-            )
+            raise api_error(401, "KA401", "a reviewer bearer token is required", headers={"WWW-Authenticate": "Bearer"})
         for candidate, name in known.items():
             if hmac.compare_digest(candidate.encode(), token.strip().encode()):
                 return name
-        raise HTTPException(403, detail={"code": "KA403", "message": "unknown reviewer token"})
+        raise api_error(403, "KA403", "unknown reviewer token")
 
     @api.get("/api/v1/knowledge/packages", response_model=list[KnowledgePackage], tags=["knowledge"])
     async def list_packages(state: PackageState | None = Query(default=None)):
@@ -73,7 +68,7 @@ def router(workflow: Callable[[], KnowledgeWorkflow], tokens: Callable[[], dict[
         except StoreUnavailable as exc:
             raise _unavailable(exc) from None
         if package is None:
-            raise HTTPException(404, detail={"code": "KD404", "message": f"no knowledge package {package_id!r}"})
+            raise api_error(404, "KD404", f"no knowledge package {package_id!r}")
         return package
 
     @api.post("/api/v1/knowledge/packages/{package_id}/decisions", response_model=DecisionResponse, tags=["knowledge"])
@@ -81,7 +76,7 @@ def router(workflow: Callable[[], KnowledgeWorkflow], tokens: Callable[[], dict[
         try:
             package, events = await workflow().decide(package_id, body.decision, name, body.comment)
         except DecisionError as exc:
-            raise HTTPException(exc.status, detail=exc.issue.model_dump()) from None
+            raise api_error(exc.status, **exc.issue.model_dump(exclude_none=True)) from None
         except StoreUnavailable as exc:
             raise _unavailable(exc) from None
         return DecisionResponse(package=package, events=events)
