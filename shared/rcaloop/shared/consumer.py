@@ -150,6 +150,7 @@ class _Metrics:
     pending: Any
     lag: Any
     handler_seconds: Any
+    trimmed_unread: Any
 
 
 @dataclass
@@ -177,7 +178,7 @@ class StreamWorker:
         labels = {"service": service, "stream": self.key}
         self._m = _Metrics(*(m.labels(**labels) for m in (
             metrics.PROCESSED, metrics.FAILED, metrics.DEAD_LETTERED, metrics.DUPLICATES,
-            metrics.RECLAIMED, metrics.PENDING, metrics.LAG, metrics.HANDLER_SECONDS)))
+            metrics.RECLAIMED, metrics.PENDING, metrics.LAG, metrics.HANDLER_SECONDS, metrics.TRIMMED_UNREAD)))
         self._commit = redis.register_script(_COMMIT_LUA)
         self._group_ready = False
         self._last_reclaim = 0.0
@@ -471,12 +472,44 @@ class StreamWorker:
         except ResponseError:
             return
         for g in groups:
-            name = g.get("name") or g.get(b"name")
-            if (name.decode() if isinstance(name, bytes) else name) == self.sub.group:
+            if _text(g.get("name")) == self.sub.group:
                 self._m.pending.set(g.get("pending", 0) or 0)
                 lag = g.get("lag")
                 if lag is not None:
                     self._m.lag.set(lag)
+                await self._check_trimmed_unread(g)
+
+    async def _check_trimmed_unread(self, group: dict) -> None:
+        """Say so, loudly, when ``MAXLEN`` trimmed entries this group had not read yet.
+
+        Trimming ignores consumer groups: a group more than ``STREAM_MAXLEN`` behind
+        silently skips what was cut. While the group is still behind the stream's first
+        entry, Redis 7 counts what it has not read (``lag``) including the trimmed
+        entries, so ``lag`` over the stream's length is the gap. The check runs before a
+        worker's first read and with every reclaim pass, so it catches a group that was
+        down, or stays behind, while its backlog was trimmed; a group that reads past a
+        trim between two checks is not seen (Redis then forgets the gap).
+        """
+        lag, last = group.get("lag"), _text(group.get("last-delivered-id"))
+        try:
+            info = await self.redis.xinfo_stream(self.key)
+        except ResponseError:
+            return
+        first, length = _text(info.get("recorded-first-entry-id")), int(info.get("length") or 0)
+        missed = lag - length if lag is not None and first and _id(last) < _id(first) else 0
+        self._m.trimmed_unread.set(max(missed, 0))
+        if missed > 0:
+            self.log.error("entries_trimmed_unread", missed=missed, last_read=last, first_left=first,
+                           hint="this group fell more than STREAM_MAXLEN behind: raise STREAM_MAXLEN or add consumers")
+
+
+def _text(value: Any) -> str:
+    return value.decode() if isinstance(value, bytes) else str(value or "")
+
+
+def _id(entry_id: str) -> tuple[int, int]:
+    ms, _, seq = entry_id.partition("-")
+    return int(ms or 0), int(seq or 0)
 
 
 def _payload_size(raw_fields: dict) -> int:

@@ -9,6 +9,11 @@ FAILED = Counter("rcaloop_messages_failed", "Handler failures (the message stays
 DEAD_LETTERED = Counter("rcaloop_messages_dead_lettered", "Messages moved to <stream>.dlq", ["service", "stream"])
 DUPLICATES = Counter("rcaloop_messages_duplicate", "Redeliveries skipped by idempotency key", ["service", "stream"])
 RECLAIMED = Counter("rcaloop_messages_reclaimed", "Messages reclaimed from dead consumers", ["service", "stream"])
+TRIMMED_UNREAD = Gauge(
+    "rcaloop_trimmed_unread",
+    "Entries trimmed away before this group read them, at the last check (alert on > 0: STREAM_MAXLEN below the backlog)",
+    ["service", "stream"],
+)
 LAG = Gauge("rcaloop_consumer_lag", "Entries not yet delivered to the group", ["service", "stream"])
 PENDING = Gauge("rcaloop_consumer_pending", "Entries delivered but not acknowledged", ["service", "stream"])
 HANDLER_SECONDS = Histogram(

@@ -220,3 +220,28 @@ async def test_consumer_killed_mid_message_loses_nothing(redis, prefix, settings
 
 async def _len(redis, key: str, n: int) -> bool:
     return await redis.xlen(key) >= n
+
+
+async def test_entries_trimmed_before_the_group_read_them_are_reported(redis, prefix, settings_factory):
+    from rcaloop.shared import metrics  # noqa: PLC0415
+
+    key = Stream.RESULTS.key(prefix)
+    worker = StreamWorker(redis, Subscription(Stream.RESULTS, RawResult, _forward, group="echo"), settings_factory(), "echo")
+    gauge = metrics.TRIMMED_UNREAD.labels(service="echo", stream=key)
+    await worker.ensure_group()
+    await _publish(redis, prefix, _result(1))
+    assert await worker.read_once() == 1
+    await worker.flush()
+    await worker.reclaim()  # caught up
+    assert gauge._value.get() == 0
+
+    for i in range(2, 30):  # 28 more while the group is not reading; the stream keeps 10
+        await redis.xadd(key, encode(_result(i)), maxlen=10, approximate=False)
+    await worker.reclaim()
+    assert gauge._value.get() == 18  # r-2 … r-19 are gone unread
+
+    while await worker.read_once():  # reading on from what is left
+        await worker.flush()
+    await worker.reclaim()
+    assert gauge._value.get() == 0
+    assert [e["result_id"] for e in await entries(redis, Stream.INGESTED, prefix)] == ["r-1"] + [f"r-{i}" for i in range(20, 30)]
