@@ -41,6 +41,7 @@ from redis.exceptions import TimeoutError as RedisTimeoutError
 
 from rcaloop.contracts import DeadLetter, Stream
 from rcaloop.shared import metrics
+from rcaloop.shared.commit import COMMIT_LUA, Item, commit_args
 from rcaloop.shared.logs import get_logger
 from rcaloop.shared.settings import RuntimeSettings
 from rcaloop.shared.wire import PayloadError, decode, decode_fields, encode
@@ -103,38 +104,6 @@ class Subscription:
     handle_batch: BatchHandler | None = None
 
 
-# One atomic commit per batch: for each item, claim its idempotency key (if any);
-# when newly claimed (or keyless) XADD its emits; always XACK it.
-# ARGV: in_key, group, maxlen, ttl, n_items, then per item:
-#   done_key|"", msg_id, n_emits, then per emit: stream_key, n_pairs, field, value, …
-_COMMIT_LUA = """
-local in_key, group, maxlen, ttl = ARGV[1], ARGV[2], ARGV[3], tonumber(ARGV[4])
-local n_items = tonumber(ARGV[5])
-local i = 6
-local skipped = 0
-for _ = 1, n_items do
-  local done_key, msg_id, n_emits = ARGV[i], ARGV[i + 1], tonumber(ARGV[i + 2])
-  i = i + 3
-  local fresh = true
-  if done_key ~= '' then
-    fresh = redis.call('SET', done_key, '1', 'NX', 'EX', ttl)
-  end
-  for _ = 1, n_emits do
-    local stream_key, n_pairs = ARGV[i], tonumber(ARGV[i + 1])
-    i = i + 2
-    if fresh then
-      local args = {'XADD', stream_key, 'MAXLEN', '~', maxlen, '*'}
-      for k = 0, 2 * n_pairs - 1 do args[#args + 1] = ARGV[i + k] end
-      redis.call(unpack(args))
-    end
-    i = i + 2 * n_pairs
-  end
-  if not fresh then skipped = skipped + 1 end
-  redis.call('XACK', in_key, group, msg_id)
-end
-return skipped
-"""
-
 _REDIS_DOWN = (RedisConnectionError, RedisTimeoutError, ConnectionError, OSError)
 
 
@@ -151,13 +120,6 @@ class _Metrics:
     lag: Any
     handler_seconds: Any
     trimmed_unread: Any
-
-
-@dataclass
-class _Item:
-    msg_id: str
-    done_key: str = ""
-    emits: list[tuple[str, dict[str, str]]] = field(default_factory=list)
 
 
 class StreamWorker:
@@ -179,10 +141,10 @@ class StreamWorker:
         self._m = _Metrics(*(m.labels(**labels) for m in (
             metrics.PROCESSED, metrics.FAILED, metrics.DEAD_LETTERED, metrics.DUPLICATES,
             metrics.RECLAIMED, metrics.PENDING, metrics.LAG, metrics.HANDLER_SECONDS, metrics.TRIMMED_UNREAD)))
-        self._commit = redis.register_script(_COMMIT_LUA)
+        self._commit = redis.register_script(COMMIT_LUA)
         self._group_ready = False
         self._last_reclaim = 0.0
-        self._deferred: list[_Item] = []  # a fresh batch's commit, sent with the next read
+        self._deferred: list[Item] = []  # a fresh batch's commit, sent with the next read
 
     # -- lifecycle -------------------------------------------------------------------
     async def ensure_group(self) -> None:
@@ -267,7 +229,7 @@ class StreamWorker:
     async def process(self, entries: list, deliveries: dict[str, int] | None, *, defer: bool = False) -> None:
         """Handle a batch and commit its effects and acks atomically (or leave the commit
         to ride with the next read, ``defer``)."""
-        items: list[_Item] = []
+        items: list[Item] = []
         failures: dict[str, str] = {}
         ready: list[tuple[str, dict[str, str], Any, str]] = []  # msg_id, fields, prepared value, key
         limit = self.settings.max_payload_bytes
@@ -303,7 +265,7 @@ class StreamWorker:
             if key and (key in done or key in in_batch):  # committed earlier, or twice in this batch
                 self._m.duplicates.inc()
                 self.log.info("duplicate_skipped", message_id=msg_id)
-                items.append(_Item(msg_id))
+                items.append(Item(msg_id))
                 continue
             in_batch.add(key)
             todo.append(entry)
@@ -317,7 +279,7 @@ class StreamWorker:
             skipped = await self._commit(args=self._commit_args(items))
             await self._committed(items, skipped, redelivered=deliveries is not None)
 
-    async def _handled(self, todo: list, deliveries: dict[str, int], failures: dict[str, str]) -> list[_Item]:
+    async def _handled(self, todo: list, deliveries: dict[str, int], failures: dict[str, str]) -> list[Item]:
         """Run the handler: once for the whole batch when the subscription has
         ``handle_batch`` (and the batch holds more than one entry), else — or when the
         batch call raises — once per entry, so one bad entry cannot fail the rest."""
@@ -357,15 +319,15 @@ class StreamWorker:
             items.append(self._item(msg_id, key, result))
         return items
 
-    def _item(self, msg_id: str, key: str, emits: Sequence[Emit] | None) -> _Item:
-        return _Item(msg_id, key, [(self._stream_key(e.stream), encode(e.model, **e.headers)) for e in emits or ()])
+    def _item(self, msg_id: str, key: str, emits: Sequence[Emit] | None) -> Item:
+        return Item(msg_id, key, [(self._stream_key(e.stream), encode(e.model, **e.headers)) for e in emits or ()])
 
     def _failed(self, failures: dict[str, str], msg_id: str, exc: Exception) -> None:
         self._m.failed.inc()
         failures[msg_id] = f"{type(exc).__name__}: {exc}"[:2000]
         self.log.warning("handler_failed", message_id=msg_id, error=type(exc).__name__)
 
-    async def _committed(self, items: list[_Item], skipped, *, redelivered: bool) -> None:
+    async def _committed(self, items: list[Item], skipped, *, redelivered: bool) -> None:
         processed = len(items) - int(skipped or 0)
         self._m.processed.inc(processed)
         if skipped:
@@ -390,7 +352,7 @@ class StreamWorker:
     def _stream_key(self, stream: Stream | str) -> str:
         return stream.key(self.prefix) if isinstance(stream, Stream) else stream
 
-    def _dead_letter(self, msg_id: str, fields: dict[str, str], code: str, error: str, deliveries: int) -> _Item:
+    def _dead_letter(self, msg_id: str, fields: dict[str, str], code: str, error: str, deliveries: int) -> Item:
         letter = DeadLetter(
             stream=self.key,
             group=self.sub.group,
@@ -403,17 +365,10 @@ class StreamWorker:
         )
         self._m.dead_lettered.inc()
         self.log.warning("dead_lettered", message_id=msg_id, error_code=code, deliveries=deliveries)
-        return _Item(msg_id, "", [(self.dlq_key, encode(letter))])
+        return Item(msg_id, "", [(self.dlq_key, encode(letter))])
 
-    def _commit_args(self, items: list[_Item]) -> list[Any]:
-        args: list[Any] = [self.key, self.sub.group, self.settings.stream_maxlen, self.settings.idempotency_ttl_s, len(items)]
-        for item in items:
-            args += [item.done_key, item.msg_id, len(item.emits)]
-            for stream_key, fields in item.emits:
-                args += [stream_key, len(fields)]
-                for k, v in fields.items():
-                    args += [k, v]
-        return args
+    def _commit_args(self, items: list[Item]) -> list[Any]:
+        return commit_args(items, self.key, self.sub.group, self.settings.stream_maxlen, self.settings.idempotency_ttl_s)
 
     # -- reclaim -----------------------------------------------------------------------
     async def reclaim(self) -> int:
