@@ -52,3 +52,23 @@ def test_status_with_unreachable_redis_fails_cleanly(prefix):
     result = CliRunner().invoke(app, ["status"], env={"REDIS_URL": "redis://127.0.0.1:1/0", "RCALOOP_STREAM_PREFIX": prefix})
     assert result.exit_code == 2
     assert "cannot reach Redis" in result.output
+
+
+def test_status_shows_entries_trimmed_before_a_group_read_them(redis_url, prefix):
+    client = redis_lib.Redis.from_url(redis_url)
+    key = Stream.RESULTS.key(prefix)
+    try:
+        client.xadd(key, {"payload": "{}"})
+        client.xgroup_create(key, "ingestion", id="0")
+        client.xreadgroup("ingestion", "c1", {key: ">"})  # the group read 1 …
+        for _ in range(25):  # … then 25 more arrive and the stream keeps 5
+            client.xadd(key, {"payload": "{}"}, maxlen=5, approximate=False)
+        status = CliRunner().invoke(app, ["status"], env={**_env(redis_url, prefix), "COLUMNS": "200"})
+    finally:
+        client.delete(key)
+        client.close()
+    assert status.exit_code == 0, status.output
+    header = next(line for line in status.output.splitlines() if "trimmed unread" in line)
+    row = next(line for line in status.output.splitlines() if f"{prefix}rca.results" in line)
+    assert header and row.split("│")[-2].strip() == "20"
+    assert "raise STREAM_MAXLEN" in status.output

@@ -136,11 +136,16 @@ def submit(paths: list[Path] = typer.Argument(..., help="job directories, skill 
 
 def _print_status(rows) -> None:
     table = Table(title="rcaloop streams")
-    for col in ("stream", "group", "length", "lag", "pending", "dlq", "consumers"):
+    gaps = any(r.trimmed_unread for r in rows)  # a column only when something was lost
+    for col in ("stream", "group", "length", "lag", "pending", "dlq", "consumers") + (("trimmed unread",) if gaps else ()):
         table.add_column(col, justify="left" if col in ("stream", "group") else "right")
     for r in rows:
-        table.add_row(r.stream, r.group or "-", str(r.length), "-" if r.lag is None else str(r.lag), str(r.pending), str(r.dlq), str(r.consumers))
+        cells = [r.stream, r.group or "-", str(r.length), "-" if r.lag is None else str(r.lag), str(r.pending), str(r.dlq),
+                 str(r.consumers)]
+        table.add_row(*cells, *([str(r.trimmed_unread)] if gaps else []))
     out.print(table)
+    if gaps:
+        err.print("entries were trimmed before a group read them: raise STREAM_MAXLEN above the backlog, or add consumers")
 
 
 def _print_verdicts(rows) -> None:

@@ -44,6 +44,7 @@ from rcaloop.shared import metrics
 from rcaloop.shared.commit import COMMIT_LUA, Item, commit_args
 from rcaloop.shared.logs import get_logger
 from rcaloop.shared.settings import RuntimeSettings
+from rcaloop.shared.status import trimmed_unread
 from rcaloop.shared.wire import PayloadError, decode, decode_fields, encode
 
 
@@ -437,34 +438,24 @@ class StreamWorker:
     async def _check_trimmed_unread(self, group: dict) -> None:
         """Say so, loudly, when ``MAXLEN`` trimmed entries this group had not read yet.
 
-        Trimming ignores consumer groups: a group more than ``STREAM_MAXLEN`` behind
-        silently skips what was cut. While the group is still behind the stream's first
-        entry, Redis 7 counts what it has not read (``lag``) including the trimmed
-        entries, so ``lag`` over the stream's length is the gap. The check runs before a
-        worker's first read and with every reclaim pass, so it catches a group that was
-        down, or stays behind, while its backlog was trimmed; a group that reads past a
-        trim between two checks is not seen (Redis then forgets the gap).
+        Runs before the worker's first read and with every reclaim pass, so it sees a group
+        that was down, or stays behind, while its backlog was trimmed; a group that reads
+        past a trim between two checks is not seen (see ``status.trimmed_unread``).
         """
-        lag, last = group.get("lag"), _text(group.get("last-delivered-id"))
         try:
             info = await self.redis.xinfo_stream(self.key)
         except ResponseError:
             return
-        first, length = _text(info.get("recorded-first-entry-id")), int(info.get("length") or 0)
-        missed = lag - length if lag is not None and first and _id(last) < _id(first) else 0
-        self._m.trimmed_unread.set(max(missed, 0))
-        if missed > 0:
-            self.log.error("entries_trimmed_unread", missed=missed, last_read=last, first_left=first,
+        missed = trimmed_unread(group, info)
+        self._m.trimmed_unread.set(missed)
+        if missed:
+            self.log.error("entries_trimmed_unread", missed=missed, last_read=_text(group.get("last-delivered-id")),
+                           first_left=_text(info.get("recorded-first-entry-id")),
                            hint="this group fell more than STREAM_MAXLEN behind: raise STREAM_MAXLEN or add consumers")
 
 
 def _text(value: Any) -> str:
     return value.decode() if isinstance(value, bytes) else str(value or "")
-
-
-def _id(entry_id: str) -> tuple[int, int]:
-    ms, _, seq = entry_id.partition("-")
-    return int(ms or 0), int(seq or 0)
 
 
 def _payload_size(raw_fields: dict) -> int:

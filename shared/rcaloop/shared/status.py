@@ -19,10 +19,31 @@ class GroupStatus:
     pending: int
     dlq: int
     consumers: int
+    trimmed_unread: int = 0
 
 
 def _s(v) -> str:
-    return v.decode() if isinstance(v, bytes) else str(v)
+    return v.decode() if isinstance(v, bytes) else str(v or "")
+
+
+def _id(entry_id: str) -> tuple[int, int]:
+    ms, _, seq = entry_id.partition("-")
+    return int(ms or 0), int(seq or 0)
+
+
+def trimmed_unread(group: dict, stream_info: dict) -> int:
+    """Entries trimmed away before ``group`` read them (0 when none, or unknown).
+
+    Trimming (``MAXLEN``) ignores consumer groups. While a group is still behind the
+    stream's first entry, Redis 7 counts what it has not read (``lag``) including what was
+    trimmed, so ``lag`` over the stream's length is the gap. Once the group reads on,
+    Redis forgets it; Redis 6 has neither figure.
+    """
+    lag, last = group.get("lag"), _s(group.get("last-delivered-id"))
+    first, length = _s(stream_info.get("recorded-first-entry-id")), int(stream_info.get("length") or 0)
+    if lag is None or not first or _id(last) >= _id(first):
+        return 0
+    return max(int(lag) - length, 0)
 
 
 async def _lag(redis: aioredis.Redis, key: str, group: dict) -> int | None:
@@ -41,12 +62,14 @@ async def stream_status(redis: aioredis.Redis, prefix: str = "") -> list[GroupSt
         dlq = await redis.xlen(stream.dlq_key(prefix))
         try:
             groups = await redis.xinfo_groups(key)
+            info = await redis.xinfo_stream(key) if groups else {}
         except ResponseError:
-            groups = []
+            groups, info = [], {}
         if not groups:
             rows.append(GroupStatus(key, None, length, None, 0, dlq, 0))
         for g in groups:
             rows.append(
-                GroupStatus(key, _s(g["name"]), length, await _lag(redis, key, g), int(g["pending"]), dlq, int(g["consumers"]))
+                GroupStatus(key, _s(g["name"]), length, await _lag(redis, key, g), int(g["pending"]), dlq,
+                            int(g["consumers"]), trimmed_unread(g, info))
             )
     return rows
