@@ -16,6 +16,7 @@ from rcaloop.contracts import HarnessVerdict, ParsedRCA
 from rcaloop.contracts.common import CATEGORIES
 from rcaloop.contracts.parsed import ChatSections, Diagnosis
 from rcaloop.gate.sections import text_sections
+from rcaloop.shared.actions import classify, is_prohibition, unguarded
 
 NOVEL_FAMILIES = frozenset({"novel", "novel_mechanism", "unknown_mechanism"})
 NOT_A_FAMILY = frozenset({"", "unknown", "none", "undetermined", "unresolved"})
@@ -26,15 +27,6 @@ PROVISIONAL_MARKERS = re.compile(
 _FAMILY_TAG = re.compile(r"(?im)^[\s*_>-]*(?:root[- ]cause )?family\s*[:=]\s*[`*_]*([A-Za-z][\w -]*?)[`*_]*\s*$")
 _ALT_TAG = re.compile(r"(?im)^[\s*_>-]*alternatives?\s*[:=]\s*(.+)$")
 
-DESTRUCTIVE = re.compile(
-    r"\b(delete|drop|truncate|purge|wipe|destroy|kill|terminate|restart|reboot|roll ?back|revert|"
-    r"scale (?:down|to 0|to zero)|rm -rf|force[- ]push|fail ?over|shut ?down|stop|evict|drain|flush)\b",
-    re.I,
-)
-READ_ONLY = re.compile(r"read-only|\b(check|verify|confirm|inspect|compare|look at|query|describe|observe|list)\b", re.I)
-APPROVAL = re.compile(r"approv|sign-off|signoff|permission|on-call lead|change ticket", re.I)
-IMPACT_OR_ROLLBACK = re.compile(r"impact|roll ?back|restore|blast radius|undo", re.I)
-PROHIBITION = re.compile(r"^\W*(do not|don't|never|avoid)\b", re.I)
 SAFETY_GATE = re.compile(r"safety|mutat|destructive|guardrail|^(?:g|gate[ _-]?)?3$", re.I)
 TRACE_GATE = re.compile(r"trac|^(?:g|gate[ _-]?)?2$", re.I)
 
@@ -213,29 +205,26 @@ def actions(parsed: ParsedRCA, verdict: HarnessVerdict | None) -> list[str]:
     if diag is not None:
         steps += [r.action for r in diag.recommendations if r.action and r.priority != "do_not" and r.action not in steps]
     forbidden = set(_bullets(sections.do_not)) if sections is not None else set()
-    return [s for s in steps if s not in forbidden and not PROHIBITION.match(s)]
+    return [s for s in steps if s not in forbidden and not is_prohibition(s)]
 
 
 def investigation_plan(parsed: ParsedRCA, verdict: HarnessVerdict | None) -> list[str]:
     """Read-only steps that would confirm or refute the diagnosis."""
     sections = _sections(parsed, verdict)
     plan = _bullets(sections.steps_to_verify) if sections else []
-    plan += [a for a in actions(parsed, verdict) if READ_ONLY.search(a) and not DESTRUCTIVE.search(a) and a not in plan]
+    plan += [a for a in actions(parsed, verdict) if _read_only(a) and a not in plan]
     return plan
 
 
+def _read_only(step: str) -> bool:
+    said = classify(step)
+    return said.verb is None and said.read_only_before
+
+
 def unguarded_destructive_actions(steps: list[str]) -> list[str]:
-    """Destructive steps not preceded by a read-only check, approval and impact/rollback note."""
-    bad: list[str] = []
-    for i, step in enumerate(steps):
-        if not DESTRUCTIVE.search(step):
-            continue
-        before = steps[:i]
-        checked = any(READ_ONLY.search(s) and not DESTRUCTIVE.search(s) for s in before)
-        context = " ".join([*before, step])
-        if not (checked and APPROVAL.search(context) and IMPACT_OR_ROLLBACK.search(context)):
-            bad.append(step)
-    return bad
+    """Mutating steps without a read-only check before them, or without impact/rollback
+    guidance or approval — the harness's hard gate 3, on the post-harness steps."""
+    return [steps[u.index] for u in unguarded(steps)]
 
 
 def _named(pattern: re.Pattern, gate: str, name: str = "") -> bool:

@@ -6,8 +6,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from rcaloop.contracts.verdict import GateResult
-from rcaloop.harness.actions import classify
 from rcaloop.harness.facts import Facts, ids
+from rcaloop.shared.actions import classify
 
 
 @dataclass(frozen=True)

@@ -15,6 +15,7 @@ from functools import lru_cache
 
 from rcaloop.contracts.verdict import DIMENSION_WEIGHTS, CheckResult
 from rcaloop.harness import actions, report
+from rcaloop.shared.actions import MAX_ACTION_CHARS, classify
 from rcaloop.harness.facts import Facts, degraded_sources, ids, report_text, summary_present
 
 LIMITATION = re.compile(
@@ -96,13 +97,13 @@ def _proposed(f: Facts):
 
 
 def _read_only_step(f: Facts):
-    steps = [a for a in _proposed(f) if actions.classify(a.text).read_only_before]
+    steps = [a for a in _proposed(f) if classify(a.text).read_only_before]
     return bool(steps), f"read-only step: {steps[0].origin}" if steps else "no read-only verification step"
 
 
 @lru_cache(maxsize=4096)
 def _specific(text: str) -> bool:
-    return SPECIFIC.search(text[: actions.MAX_ACTION_CHARS]) is not None
+    return SPECIFIC.search(text[:MAX_ACTION_CHARS]) is not None
 
 
 @lru_cache(maxsize=512)

@@ -1,0 +1,43 @@
+"""The one action vocabulary (``rcaloop.shared.actions``) the harness and the gate share."""
+
+from __future__ import annotations
+
+from rcaloop.gate.answer import unguarded_destructive_actions
+from rcaloop.harness.actions import GUARD_TEXTS, Action, violations
+from rcaloop.shared.actions import classify, unguarded
+
+PLAN = [
+    "Check the pod status with kubectl get pods",
+    "Do not delete the namespace",
+    "Restart the payments deployment",
+    "Note the impact: checkout is down for ~1 minute; get approval from the on-call lead",
+    "Roll back the release if errors persist",
+    "rm -rf /var/cache/app on the node",
+]
+
+
+def test_the_guards_the_repair_inserts_read_as_the_checks_they_stand_for():
+    read, impact, approval = (classify(t) for t in GUARD_TEXTS)
+    assert (read.verb, read.read_only_before, read.impact, read.approval) == (None, True, False, False)
+    assert (impact.verb, impact.read_only_before, impact.impact, impact.approval) == (None, False, True, False)
+    assert (approval.verb, approval.read_only_before, approval.impact, approval.approval) == (None, False, False, True)
+    guarded = [*GUARD_TEXTS, "Restart the payments deployment"]
+    assert unguarded(guarded) == []
+
+
+def test_a_mutating_step_needs_a_check_before_it_and_impact_and_approval_by_then():
+    found = {(u.index, u.verb): u.missing for u in unguarded(PLAN)}
+    # the prohibition proposes nothing; the restart has its check but not yet impact or approval
+    assert found == {(2, "Restart"): ("impact/rollback guidance", "operator approval")}
+
+
+def test_destructive_shell_and_destroy_verbs_are_mutating():
+    assert classify("rm -rf /var/cache/app").verb == "rm -rf"
+    assert classify("destroy the stale volume").verb == "destroy"
+    assert unguarded(["destroy the stale volume"])[0].missing == (
+        "read-only check", "impact/rollback guidance", "operator approval")
+
+
+def test_the_gate_and_the_harness_flag_the_same_steps():
+    harness = [v.action.text for v in violations([Action(t, f"report[{i}]") for i, t in enumerate(PLAN)])]
+    assert unguarded_destructive_actions(PLAN) == harness == ["Restart the payments deployment"]
