@@ -45,7 +45,7 @@ from rcaloop.shared.commit import COMMIT_LUA, Item, commit_args
 from rcaloop.shared.logs import get_logger
 from rcaloop.shared.settings import RuntimeSettings
 from rcaloop.shared.status import trimmed_unread
-from rcaloop.shared.wire import PayloadError, decode, decode_fields, encode
+from rcaloop.shared.wire import PayloadError, as_text, decode, decode_fields, encode
 
 
 @dataclass(frozen=True)
@@ -236,7 +236,7 @@ class StreamWorker:
         limit = self.settings.max_payload_bytes
         sub = self.sub
         for raw_id, raw_fields in entries:
-            msg_id = raw_id.decode() if isinstance(raw_id, bytes) else raw_id
+            msg_id = as_text(raw_id)
             size = _payload_size(raw_fields or {})
             if size > limit:  # never parse it: one such entry could take the worker's memory
                 n = (deliveries or {}).get(msg_id, 1)
@@ -385,7 +385,7 @@ class StreamWorker:
                 start_id=cursor,
                 count=self.settings.batch_size,
             )
-            cursor = resp[0].decode() if isinstance(resp[0], bytes) else resp[0]
+            cursor = as_text(resp[0])
             entries = [e for e in resp[1] if e[1] is not None]
             gone = [e[0] for e in resp[1] if e[1] is None] + (list(resp[2]) if len(resp) > 2 else [])
             if gone:  # trimmed away while pending: nothing left to process
@@ -400,7 +400,7 @@ class StreamWorker:
         return total
 
     async def _process_reclaimed(self, entries: list) -> None:
-        ids = [(e[0].decode() if isinstance(e[0], bytes) else e[0]) for e in entries]
+        ids = [as_text(e[0]) for e in entries]
         pipe = self.redis.pipeline(transaction=False)
         for msg_id in ids:
             pipe.xpending_range(self.key, self.sub.group, min=msg_id, max=msg_id, count=1)
@@ -428,7 +428,7 @@ class StreamWorker:
         except ResponseError:
             return
         for g in groups:
-            if _text(g.get("name")) == self.sub.group:
+            if as_text(g.get("name")) == self.sub.group:
                 self._m.pending.set(g.get("pending", 0) or 0)
                 lag = g.get("lag")
                 if lag is not None:
@@ -449,13 +449,9 @@ class StreamWorker:
         missed = trimmed_unread(group, info)
         self._m.trimmed_unread.set(missed)
         if missed:
-            self.log.error("entries_trimmed_unread", missed=missed, last_read=_text(group.get("last-delivered-id")),
-                           first_left=_text(info.get("recorded-first-entry-id")),
+            self.log.error("entries_trimmed_unread", missed=missed, last_read=as_text(group.get("last-delivered-id")),
+                           first_left=as_text(info.get("recorded-first-entry-id")),
                            hint="this group fell more than STREAM_MAXLEN behind: raise STREAM_MAXLEN or add consumers")
-
-
-def _text(value: Any) -> str:
-    return value.decode() if isinstance(value, bytes) else str(value or "")
 
 
 def _payload_size(raw_fields: dict) -> int:

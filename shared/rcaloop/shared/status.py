@@ -8,6 +8,7 @@ import redis.asyncio as aioredis
 from redis.exceptions import ResponseError
 
 from rcaloop.contracts import Stream
+from rcaloop.shared.wire import as_text
 
 
 @dataclass(frozen=True)
@@ -20,10 +21,6 @@ class GroupStatus:
     dlq: int
     consumers: int
     trimmed_unread: int = 0
-
-
-def _s(v) -> str:
-    return v.decode() if isinstance(v, bytes) else str(v or "")
 
 
 def _id(entry_id: str) -> tuple[int, int]:
@@ -39,8 +36,8 @@ def trimmed_unread(group: dict, stream_info: dict) -> int:
     trimmed, so ``lag`` over the stream's length is the gap. Once the group reads on,
     Redis forgets it; Redis 6 has neither figure.
     """
-    lag, last = group.get("lag"), _s(group.get("last-delivered-id"))
-    first, length = _s(stream_info.get("recorded-first-entry-id")), int(stream_info.get("length") or 0)
+    lag, last = group.get("lag"), as_text(group.get("last-delivered-id"))
+    first, length = as_text(stream_info.get("recorded-first-entry-id")), int(stream_info.get("length") or 0)
     if lag is None or not first or _id(last) >= _id(first):
         return 0
     return max(int(lag) - length, 0)
@@ -49,7 +46,7 @@ def trimmed_unread(group: dict, stream_info: dict) -> int:
 async def _lag(redis: aioredis.Redis, key: str, group: dict) -> int | None:
     if group.get("lag") is not None:
         return int(group["lag"])
-    last = _s(group.get("last-delivered-id", "0-0"))  # Redis 6.2 has no lag field: count what is after
+    last = as_text(group.get("last-delivered-id", "0-0"))  # Redis 6.2 has no lag field: count what is after
     entries = await redis.xrange(key, min=f"({last}", max="+", count=100_000)
     return len(entries)
 
@@ -69,7 +66,7 @@ async def stream_status(redis: aioredis.Redis, prefix: str = "") -> list[GroupSt
             rows.append(GroupStatus(key, None, length, None, 0, dlq, 0))
         for g in groups:
             rows.append(
-                GroupStatus(key, _s(g["name"]), length, await _lag(redis, key, g), int(g["pending"]), dlq,
+                GroupStatus(key, as_text(g["name"]), length, await _lag(redis, key, g), int(g["pending"]), dlq,
                             int(g["consumers"]), trimmed_unread(g, info))
             )
     return rows

@@ -8,7 +8,7 @@ FastStream's own envelope is not required (nor understood) on our streams.
 from __future__ import annotations
 
 import json
-from typing import TypeVar
+from typing import Any, TypeVar
 
 from pydantic import BaseModel, ValidationError
 
@@ -25,13 +25,15 @@ class PayloadError(ValueError):
 
 
 
+def as_text(value: Any) -> str:
+    """A Redis reply value (bytes, str, a number, None) as text; None is empty."""
+    if isinstance(value, bytes):
+        return value.decode("utf-8", "replace")
+    return "" if value is None else str(value)
+
+
 def decode_fields(raw: dict) -> dict[str, str]:
-    return {
-        (k.decode("utf-8", "replace") if isinstance(k, bytes) else str(k)): (
-            v.decode("utf-8", "replace") if isinstance(v, bytes) else str(v)
-        )
-        for k, v in raw.items()
-    }
+    return {as_text(k): as_text(v) for k, v in raw.items()}
 
 
 def encode(model: BaseModel, **headers: str) -> dict[str, str]:
