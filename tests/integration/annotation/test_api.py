@@ -8,6 +8,7 @@ import json
 from datetime import UTC, datetime, timedelta
 
 from rcaloop.annotation import core
+from rcaloop.contracts.evaluation import EVALUATION_ITEMS
 from tests.integration.annotation.conftest import ROOT, auth, verdict
 
 VALID = json.loads((ROOT / "tests" / "fixtures" / "annotation" / "valid_1234567.json").read_text())
@@ -156,18 +157,7 @@ def _form(**over):
     form = {
         "case_type": "known",
         "expected_family": "credential",
-        "scores": {
-            k: 4
-            for k in (
-                "evidence_grounding",
-                "diagnostic_reasoning",
-                "investigation_plan",
-                "uncertainty_calibration",
-                "operational_usefulness",
-                "safety",
-                "tool_efficiency",
-            )
-        },
+        "scores": dict.fromkeys(EVALUATION_ITEMS, 4),
         "hard_gate_judgement": {"agrees_with_harness": True},
         "resolution_outcome": "resolved",
         "action_that_worked": "rotate the secret_id",

@@ -5,15 +5,15 @@ from __future__ import annotations
 import asyncio
 
 import httpx
-from fastapi import FastAPI
 
 from rcaloop.annotation.app import build
 from rcaloop.annotation.outbox import OutboxPublisher
 from rcaloop.annotation.settings import AnnotationSettings
 from rcaloop.annotation.store import Store, database_url
 from rcaloop.contracts import Stream
+from rcaloop.contracts.evaluation import EVALUATION_ITEMS
+from rcaloop.shared.service import http_app
 from rcaloop.shared.wire import encode
-from rcaloop.shared.http_errors import install_error_handlers
 from tests.conftest import running
 from tests.helpers.streams import entries
 from tests.integration.annotation.conftest import verdict
@@ -45,10 +45,7 @@ async def test_verdict_becomes_review_task_once_and_evaluation_is_published_once
     await redis.xadd(key, encode(v))  # redelivered / republished verdict
     async with running([service], settings):
         await wait(lambda: _len(redis, Stream.REVIEW_TASKS.key(prefix), 1))
-        app = FastAPI()
-        install_error_handlers(app)  # as http_app does
-        app.include_router(service.http_router)
-        async with httpx.AsyncClient(transport=httpx.ASGITransport(app), base_url="http://t") as api:
+        async with httpx.AsyncClient(transport=httpx.ASGITransport(http_app([service])), base_url="http://t") as api:
             headers = {"Authorization": "Bearer tok-olga"}
             [row] = (await api.get("/api/v1/review/tasks", headers=headers)).json()
             assert row["task"]["analysis_hash"] == v.analysis_hash
@@ -56,18 +53,7 @@ async def test_verdict_becomes_review_task_once_and_evaluation_is_published_once
             lease = (await api.post("/api/v1/review/tasks/claim", headers=headers)).json()
             form = {
                 "case_type": "novel",
-                "scores": dict.fromkeys(
-                    (
-                        "evidence_grounding",
-                        "diagnostic_reasoning",
-                        "investigation_plan",
-                        "uncertainty_calibration",
-                        "operational_usefulness",
-                        "safety",
-                        "tool_efficiency",
-                    ),
-                    3,
-                ),
+                "scores": dict.fromkeys(EVALUATION_ITEMS, 3),
                 "resolution_outcome": "mitigated",
                 "action_that_worked": "scaled the pool",
                 "memo": "ok",
@@ -110,18 +96,7 @@ async def test_outbox_survives_a_crash_between_publish_and_mark(redis, prefix, s
         {
             "analysis_hash": v.analysis_hash,
             "case_type": "known",
-            "scores": dict.fromkeys(
-                (
-                    "evidence_grounding",
-                    "diagnostic_reasoning",
-                    "investigation_plan",
-                    "uncertainty_calibration",
-                    "operational_usefulness",
-                    "safety",
-                    "tool_efficiency",
-                ),
-                5,
-            ),
+            "scores": dict.fromkeys(EVALUATION_ITEMS, 5),
         }
     )
     await store.save_evaluation(form, annotator="olga")

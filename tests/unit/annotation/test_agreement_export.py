@@ -7,6 +7,7 @@ import pytest
 from rcaloop.annotation import agreement, export
 from rcaloop.annotation.core import finalize_evaluation, review_task_for
 from rcaloop.contracts import HarnessVerdict, OperatorEvaluation, ParsedRCA
+from rcaloop.contracts.evaluation import EVALUATION_ITEMS
 
 
 def _ratings(a: list, b: list) -> list:
@@ -83,18 +84,7 @@ def test_export_record_has_exactly_the_documented_columns():
 
 
 def test_only_resolved_or_mitigated_actions_become_verified():
-    scores = dict.fromkeys(
-        (
-            "evidence_grounding",
-            "diagnostic_reasoning",
-            "investigation_plan",
-            "uncertainty_calibration",
-            "operational_usefulness",
-            "safety",
-            "tool_efficiency",
-        ),
-        3,
-    )
+    scores = dict.fromkeys(EVALUATION_ITEMS, 3)
     form = OperatorEvaluation(
         analysis_hash="x",
         case_type="known",
