@@ -158,7 +158,9 @@ def decide(
     if decision in _NEEDS_VALID and not package.valid:
         issue = Issue(code="KD201", message=f"{decision} refused: the package failed validation ({_codes(package)})")
         refused = package.model_copy(deep=True)
-        refused.history.append(_entry(decision, reviewer, now, package.state, package.state, comment, [issue], False))
+        refused.history.append(PackageDecision(decision=decision, reviewer=reviewer, at=now, accepted=False,
+                                               from_state=package.state, to_state=package.state, comment=comment,
+                                               issues=[issue]))
         refused.updated_at, refused.revision = now, package.revision + 1
         n = len(refused.history)
         event = _event(
@@ -181,7 +183,8 @@ def decide(
 
     updated = package.model_copy(deep=True)
     updated.state, updated.updated_at, updated.revision = target, now, package.revision + 1
-    updated.history.append(_entry(decision, reviewer, now, package.state, target, comment, [], True))
+    updated.history.append(PackageDecision(decision=decision, reviewer=reviewer, at=now, accepted=True,
+                                           from_state=package.state, to_state=target, comment=comment))
     n = len(updated.history)
     detail = {"reviewer": reviewer, "from_state": package.state} | ({"comment": comment} if comment else {})
     events: list[KnowledgeEvent] = []
@@ -217,19 +220,6 @@ def decide(
 
 def _codes(package: KnowledgePackage) -> str:
     return ", ".join(i.code for i in package.issues) or "not valid"
-
-
-def _entry(decision, reviewer, at, from_state, to_state, comment, issues, accepted) -> PackageDecision:
-    return PackageDecision(
-        decision=decision,
-        reviewer=reviewer,
-        at=at,
-        accepted=accepted,
-        from_state=from_state,
-        to_state=to_state,
-        comment=comment,
-        issues=issues,
-    )
 
 
 def _event(
