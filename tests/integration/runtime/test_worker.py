@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 
+import pytest
 from pydantic import BaseModel
 
 from rcaloop.contracts import RawResult, Stream
@@ -39,23 +40,34 @@ async def test_group_reads_entries_published_before_it_existed(redis, prefix, se
     assert [e["result_id"] for e in await entries(redis, Stream.INGESTED, prefix)] == ["r-1", "r-2"]
 
 
-async def test_failing_handler_dead_letters_after_max_deliveries_and_stream_keeps_flowing(
-    redis, prefix, settings_factory, wait
-):
-    def handle(result: RawResult) -> list[Emit]:
-        if result.result_id == "r-poison":
-            raise RuntimeError("database says no")
-        return _forward(result)
+POISON = RawResult(result_id="r-poison", kind="skill_text", content="x")
 
-    settings = settings_factory(max_deliveries=3)
-    await _publish(redis, prefix, _result(1), RawResult(result_id="r-poison", kind="skill_text", content="x"), _result(2))
-    async with running([_echo_service(handle)], settings):
+
+@pytest.mark.parametrize("fails_in", ["handler", "key", "prepare"])
+async def test_an_entry_that_fails_is_retried_then_dead_lettered_while_the_stream_keeps_flowing(
+    fails_in, redis, prefix, settings_factory, wait
+):
+    def poisoned(result: RawResult) -> RawResult:  # raises for the poison entry only
+        if result.result_id == POISON.result_id:
+            raise RuntimeError(f"{fails_in} says no")
+        return result
+
+    sub = Subscription(
+        Stream.RESULTS,
+        RawResult,
+        lambda r: _forward(poisoned(r) if fails_in == "handler" else r),
+        group="echo",
+        idempotency_key=lambda r: (poisoned(r) if fails_in == "key" else r).result_id,
+        prepare=poisoned if fails_in == "prepare" else None,
+    )
+    await _publish(redis, prefix, _result(1), POISON, _result(2))
+    async with running([Service(name="echo", subscriptions=[sub])], settings_factory(max_deliveries=3)):
         await wait(lambda: _len(redis, Stream.RESULTS.dlq_key(prefix), 1), timeout=15)
         await _publish(redis, prefix, _result(3))
         await wait(lambda: _len(redis, Stream.INGESTED.key(prefix), 3))
     [letter] = await dlq(redis, Stream.RESULTS, prefix)
     assert letter["error_code"] == "max_deliveries"
-    assert "RuntimeError: database says no" in letter["error"]
+    assert f"RuntimeError: {fails_in} says no" in letter["error"]
     assert letter["deliveries"] == 3
     assert '"r-poison"' in letter["fields"]["payload"]
     assert sorted(e["result_id"] for e in await entries(redis, Stream.INGESTED, prefix)) == ["r-1", "r-2", "r-3"]
@@ -81,26 +93,6 @@ async def test_prepare_runs_once_per_entry_and_feeds_both_key_and_handler(redis,
     assert await redis.exists(f"{prefix}rcaloop:done:echo:key-# report 1")
 
 
-async def test_a_key_function_that_raises_is_retried_then_dead_lettered_while_others_flow(
-    redis, prefix, settings_factory, wait
-):
-    def key(result: RawResult) -> str:
-        if result.result_id == "r-poison":
-            raise KeyError("no key for this one")
-        return result.result_id
-
-    settings = settings_factory(max_deliveries=2)
-    await _publish(redis, prefix, _result(1), RawResult(result_id="r-poison", kind="skill_text", content="x"), _result(2))
-    async with running([_echo_service(_forward, key=key)], settings):
-        await wait(lambda: _len(redis, Stream.RESULTS.dlq_key(prefix), 1), timeout=15)
-        await _publish(redis, prefix, _result(3))
-        await wait(lambda: _len(redis, Stream.INGESTED.key(prefix), 3))
-    [letter] = await dlq(redis, Stream.RESULTS, prefix)
-    assert letter["error_code"] == "max_deliveries"
-    assert "KeyError" in letter["error"] and "no key for this one" in letter["error"]
-    assert sorted(e["result_id"] for e in await entries(redis, Stream.INGESTED, prefix)) == ["r-1", "r-2", "r-3"]
-
-
 async def test_batch_handler_takes_a_whole_batch_in_one_call(redis, prefix, settings_factory, wait):
     calls: list[list[str]] = []
 
@@ -122,7 +114,7 @@ async def test_a_failing_batch_is_retried_one_entry_at_a_time_so_one_bad_entry_f
     redis, prefix, settings_factory, wait
 ):
     def handle(result: RawResult) -> list[Emit]:
-        if result.result_id == "r-poison":
+        if result.result_id == POISON.result_id:
             raise RuntimeError("constraint violated")
         return _forward(result)
 
@@ -130,8 +122,7 @@ async def test_a_failing_batch_is_retried_one_entry_at_a_time_so_one_bad_entry_f
         return [handle(r) for r in batch]  # one bad entry fails the whole call
 
     sub = Subscription(Stream.RESULTS, RawResult, handle, group="echo", handle_batch=handle_batch)
-    poison = RawResult(result_id="r-poison", kind="skill_text", content="x")
-    await _publish(redis, prefix, _result(1), poison, _result(2))
+    await _publish(redis, prefix, _result(1), POISON, _result(2))
     async with running([Service(name="echo", subscriptions=[sub])], settings_factory(max_deliveries=2)):
         await wait(lambda: _len(redis, Stream.RESULTS.dlq_key(prefix), 1), timeout=15)
     assert sorted(e["result_id"] for e in await entries(redis, Stream.INGESTED, prefix)) == ["r-1", "r-2"]
