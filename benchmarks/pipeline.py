@@ -54,7 +54,7 @@ def in_process(n: int) -> tuple[float, float]:
         for payload in batch:
             raw = RawResult.model_validate_json(payload)
             assessed = ingestion.assess(raw, limits)
-            parsed = parser.parse_record(ingestion.ingest(raw, assessed), None)
+            parsed = parser.parse_record(ingestion.ingest(assessed), None)
             harness.evaluate(parsed, config, now=utcnow()).model_dump_json()
 
     return _best_of(run, payloads)

@@ -74,20 +74,25 @@ def test_size_limit_counts_utf8_bytes_of_the_record():
 
 def test_ingest_adds_analysis_hash_independent_of_ids_and_time():
     raw_a = _raw(result_id="a", producer="agent-1")
-    a = core.ingest(raw_a)
-    b = core.ingest(_raw(result_id="b", producer="agent-2"))
+    a = core.ingest(core.assess(raw_a))
+    b = core.ingest(core.assess(_raw(result_id="b", producer="agent-2")))
     assert a.analysis_hash == b.analysis_hash == analysis_hash("skill_text", GOOD.content)
-    assert a.size_bytes == core.encoded_size(raw_a) > 0
+    assert a.size_bytes == len(raw_a.model_dump_json().encode()) > 0
     assert a.result_id == "a"
 
 
-def test_idempotency_key_is_the_hash_for_valid_records_and_unique_for_rejected_ones():
-    assert core.idempotency_key(GOOD) == analysis_hash("skill_text", GOOD.content)
+def test_the_key_is_the_hash_for_valid_records_and_unique_for_rejected_ones():
+    assert core.assess(GOOD).key == analysis_hash("skill_text", GOOD.content)
     bad = _raw(job_id="../x")
     fixed = _raw(job_id="x")
-    assert core.idempotency_key(bad).startswith("rejected:")
+    assert core.assess(bad).key.startswith("rejected:")
     # the corrected resubmission has the same content, yet it is not taken for a duplicate of the rejected one
-    assert core.idempotency_key(fixed) != core.idempotency_key(bad)
+    assert core.assess(fixed).key != core.assess(bad).key
+
+
+def test_a_rejected_record_is_never_ingested():
+    with pytest.raises(ValueError, match="invalid_job_id"):
+        core.ingest(core.assess(_raw(job_id="../x")))
 
 
 def test_rejection_message_lists_every_finding_with_its_code():
@@ -106,5 +111,5 @@ def test_reported_step_file_name_is_a_printable_preview():
 def test_lone_surrogate_never_raises_anywhere_in_the_core():
     record = _raw(content="a\ud800b", metadata={"k": "\udfff"})
     assert [i.code for i in core.validate(record)] == ["invalid_text"]
-    assert core.idempotency_key(record).startswith("rejected:")
-    assert core.encoded_size(record) > 0
+    assessed = core.assess(record)
+    assert assessed.key.startswith("rejected:") and assessed.size > 0

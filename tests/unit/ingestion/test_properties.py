@@ -41,13 +41,14 @@ records = st.builds(
 @given(records)
 def test_core_never_raises_and_rejections_always_have_a_code(record):
     assume(record is not None)
-    issues = core.validate(record, core.Limits(max_result_bytes=2048))
-    key = core.idempotency_key(record)
-    assert key
+    limits = core.Limits(max_result_bytes=2048)
+    assessed = core.assess(record, limits)
+    issues, key = assessed.issues, assessed.key
+    assert key and issues == core.validate(record, limits)
     if issues:
         assert all(i.code in core.CODES for i in issues)
         assert key.startswith("rejected:")
     else:
-        ingested = core.ingest(record)
+        ingested = core.ingest(assessed)
         assert ingested.analysis_hash == key
         ingested.model_dump_json()  # what the worker will put on rca.ingested

@@ -79,7 +79,7 @@ def build(settings: IngestionSettings | None = None) -> Service:
             codes = [i.code for i in assessed.issues]
             get_logger("ingestion").warning("record_rejected", result_id=result.result_id, codes=codes)
             return [dead_letter(result, assessed.issues)]
-        return [Emit(Stream.INGESTED, core.ingest(result, assessed))]
+        return [Emit(Stream.INGESTED, core.ingest(assessed))]
 
     return Service(
         name="ingestion",

@@ -126,14 +126,15 @@ def register(app: typer.Typer, deps: CliDeps) -> None:
             raw = _read_record(path)
         except SourceError as exc:
             fail(str(exc))
-        issues = core.validate(raw, core.Limits(max_result_bytes=max_bytes))
-        record = None if issues else core.ingest(raw)
+        assessed = core.assess(raw, core.Limits(max_result_bytes=max_bytes))
+        issues = assessed.issues
+        record = core.ingest(assessed) if assessed.accepted else None
         if as_json:
             doc = {
                 "accepted": not issues,
                 "result_id": raw.result_id,
                 "analysis_hash": record.analysis_hash if record else None,
-                "size_bytes": core.encoded_size(raw),
+                "size_bytes": assessed.size,
                 "errors": [i.model_dump() for i in issues],
             }
             out.print_json(json.dumps(doc))

@@ -33,7 +33,7 @@ class Facts:
 
     size: int
     valid_unicode: bool
-    text: str = ""  # the record's JSON, for the rejected-record key
+    text: str  # the record's JSON, for the rejected-record key
 
 
 @dataclass(frozen=True)
@@ -54,11 +54,6 @@ def safe_json(result: RawResult) -> str:
         return result.model_dump_json()
     except ValueError:  # pydantic's serialisation error (a ValueError) on unencodable text
         return json.dumps(result.model_dump(mode="python"), default=str, ensure_ascii=False, separators=(",", ":"))
-
-
-def encoded_size(result: RawResult) -> int:
-    """Bytes of the record as it travels (its contract JSON, UTF-8)."""
-    return len(safe_json(result).encode("utf-8", "surrogatepass"))
 
 
 def measure(result: RawResult) -> Facts:
@@ -172,7 +167,7 @@ def assess(result: RawResult, limits: Limits = Limits()) -> Assessment:
     resubmitting the same content is not mistaken for a duplicate.
     """
     facts = measure(result)
-    issues = [issue for rule in RULES for issue in rule.check(result, limits, facts)]
+    issues = _findings(result, limits, facts)
     if issues:
         key = "rejected:" + hashlib.sha256(facts.text.encode("utf-8", "surrogatepass")).hexdigest()
     else:
@@ -182,26 +177,19 @@ def assess(result: RawResult, limits: Limits = Limits()) -> Assessment:
 
 def validate(result: RawResult, limits: Limits = Limits()) -> list[Issue]:
     """Every finding of every rule; empty when the record may be ingested."""
-    known = measure(result)
-    return [issue for rule in RULES for issue in rule.check(result, limits, known)]
+    return _findings(result, limits, measure(result))
 
 
-def ingest(result: RawResult, assessed: Assessment | None = None) -> IngestedRecord:
-    """The ingested record: the raw result plus its ``analysis_hash`` and size.
-
-    ``assessed`` (from ``assess``, accepted) saves hashing and measuring the record again.
-    """
-    if assessed is None or not assessed.accepted:
-        content_hash, size = analysis_hash(result.kind, result.content), encoded_size(result)
-    else:
-        content_hash, size = assessed.key, assessed.size
-    return IngestedRecord(**dict(result), analysis_hash=content_hash, size_bytes=size)
+def _findings(result: RawResult, limits: Limits, facts: Facts) -> list[Issue]:
+    return [issue for rule in RULES for issue in rule.check(result, limits, facts)]
 
 
-def idempotency_key(result: RawResult, limits: Limits = Limits()) -> str:
-    """The worker's dedupe key: ``analysis_hash`` for a record that will be ingested,
-    "rejected:…" over the whole JSON for one that will not (see ``assess``)."""
-    return assess(result, limits).key
+def ingest(assessed: Assessment) -> IngestedRecord:
+    """The ingested record of an accepted assessment: the raw result plus its
+    ``analysis_hash`` (the key) and size."""
+    if not assessed.accepted:
+        raise ValueError(f"a rejected record is not ingested ({rejection_message(assessed.issues)})")
+    return IngestedRecord(**dict(assessed.result), analysis_hash=assessed.key, size_bytes=assessed.size)
 
 
 def rejection_message(issues: list[Issue]) -> str:
