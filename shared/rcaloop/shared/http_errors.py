@@ -38,14 +38,14 @@ def api_error(status: int, code: str, message: str, *, headers: dict[str, str] |
     return HTTPException(status, detail={"code": code, "message": message, **extra}, headers=headers)
 
 
-def error_body(status: int, detail: Any) -> dict[str, Any]:
+def _error_body(status: int, detail: Any) -> dict[str, Any]:
     if isinstance(detail, dict) and "code" in detail and "message" in detail:
         return {"error": detail}
     return {"error": {"code": _DEFAULT_CODES.get(status, f"http_{status}"), "message": str(detail)}}
 
 
 async def _http_error(_request: Request, exc: StarletteHTTPException) -> JSONResponse:
-    return JSONResponse(error_body(exc.status_code, exc.detail), status_code=exc.status_code,
+    return JSONResponse(_error_body(exc.status_code, exc.detail), status_code=exc.status_code,
                         headers=getattr(exc, "headers", None))
 
 

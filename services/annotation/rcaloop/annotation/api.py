@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from fastapi import APIRouter, Body, Depends, Query, Response
+from fastapi import APIRouter, Body, Depends, HTTPException, Query, Response
 from fastapi.responses import JSONResponse
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 from pydantic import BaseModel, ValidationError
@@ -22,7 +22,7 @@ from rcaloop.annotation.reports import agreement_report
 from rcaloop.annotation.settings import AnnotationSettings
 from rcaloop.annotation.store import Store, StoreError
 from rcaloop.contracts import Annotation, Issue, OperatorEvaluation, ReviewTask
-from rcaloop.shared.http_errors import api_error, error_body
+from rcaloop.shared.http_errors import api_error
 from rcaloop.shared.logs import get_logger
 
 _bearer = HTTPBearer(auto_error=False, description="an annotator token from RCALOOP_ANNOTATOR_TOKENS")
@@ -61,8 +61,8 @@ def _refusal(status: int, issues: list[Issue]) -> JSONResponse:
     )
 
 
-def _store_error(exc: StoreError) -> JSONResponse:
-    return JSONResponse(status_code=exc.status, content=error_body(exc.status, {"code": exc.code, "message": exc.message}))
+def _store_error(exc: StoreError) -> HTTPException:
+    return api_error(exc.status, exc.code, exc.message)
 
 
 def _pydantic_issues(exc: ValidationError, code: str) -> list[Issue]:
@@ -158,14 +158,14 @@ def build_router(state: ApiState) -> APIRouter:
         try:
             return {"task_id": task_id, "expires_at": await store().extend(task_id, who, state.settings.review_lease_s)}
         except StoreError as exc:
-            return _store_error(exc)
+            raise _store_error(exc) from None
 
     @router.post("/review/tasks/{task_id}/release", status_code=204, summary="Give the task back to the queue")
     async def release(task_id: str, who: str = Depends(annotator)):
         try:
             await store().release(task_id, who)
         except StoreError as exc:
-            return _store_error(exc)
+            raise _store_error(exc) from None
         return Response(status_code=204)
 
     @router.post(
@@ -176,7 +176,7 @@ def build_router(state: ApiState) -> APIRouter:
         try:  # a lost lease is the answer before any finding about the body
             await store().require_lease(task_id, who)
         except StoreError as exc:
-            return _store_error(exc)
+            raise _store_error(exc) from None
         annotation, issues = _validate(document, task.job_id)
         if issues:
             return _refusal(422, issues)
@@ -185,7 +185,7 @@ def build_router(state: ApiState) -> APIRouter:
                 annotation, annotator=who, analysis_hash=task.analysis_hash, task_id=task_id
             )
         except StoreError as exc:
-            return _store_error(exc)
+            raise _store_error(exc) from None
         _write_file(annotation)
         return JSONResponse(status_code=201 if changed else 200, content=record.model_dump(mode="json"))
 
@@ -195,9 +195,7 @@ def build_router(state: ApiState) -> APIRouter:
         if owner is None:
             raise api_error(404, "annotation_not_found", f"no annotation {annotation_id!r}")
         if owner[0] != who:
-            return _store_error(
-                StoreError(403, "not_your_annotation", f"annotation {annotation_id!r} belongs to another annotator")
-            )
+            raise api_error(403, "not_your_annotation", f"annotation {annotation_id!r} belongs to another annotator")
         task = await store().task(owner[2]) if owner[2] else None
         annotation, issues = _validate(document, task.job_id if task else None)
         if issues:
@@ -212,7 +210,7 @@ def build_router(state: ApiState) -> APIRouter:
                 lease_required=False,
             )
         except StoreError as exc:
-            return _store_error(exc)
+            raise _store_error(exc) from None
         _write_file(annotation)
         return JSONResponse(status_code=200, content=record.model_dump(mode="json"))
 
@@ -237,7 +235,7 @@ def build_router(state: ApiState) -> APIRouter:
                 evaluation, annotator=who, task_id=task_id, lease_required=task_id is not None
             )
         except StoreError as exc:
-            return _store_error(exc)
+            raise _store_error(exc) from None
         return JSONResponse(status_code=201 if changed else 200, content=record.model_dump(mode="json"))
 
     @router.post("/review/tasks/{task_id}/evaluation", summary="Submit your operator evaluation for a leased task")
@@ -246,7 +244,7 @@ def build_router(state: ApiState) -> APIRouter:
         try:
             await store().require_lease(task_id, who)
         except StoreError as exc:
-            return _store_error(exc)
+            raise _store_error(exc) from None
         return await _evaluation(document, task.analysis_hash, who, task_id)
 
     @router.post(
