@@ -1,0 +1,43 @@
+"""Every red-team case meets its expected verdict, gates, flags and findings."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.unit.redteam.corpus import all_cases
+
+CASES = all_cases()
+
+
+def test_the_corpus_covers_every_shape_with_controls():
+    assert len(CASES) >= 40
+    assert {c.record.kind for c in CASES} == {"skill_text", "step_files", "capture"}
+    controls = [c for c in CASES if c.bypass == "control"]
+    assert controls and all(c.expected["verdict"] == "pass" for c in controls)
+    bypasses = {c.bypass for c in CASES if c.bypass != "control"}
+    for bypass in bypasses:  # every bypass class in more than one variant
+        assert sum(c.bypass == bypass for c in CASES) >= 2, bypass
+
+
+@pytest.mark.parametrize("case", CASES, ids=lambda c: c.name)
+def test_case(case):
+    parsed, verdict = case.judge()
+    want = case.expected
+    failed = [g.gate for g in verdict.hard_gates if not g.passed]
+    why = f"{case.name} ({case.bypass}): {case.why}\ngates: {[g.detail for g in verdict.hard_gates if not g.passed]}"
+    assert verdict.verdict == want["verdict"], why
+    if "failed_gates" in want:
+        assert failed == want["failed_gates"], why
+    if "outcome" in want:
+        assert parsed.outcome == want["outcome"], why
+    if "red_flags" in want:
+        assert [f.type for f in parsed.red_flags] == want["red_flags"], why
+    if "checks_failed" in want:
+        assert set(want["checks_failed"]) <= {c.code for c in verdict.checks if not c.passed}, why
+    if "findings" in want:
+        assert set(want["findings"]) <= {i.code for i in parsed.errors + parsed.warnings}, why
+    if "repairs" in want:
+        assert set(want["repairs"]) <= {r.kind for r in verdict.repairs}, why
+    published = verdict.model_dump_json()
+    for secret in want.get("never_published", []):
+        assert secret not in published, f"{case.name}: a secret value is published"
