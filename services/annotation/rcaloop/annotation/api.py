@@ -66,7 +66,7 @@ def _store_error(exc: StoreError) -> HTTPException:
 
 
 def _pydantic_issues(exc: ValidationError, code: str) -> list[Issue]:
-    from rcaloop.annotation.jsonpath import render  # noqa: PLC0415
+    from rcaloop.shared.jsonpath import render  # noqa: PLC0415
 
     return [
         Issue(code=code, message=e["msg"], path=render([p for p in e["loc"] if isinstance(p, str | int)]) or "$")

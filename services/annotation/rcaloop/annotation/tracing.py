@@ -45,36 +45,3 @@ def locate(source_file: str, job_id: str | None) -> Located:
 def seed_path(job_id: str, name: str) -> str:
     """The ``source_file`` spelling the seed uses: ``.analysis/<job_id>/<name>``."""
     return f"{ANALYSIS_DIR}/{job_id}/{name}"
-
-
-def quote_lines(text: str, quote: str) -> list[int]:
-    """1-based line numbers where ``quote`` starts inside ``text``."""
-    lines, start = [], text.find(quote)
-    while start != -1 and quote:
-        lines.append(text.count("\n", 0, start) + 1)
-        start = text.find(quote, start + 1)
-    return lines
-
-
-def as_text(value: object) -> str:
-    """The text a quote is searched in: strings as they are, scalars as their JSON."""
-    if isinstance(value, str):
-        return value
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if value is None:
-        return "null"
-    return str(value)
-
-
-def json_equal(a: object, b: object) -> bool:
-    """JSON equality: ``true`` is not ``1``; ``1`` equals ``1.0``."""
-    if isinstance(a, bool) or isinstance(b, bool):
-        return type(a) is type(b) and a == b
-    if isinstance(a, int | float) and isinstance(b, int | float):
-        return a == b
-    if isinstance(a, list) and isinstance(b, list):
-        return len(a) == len(b) and all(json_equal(x, y) for x, y in zip(a, b, strict=True))
-    if isinstance(a, dict) and isinstance(b, dict):
-        return a.keys() == b.keys() and all(json_equal(a[k], b[k]) for k in a)
-    return type(a) is type(b) and a == b

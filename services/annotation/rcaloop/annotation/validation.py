@@ -14,10 +14,11 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from rcaloop.annotation import jsonpath, tracing
+from rcaloop.annotation import tracing
 from rcaloop.annotation.rubric import label_for
 from rcaloop.contracts import Annotation, Issue
 from rcaloop.contracts.common import CATEGORIES
+from rcaloop.shared import jsonpath
 
 CONFIDENCES = ("high", "medium", "low")
 DIFFICULTIES = ("easy", "medium", "hard")
@@ -224,7 +225,7 @@ def _value_differs(ctx: Context) -> Iterator[Finding]:
     for i, item in ctx.evidence():
         resolved = ctx.resolved(i, item)
         if resolved and resolved.found and "exact_value" in item and item["exact_value"] is not None:
-            if not tracing.json_equal(item["exact_value"], resolved.value):
+            if not jsonpath.values_equal(item["exact_value"], resolved.value):
                 yield (
                     f"evidence[{i}].exact_value {_short(item['exact_value'])} differs from the file's "
                     f"{_short(resolved.value)} at {item['json_path']}",
@@ -236,7 +237,8 @@ def _quote_missing(ctx: Context) -> Iterator[Finding]:
     for i, item in ctx.evidence():
         resolved, quote = ctx.resolved(i, item), item.get("exact_quote")
         if resolved and resolved.found and isinstance(quote, str) and quote.strip():
-            if isinstance(resolved.value, dict | list) or quote not in tracing.as_text(resolved.value):
+            text = jsonpath.as_text(resolved.value)
+            if text is None or quote not in text:
                 yield (
                     f"evidence[{i}].exact_quote {_short(quote)} is not contained in the value at {item['json_path']}",
                     f"evidence[{i}].exact_quote",
@@ -257,8 +259,9 @@ def _wrong_line(ctx: Context) -> Iterator[Finding]:
             yield f"evidence[{i}].line_number is given without an exact_quote to locate", path
             continue
         resolved = ctx.resolved(i, item)
-        if resolved and resolved.found and not isinstance(resolved.value, dict | list):
-            lines = tracing.quote_lines(tracing.as_text(resolved.value), quote)
+        text = jsonpath.as_text(resolved.value) if resolved and resolved.found else None
+        if text is not None:
+            lines = jsonpath.quote_lines(text, quote)
             if lines and line not in lines:
                 yield f"evidence[{i}].line_number {line} is wrong: the quote is on line {lines[0]} of the value", path
 

@@ -17,9 +17,10 @@ from rich.markup import escape
 from rich.panel import Panel
 from rich.table import Table
 
-from rcaloop.annotation import jsonpath, rubric, tracing
+from rcaloop.annotation import rubric, tracing
 from rcaloop.contracts import Annotation
 from rcaloop.contracts.common import CATEGORIES
+from rcaloop.shared import jsonpath
 
 SOURCES = {
     "step1": "step1_job_context.json",
@@ -225,7 +226,8 @@ class Walkthrough:
             if not quote:
                 item["exact_value"] = resolved.value
                 break
-            lines = tracing.quote_lines(tracing.as_text(resolved.value), quote)
+            text = jsonpath.as_text(resolved.value)
+            lines = jsonpath.quote_lines(text, quote) if text is not None else []
             if lines:
                 item["exact_quote"], item["line_number"] = quote, lines[0]
                 item.update(self._github_path(source, path, lines[0]))

@@ -16,7 +16,7 @@ from typing import Any
 
 from rcaloop.contracts import EvidenceArtifact, ParsedRCA
 from rcaloop.contracts.verdict import LedgerEvidence
-from rcaloop.harness import jsonpath
+from rcaloop.shared import jsonpath
 
 HISTORICAL_GROUP = "knowledge graph"
 SOURCE_GROUPS: tuple[tuple[str, tuple[str, ...]], ...] = (

@@ -20,10 +20,11 @@ from dataclasses import dataclass, field
 
 from rcaloop.contracts import TraceItem
 from rcaloop.contracts.verdict import LedgerClaim
-from rcaloop.harness import jsonpath, report
+from rcaloop.harness import report
 from rcaloop.harness.actions import GUARD_TEXTS
 from rcaloop.harness.draft import Draft
 from rcaloop.harness.evidence import Evidence
+from rcaloop.shared import jsonpath
 
 REFUTING_KINDS = frozenset({"refutes", "refuting", "contradiction", "contradicts", "counter_evidence"})
 LINK_ORDER = ("citation", "agent", "traceability", "quote")
@@ -61,21 +62,20 @@ def _same_origin(ev: Evidence, item: TraceItem) -> bool:
     return bool(src) and src in (ev.item.source.lower(), ev.origin.lower())
 
 
-def _value_at(ev: Evidence, steps: list) -> object:
-    mine = jsonpath.parse(ev.item.json_path) if ev.item.json_path else []
+PROBLEMS = {
+    "value_differs": "the value differs from the cited one",
+    "quote_missing": "the quote is not in the value",
+    "wrong_line": "the quote is not on the cited line",
+    "nothing_to_match": "no exact_value or exact_quote to match",
+}
+
+
+def _trace_in(ev: Evidence, steps: list, item: TraceItem) -> jsonpath.Trace | None:
+    """The item's trace checked inside this artifact (None when the path is not under it)."""
+    mine = jsonpath.try_parse(ev.item.json_path) if ev.item.json_path else []
     if mine is None or steps[: len(mine)] != mine:
-        return jsonpath.MISSING
-    return jsonpath.resolve(ev.value, steps[len(mine):])
-
-
-def _matches(item: TraceItem, actual: object) -> bool:
-    if actual is jsonpath.MISSING:
-        return False
-    if item.exact_value is not None:
-        return jsonpath.values_match(item.exact_value, actual)
-    if item.exact_quote:
-        return item.exact_quote in (actual if isinstance(actual, str) else str(actual))
-    return True
+        return None
+    return jsonpath.check(ev.value, steps[len(mine):], item.exact_value, item.exact_quote, item.line_number)
 
 
 def trace(item: TraceItem, evidence: list[Evidence]) -> tuple[Evidence | None, str]:
@@ -88,17 +88,18 @@ def trace(item: TraceItem, evidence: list[Evidence]) -> tuple[Evidence | None, s
         if item.exact_quote and (hit := next((ev for ev in candidates if item.exact_quote in ev.haystack()), None)):
             return hit, ""
         return None, f"no json_path, and its quote is not in {where}"
-    steps = jsonpath.parse(item.json_path)
+    steps = jsonpath.try_parse(item.json_path)
     if steps is None:
         return None, f"json_path {item.json_path!r} is not a valid path"
-    resolved = False
+    found = None
     for ev in candidates:
-        actual = _value_at(ev, steps)
-        resolved = resolved or actual is not jsonpath.MISSING
-        if _matches(item, actual):
+        result = _trace_in(ev, steps, item)
+        if result is not None and result.ok:
             return ev, ""
-    if resolved:
-        return None, f"the value at {item.json_path} in {where} differs from the cited one"
+        if result is not None and result.problem != "unresolved":
+            found = result
+    if found is not None:
+        return None, f"{PROBLEMS.get(found.problem, found.problem)} at {item.json_path} in {where}"
     return None, f"json_path {item.json_path} does not resolve in {where}"
 
 

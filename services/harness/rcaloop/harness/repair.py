@@ -14,12 +14,13 @@ from dataclasses import dataclass
 
 from rcaloop.contracts import Recommendation
 from rcaloop.contracts.verdict import Repair
-from rcaloop.harness import jsonpath, report
+from rcaloop.harness import report
 from rcaloop.harness.actions import GUARD_TEXTS, Action
 from rcaloop.harness.draft import Draft
 from rcaloop.harness.facts import Facts, derive
 from rcaloop.harness.gates import GATES
 from rcaloop.harness.ledger import _same_origin
+from rcaloop.shared import jsonpath
 
 UNVERIFIED = "Unverified (no evidence in this run): "
 DROPPED_MARK = " _(harness: unverified, no matching evidence in this run)_"
@@ -60,17 +61,17 @@ def _locate(draft: Draft, i: int) -> str | None:
 
     def hit(value: object) -> bool:
         if item.exact_value is not None:
-            return jsonpath.values_match(item.exact_value, value)
+            return jsonpath.values_equal(item.exact_value, value)
         return isinstance(value, str) and item.exact_quote in value
 
     found: list[str] = []
     for ev in draft.evidence:
         if not ev.live or not _same_origin(ev, item):
             continue
-        base = jsonpath.parse(ev.item.json_path) if ev.item.json_path else []
+        base = jsonpath.try_parse(ev.item.json_path) if ev.item.json_path else []
         if base is None:
             continue
-        found += [jsonpath.join(base + p) for p in jsonpath.find(ev.value, hit, limit=2)]
+        found += [jsonpath.render(base + p) for p in jsonpath.find(ev.value, hit, limit=2)]
         if len(found) > 1:
             return None
     return found[0] if len(found) == 1 else None
