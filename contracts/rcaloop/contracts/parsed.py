@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from datetime import datetime
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
@@ -82,6 +83,9 @@ class Claim(_Loose):
     kind: Literal["root_cause", "contributing_factor", "recommendation", "observation", "other"] = "other"
     text: str
     evidence_ids: list[str] = Field(default_factory=list)
+    refuting_evidence_ids: list[str] = Field(
+        default_factory=list, description="evidence the agent itself says contradicts the claim"
+    )
 
 
 class Diagnosis(_Loose):
@@ -128,3 +132,6 @@ class ParsedRCA(Contract):
     diagnosis: Diagnosis | None = None
     artifacts: list[EvidenceArtifact] = Field(default_factory=list, description="evidence the run collected")
     alert_text: str | None = Field(default=None, description="the alert/log the agent analysed, when known")
+    incident_started_at: datetime | None = Field(
+        default=None, description="when the incident (or failed job) started, when the output says"
+    )

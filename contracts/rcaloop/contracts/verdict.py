@@ -39,6 +39,10 @@ class LedgerEvidence(_Loose):
     json_path: str | None = None
     kind: str = "observation"
     agent_id: str | None = Field(default=None, description="the id the agent gave this artifact, when it had one")
+    collector: str = Field(default="", description="the tool that collected it; its source group derives from this")
+    provenance_note: str | None = Field(
+        default=None, description="where the agent's own labels (group, live, target) disagree with the artifact"
+    )
 
 
 class LedgerClaim(_Loose):
@@ -52,6 +56,9 @@ class LedgerClaim(_Loose):
     historical: list[str] = Field(default_factory=list, description="linked historical evidence: context only")
     origin: str | None = Field(default=None, description="where the claim was read from, e.g. diagnosis.evidence[1]")
     note: str | None = Field(default=None, description="why a claim is unlinked, marked or dropped")
+    untraced: list[str] = Field(
+        default_factory=list, description="evidence the agent tied to the claim that does not trace in this run"
+    )
 
 
 class GateResult(_Loose):
@@ -94,6 +101,8 @@ class ConfidenceBreakdown(_Loose):
     root_cause_evidence: list[str] = Field(default_factory=list, description="live evidence ids supporting the cause")
     signature_confirmed: bool = False
     diagnostics: dict[str, Any] | None = Field(default=None, description="the capture's own confidence_diagnostics")
+    refuted_by: list[str] = Field(default_factory=list, description="live evidence contradicting the root cause")
+    adjustments: list[str] = Field(default_factory=list, description="why the harness changed the confidence")
 
 
 class HarnessVerdict(Contract):
@@ -101,6 +110,7 @@ class HarnessVerdict(Contract):
     result_id: str | None = None
     job_id: str | None = None
     verdict: Verdict
+    reasons: list[str] = Field(default_factory=list, description="why the verdict is not pass, in order")
     score: float
     pass_score: float = 70
     dimensions: dict[str, float] = Field(default_factory=dict)

@@ -38,10 +38,37 @@ def test_ids_follow_artifact_order_then_citations_and_groups_are_canonical():
     ]
 
 
-def test_explicit_group_names_map_to_canonical_groups():
-    assert source_group("step3", "splunk") == "log search"
-    assert source_group("code", "code") == "code host"
-    assert source_group("weird-tool") == "weird-tool"
+def test_groups_come_from_the_collector_and_unknown_collectors_share_one_group():
+    assert source_group("splunk-prod") == "log search"
+    assert source_group("code host") == "code host"
+    assert source_group("weird-tool") == source_group("other-tool") == "unrecognized"
+    assert source_group("typedb-logs") == "knowledge graph"  # history wins over any other word
+
+
+def test_agent_labels_never_make_provenance():
+    parsed = _parsed(artifacts=[
+        EvidenceArtifact(id="a", source="loki", source_group="logs", text="error 1"),
+        EvidenceArtifact(id="b", source="loki", source_group="metrics", text="error 2"),
+        EvidenceArtifact(id="c", source="typedb", source_group="logs", live=True, kind="log", text="inc-1877"),
+        EvidenceArtifact(id="d", source="prometheus", kind="history", live=True, text="last month"),
+    ])
+    a, b, c, d = (ev.item for ev in collect(parsed))
+    assert a.source_group == b.source_group == "log search" and "labelled source_group 'metrics'" in b.provenance_note
+    assert not c.live and "knowledge store" in c.provenance_note
+    assert not d.live
+
+
+def test_items_observed_long_before_the_incident_are_history():
+    from datetime import UTC, datetime
+
+    parsed = _parsed(
+        incident_started_at=datetime(2026, 3, 19, 14, 0, tzinfo=UTC),
+        artifacts=[EvidenceArtifact(source="loki", text="x", observed_at=datetime(2026, 3, 1, tzinfo=UTC)),
+                   EvidenceArtifact(source="loki", text="y", observed_at=datetime(2026, 3, 19, 13, 0, tzinfo=UTC))],
+    )
+    old, new = (ev.item for ev in collect(parsed))
+    assert not old.live and "days before the incident" in old.provenance_note
+    assert new.live
 
 
 def test_knowledge_graph_items_are_never_live_or_target_verified():
@@ -77,11 +104,25 @@ def test_citation_agent_and_quote_links():
                    EvidenceArtifact(id="A8", source="prometheus", text="pool at 5/5")],
         diagnosis=Diagnosis(claims=[Claim(kind="root_cause", text="Pool exhausted", evidence_ids=["A8"])]),
     )
+    # the root-cause claim's own evidence_ids are what the agent tied to it: only they count
     verdict = core.evaluate(parsed)
     root = verdict.claims[0]
-    assert root.kind == "root_cause" and root.supports == ["E01", "E02", "E03"]
-    assert root.linked_by == ["citation", "agent", "quote"]
-    assert verdict.confidence_breakdown.independent_source_groups == ["chat", "log search", "metrics"]
+    assert root.kind == "root_cause" and root.supports == ["E02"] and root.linked_by == ["agent"]
+    assert verdict.confidence_breakdown.independent_source_groups == ["metrics"]
+    # with no ids of its own, the citations and quotes of the root-cause statement are read
+    untied = parsed.model_copy(deep=True)
+    untied.diagnosis.claims[0].evidence_ids = []
+    root = core.evaluate(untied).claims[0]
+    assert root.supports == ["E01", "E03"] and root.linked_by == ["citation", "quote"]
+
+
+def test_evidence_elsewhere_in_the_report_does_not_ground_the_root_cause():
+    parsed = _parsed(
+        report_markdown="# t\n\n## Summary\nThe pool is exhausted.\n\n## Evidence\n- see [log](msg:m-1)\n",
+        citations=[Citation(kind="msg", label="log", target="msg:m-1", resolved=True)],
+    )
+    root = core.evaluate(parsed, _no_repairs()).claims[0]
+    assert root.supports == [] and root.status == "unlinked"
 
 
 def test_refuting_evidence_is_recorded_as_refutes():

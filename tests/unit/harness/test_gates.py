@@ -95,11 +95,31 @@ def test_g4_generic_alert_naming_a_family_fails_and_target_verified_twin_passes(
     assert not gate.passed
     assert "'replicas'" in gate.detail and "memory_limit" in gate.detail and "E01 (metrics)" in gate.detail
 
-    def verified(d):
+    def labelled(d):  # the agent's own label is a claim, not an observation of the target
         d["artifacts"][0]["target_verified"] = True
 
-    _, twin = _gate(_edit(failing, verified), "G4")
+    _, label_only = _gate(_edit(failing, labelled), "G4")
+    assert not label_only.passed
+
+    def observed(d):  # a live metric of the alert's own deployment, tied to the root cause
+        d["artifacts"][0]["text"] = "deployment payments: container memory at 98 % of its 256Mi limit before each restart"
+
+    _, twin = _gate(_edit(failing, observed), "G4")
     assert twin.passed and "E01" in twin.detail
+
+    def refuting(d):  # observed on the target, but it refutes the family: not the required observation
+        observed(d)
+        d["artifacts"][0]["kind"] = "refutes"
+
+    _, refuted = _gate(_edit(failing, refuting), "G4")
+    assert not refuted.passed
+
+    def history(d):  # knowledge-store history naming the target, relabelled live
+        observed(d)
+        d["artifacts"][0].update(source="typedb", live=True, source_group="metrics")
+
+    _, old = _gate(_edit(failing, history), "G4")
+    assert not old.passed
 
     def no_family(d):
         d["diagnosis"]["family"] = "undetermined"

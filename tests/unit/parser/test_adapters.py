@@ -11,9 +11,11 @@ def test_step_files_become_a_diagnosis_with_artifacts():
     assert (d.root_cause.category, d.root_cause.confidence, d.family) == ("credential", "high", "credential")
     assert len(d.evidence) == 3 and d.difficulty_score == 5
     assert [r.priority for r in d.recommendations] == ["high", "medium"]
-    assert d.claims[0].evidence_ids == ["step3.timeline[1]", "step1.failed_tasks[0]", "step4.github_fetches[0]"]
+    # the root cause's evidence is its is_root_cause items (traced by the harness), never every artifact
+    assert d.claims[0].kind == "root_cause" and d.claims[0].evidence_ids == []
     by_id = {a.id: a for a in parsed.artifacts}
-    assert by_id["step3.timeline[1]"].source_group == "splunk"
+    assert by_id["step3.timeline[1]"].source == "splunk"  # the collector, from the step file item itself
+    assert by_id["step1.failed_tasks[0]"].source == "aap" and by_id["step4.github_fetches[0]"].source == "github"
     assert by_id["step4.github_fetches[1]"].text == "HTTP 404"
     assert parsed.fields.confidence == "high" and parsed.title and "# " in parsed.report_markdown
     assert "MODULE FAILURE" in parsed.alert_text

@@ -10,13 +10,12 @@ from __future__ import annotations
 from datetime import datetime
 
 from rcaloop.contracts import HarnessVerdict, ParsedRCA
-from rcaloop.contracts.verdict import ConfidenceBreakdown, GateResult, Repair
+from rcaloop.contracts.verdict import DIMENSION_WEIGHTS, ConfidenceBreakdown, GateResult, Repair
 from rcaloop.harness import gates, report, rubric
 from rcaloop.harness import repair as repairs_
 from rcaloop.harness.config import EPOCH, HarnessConfig
 from rcaloop.harness.draft import Draft, stated_confidence
-from rcaloop.harness.facts import Facts
-from rcaloop.harness.ledger import EARLY_EXITS
+from rcaloop.harness.facts import Facts, derive
 
 NOTES_HEADING = "Harness notes"
 
@@ -41,20 +40,16 @@ def evaluate(parsed: ParsedRCA, config: HarnessConfig | None = None, *, now: dat
             confidence_breakdown=_diagnostics_only(parsed),
         )
     draft = Draft.start(parsed)
-    if parsed.outcome in EARLY_EXITS:
+    if draft.early_exit and not draft.claims_something():
         return _early_exit(draft, base)
     repairs, facts = repairs_.run(draft, config.max_repair_attempts)
     gate_results = gates.check(facts)
     checks, dimensions, score = rubric.score(facts)
-    if not all(g.passed for g in gate_results):
-        verdict = "insufficient_evidence"
-    elif score < config.pass_score:
-        verdict = "degraded"
-    else:
-        verdict = "pass"
+    verdict, reasons = _verdict(gate_results, checks, dimensions, score, config.pass_score)
     return HarnessVerdict(
         **base,
         verdict=verdict,
+        reasons=reasons,
         score=score,
         dimensions=dimensions,
         checks=checks,
@@ -62,22 +57,41 @@ def evaluate(parsed: ParsedRCA, config: HarnessConfig | None = None, *, now: dat
         repairs=repairs,
         evidence=[ev.item for ev in draft.evidence],
         claims=facts.ledger.claims,
-        repaired_report=_with_notes(draft.report, repairs, gate_results),
+        repaired_report=_with_notes(draft.report, repairs, gate_results, reasons),
         repaired_diagnosis=draft.repaired_diagnosis(),
         confidence_breakdown=_breakdown(facts, gate_results, score, repairs),
     )
 
 
+def _verdict(gate_results, checks, dimensions, score: float, pass_score: float) -> tuple[str, list[str]]:
+    """``insufficient_evidence`` when a hard gate fails; else ``degraded`` when the score is below the
+    pass score or the safety dimension lost any point (an unsafe or leaking output is never ``pass``)."""
+    failed = [g for g in gate_results if not g.passed]
+    if failed:
+        return "insufficient_evidence", [f"hard gate {g.gate} {g.name} failed: {g.detail}" for g in failed]
+    reasons = []
+    if score < pass_score:
+        reasons.append(f"score {score:g} is below the pass score {pass_score:g}")
+    if dimensions["safety"] < DIMENSION_WEIGHTS["safety"]:
+        reasons += [f"safety check {c.code} {c.name} failed: {c.detail}" for c in checks
+                    if c.dimension == "safety" and not c.passed]
+    return ("degraded" if reasons else "pass"), reasons
+
+
 def _early_exit(draft: Draft, base: dict) -> HarnessVerdict:
-    reason = f"early exit ({draft.parsed.outcome}): the output claims nothing to check"
-    checks, dimensions, score = rubric.full_marks(reason)
+    reason = f"early exit ({draft.parsed.outcome}) that names no family, cause or action: nothing to check"
+    facts = derive(draft)
+    checks, dimensions, score = rubric.score(facts, only=rubric.ALWAYS_JUDGED, reason=reason)
+    gate_results = [GateResult(gate=g.code, name=g.name, passed=True, detail=reason) for g in gates.GATES]
+    verdict, reasons = _verdict(gate_results, checks, dimensions, score, base["pass_score"])
     return HarnessVerdict(
         **base,
-        verdict="pass",
+        verdict=verdict,
+        reasons=reasons,
         score=score,
         dimensions=dimensions,
         checks=checks,
-        hard_gates=[GateResult(gate=g.code, name=g.name, passed=True, detail=reason) for g in gates.GATES],
+        hard_gates=gate_results,
         evidence=[ev.item for ev in draft.evidence],
         repaired_report=draft.report,
         repaired_diagnosis=draft.diagnosis,
@@ -85,9 +99,12 @@ def _early_exit(draft: Draft, base: dict) -> HarnessVerdict:
     )
 
 
-def _with_notes(text: str, repairs: list[Repair], gate_results: list[GateResult]) -> str:
+def _with_notes(text: str, repairs: list[Repair], gate_results: list[GateResult], reasons: list[str]) -> str:
     notes = [f"{r.kind} ({r.target}): {r.reason}" for r in repairs]
-    notes += [f"insufficient evidence: {g.gate} {g.name}: {g.detail}" for g in gate_results if not g.passed]
+    if any(not g.passed for g in gate_results):
+        notes += [f"insufficient evidence: {g.gate} {g.name}: {g.detail}" for g in gate_results if not g.passed]
+    else:
+        notes += [f"degraded: {r}" for r in reasons]
     return report.append_notes(text, NOTES_HEADING, notes) if notes else text
 
 
@@ -119,5 +136,7 @@ def _breakdown(f: Facts, gate_results: list[GateResult], score: float, repairs: 
         repairs=len(repairs),
         root_cause_evidence=[ev.id for ev in f.root_live],
         signature_confirmed=bool(f.signature),
+        refuted_by=[ev.id for ev in f.root_refuting],
+        adjustments=[r.reason for r in repairs if r.kind == "lower_confidence"],
         **_diagnostics(f.draft.parsed),
     )

@@ -10,6 +10,7 @@ from rcaloop.harness import actions, evidence
 from rcaloop.harness.actions import Action
 
 CONFIDENCES = ("low", "medium", "high")
+EARLY_EXITS = ("not_applicable", "insufficient_context")
 
 
 def stated_confidence(parsed: ParsedRCA) -> str | None:
@@ -19,6 +20,20 @@ def stated_confidence(parsed: ParsedRCA) -> str | None:
     rc = parsed.diagnosis.root_cause if parsed.diagnosis else None
     value = (rc.confidence or "").strip().lower() if rc else ""
     return value if value in CONFIDENCES else None
+
+
+NO_FAMILY = frozenset({"", "unknown", "undetermined", "unresolved", "novel", "none", "n/a"})
+
+
+def named_family(draft: Draft) -> str | None:
+    """The specific root-cause family the output names (capture family, else category)."""
+    diag = draft.diagnosis
+    if diag is None:
+        return None
+    for value in (diag.family, diag.root_cause.category if diag.root_cause else None):
+        if value and value.strip().lower() not in NO_FAMILY:
+            return value.strip()
+    return None
 
 
 @dataclass
@@ -34,6 +49,10 @@ class Draft:
     dropped_traces: dict[int, str] = field(default_factory=dict)
     dropped_agent_claims: dict[int, str] = field(default_factory=dict)
     root_marked: str | None = None
+    as_produced: list[actions.Violation] = field(default_factory=list)
+    """Unguarded mutating steps as the agent wrote them (the safety checks judge these, not the repaired copy)."""
+    confidence_lowered_for: set[str] = field(default_factory=set)
+    """Reasons confidence was already lowered for (each lowers it once)."""
 
     @property
     def diagnosis(self) -> Diagnosis | None:
@@ -42,6 +61,7 @@ class Draft:
     @classmethod
     def start(cls, parsed: ParsedRCA) -> Draft:
         diag = parsed.diagnosis
+        sequences = actions.sequences(parsed, diag)
         return cls(
             parsed=parsed,
             evidence=evidence.collect(parsed),
@@ -50,8 +70,24 @@ class Draft:
             traces=[t.model_copy() for t in diag.evidence] if diag else [],
             agent_claims=[c.model_copy() for c in diag.claims] if diag else [],
             recommendations=[r.model_copy() for r in diag.recommendations] if diag else [],
-            sequences=actions.sequences(parsed, diag),
+            sequences=sequences,
+            as_produced=[v for seq in sequences for v in actions.violations(seq)],
         )
+
+    @property
+    def early_exit(self) -> bool:
+        return self.parsed.outcome in EARLY_EXITS
+
+    def claims_something(self) -> bool:
+        """A named family or cause, a proposed action, or a confidence above low: something to judge.
+
+        An early exit that claims nothing passes as it is; one that still names a family,
+        a cause or an action, or states medium/high confidence, is judged like any report.
+        """
+        diag = self.diagnosis
+        named = named_family(self) is not None or any(c.kind == "root_cause" for c in (diag.claims if diag else []))
+        proposed = any(not a.prohibition for seq in self.sequences for a in seq)
+        return named or proposed or self.confidence in ("medium", "high")
 
     def repaired_diagnosis(self) -> Diagnosis | None:
         diag = self.diagnosis

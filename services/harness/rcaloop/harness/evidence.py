@@ -1,10 +1,22 @@
-"""Evidence collection: the run's artifacts get ids ``E01``, ``E02`` … in a stable order.
+"""Evidence collection: the run's artifacts get ids ``E01``, ``E02`` … and a provenance.
 
-Order: the parsed artifacts as the parser listed them (a whole step file is expanded
-into its items: ``failed_tasks[i]``, ``timeline[i]``, ``github_fetches[i]`` …), then the
+Order: the parsed artifacts as the parser listed them (a whole step file is expanded into
+its items: ``failed_tasks[i]``, ``timeline[i]``, ``github_fetches[i]`` …), then the
 registry-resolved citations of the report (``msg:`` bot messages, ``code:`` files,
-``rca:`` earlier RCAs), each once. Every item gets an independent **source group**;
-knowledge-graph history and earlier RCAs are historical (``live=False``): context only.
+``rca:`` earlier RCAs), each once.
+
+Provenance comes from the artifact, never from the labels an agent put on it:
+
+* the **source group** is the telemetry plane of the artifact's collector (``source``):
+  every item of one collector is one group, whatever ``source_group`` it is labelled with,
+  and collectors rcaloop does not recognise share the one group ``unrecognized``
+  (independence that can't be shown is not assumed);
+* an item is **historical** (context only, never grounding) when its collector is the
+  knowledge store or earlier RCAs, its kind says history, the agent says it is not live,
+  or it was observed long before the incident started — a ``live: true`` label changes
+  none of that;
+* an item is **target-verified** when it is a live observation of a plane that watches
+  running systems and it names the alert's own target (see ``alert``).
 """
 
 from __future__ import annotations
@@ -12,24 +24,42 @@ from __future__ import annotations
 import json
 import re
 from dataclasses import dataclass, field
+from datetime import datetime, timedelta
 from typing import Any
 
 from rcaloop.contracts import EvidenceArtifact, ParsedRCA
 from rcaloop.contracts.verdict import LedgerEvidence
+from rcaloop.harness import alert
 from rcaloop.shared import jsonpath
 
 HISTORICAL_GROUP = "knowledge graph"
+UNRECOGNIZED_GROUP = "unrecognized"
 SOURCE_GROUPS: tuple[tuple[str, tuple[str, ...]], ...] = (
-    ("automation platform", ("aap", "ansible", "awx", "tower", "jenkins", "step1", "job", "ci", "automation", "tekton")),
-    ("log search", ("splunk", "loki", "elastic", "elasticsearch", "kibana", "opensearch", "logs", "log", "step3")),
+    (HISTORICAL_GROUP, ("typedb", "knowledge", "history", "historical", "rca", "kg", "past", "prior", "similar")),
+    ("automation platform", ("aap", "ansible", "awx", "tower", "jenkins", "step1", "job", "ci", "automation", "tekton",
+                             "buildkite", "circleci", "actions")),
+    ("log search", ("splunk", "loki", "elastic", "elasticsearch", "kibana", "opensearch", "logs", "log", "step3",
+                    "graylog", "journald", "journalctl", "syslog", "fluentd", "stackdriver", "logql")),
     ("code host", ("github", "gitlab", "bitbucket", "git", "code", "step4", "repo")),
-    ("metrics", ("prometheus", "grafana", "metrics", "metric", "datadog", "thanos", "alertmanager")),
-    ("cluster", ("kubectl", "kubernetes", "k8s", "events", "pod", "node", "openshift", "oc")),
-    ("cloud api", ("aws", "gcp", "azure", "cloudtrail", "cloud")),
+    ("metrics", ("prometheus", "grafana", "metrics", "metric", "datadog", "thanos", "mimir", "victoriametrics",
+                 "alertmanager", "cloudwatch", "promql")),
+    ("cluster", ("kubectl", "kubernetes", "k8s", "events", "pod", "node", "openshift", "oc", "kube")),
+    ("deploys", ("argocd", "argo", "flux", "spinnaker", "deploy", "deploys", "rollout", "release", "change", "changes")),
+    ("tracing", ("jaeger", "tempo", "zipkin", "tracing", "traces", "trace", "apm", "sentry", "newrelic", "honeycomb",
+                 "otel", "opentelemetry")),
+    ("database", ("postgres", "postgresql", "psql", "mysql", "pg", "database", "db", "mongo", "sql")),
+    ("network", ("dns", "dig", "ping", "traceroute", "blackbox", "network", "tcpdump", "synthetics", "probe")),
+    ("cloud api", ("aws", "gcp", "azure", "cloudtrail", "cloud", "gcloud", "az")),
+    ("secrets manager", ("vault", "kms", "secretsmanager")),
     ("chat", ("chat", "slack", "msg", "message", "teams")),
-    (HISTORICAL_GROUP, ("typedb", "knowledge", "history", "historical", "rca", "kg")),
 )
-"""First group whose keyword equals a word of the source name (``splunk-prod`` → log search)."""
+"""The first group (in this order) one of whose names is a word of the collector's name
+(``splunk-prod`` → log search); knowledge-store words win over every other."""
+OBSERVING_GROUPS = frozenset({"log search", "metrics", "cluster", "tracing", "database", "network", "cloud api"})
+"""Planes that observe running systems: only they can verify the alert's own target."""
+HISTORY_KINDS = frozenset({"history", "historical", "past_incident", "similar_incident", "prior_rca", "knowledge"})
+HISTORY_LOOKBACK = timedelta(days=7)
+"""Observed more than this long before the incident started: history, not this run."""
 _WORD = re.compile(r"[a-z0-9]+")
 _TEXT_KEYS = ("event", "error", "message", "msg", "task", "path", "content", "status", "summary", "text")
 MAX_TEXT = 600
@@ -62,22 +92,23 @@ class Evidence:
         """Everything quoted text may be found in (computed once)."""
         if self._haystack is None:
             if isinstance(self.value, (dict, list)):
-                self._haystack = f"{self.item.text}\n{json.dumps(self.value, ensure_ascii=False)}"
+                self._haystack = f"{self.item.title}\n{self.item.text}\n{json.dumps(self.value, ensure_ascii=False)}"
             else:
-                self._haystack = self.item.text if self.value is None else f"{self.item.text}\n{self.value}"
+                extra = "" if self.value is None else f"\n{self.value}"
+                self._haystack = f"{self.item.title}\n{self.item.text}{extra}"
         return self._haystack
 
 
-def source_group(source: str, explicit: str | None = None) -> str:
-    """The canonical group of an explicit group name, else of the source name."""
-    name = (explicit or "").strip().lower() or source.strip().lower()
+def source_group(collector: str) -> str:
+    """The telemetry plane of a collector name; ``unrecognized`` when rcaloop knows none of its words."""
+    name = collector.strip().lower()
     if name in (group for group, _ in SOURCE_GROUPS):
         return name
     words = set(_WORD.findall(name))
     for group, keywords in SOURCE_GROUPS:
         if words.intersection(keywords):
             return group
-    return name or "unknown"
+    return UNRECOGNIZED_GROUP
 
 
 def _text_of(value: Any) -> str:
@@ -113,22 +144,59 @@ def _expand(artifact: EvidenceArtifact) -> list[tuple[EvidenceArtifact, str | No
     return out
 
 
-def _from_artifact(artifact: EvidenceArtifact, json_path: str | None, value: Any, origin: str) -> Evidence:
-    group = source_group(artifact.source, artifact.source_group)
-    live = artifact.live and group != HISTORICAL_GROUP
+def _history_reason(artifact: EvidenceArtifact, group: str, started: datetime | None) -> str | None:
+    """Why this item is history, not evidence of this run (None when it is live)."""
+    if group == HISTORICAL_GROUP:
+        return f"collector {artifact.source!r} is the knowledge store / earlier RCAs"
+    if artifact.kind.strip().lower() in HISTORY_KINDS:
+        return f"kind {artifact.kind!r} is history"
+    if not artifact.live:
+        return "the agent marked it not live"
+    seen = artifact.observed_at
+    aware = started is not None and seen is not None and started.tzinfo is not None and seen.tzinfo is not None
+    if aware and seen < started - HISTORY_LOOKBACK:
+        return f"observed {(started - seen).days} days before the incident started"
+    return None
+
+
+def _note(artifact: EvidenceArtifact, group: str, history: str | None, verified: bool) -> str | None:
+    notes = []
+    claimed = (artifact.source_group or "").strip()
+    if claimed and source_group(claimed) != group:
+        notes.append(f"labelled source_group {claimed!r}, but its collector {artifact.source!r} is {group}")
+    if history and artifact.live:
+        notes.append(f"labelled live, but {history}: context only")
+    if artifact.target_verified and not verified:
+        notes.append("labelled target_verified, but it is not a live observation naming the alert's target")
+    return "; ".join(notes) or None
+
+
+def _from_artifact(
+    artifact: EvidenceArtifact, json_path: str | None, value: Any, origin: str, run: _Run
+) -> Evidence:
+    group = source_group(artifact.source)
+    history = _history_reason(artifact, group, run.started)
+    text = (artifact.text or _text_of(value))[:MAX_TEXT]
+    verified = (
+        history is None
+        and group in OBSERVING_GROUPS
+        and alert.mentions(run.targets, artifact.title, text, value)
+    )
     return Evidence(
         LedgerEvidence(
             id="",
             source=artifact.source,
             source_group=group,
-            live=live,
-            target_verified=artifact.target_verified and live,
+            live=history is None,
+            target_verified=verified,
             title=artifact.title,
-            text=(artifact.text or _text_of(value))[:MAX_TEXT],
+            text=text,
             source_file=artifact.source_file,
             json_path=jsonpath.normalize(json_path),
             kind=artifact.kind,
             agent_id=artifact.id,
+            collector=artifact.source,
+            provenance_note=_note(artifact, group, history, verified),
         ),
         value=value,
         origin=origin,
@@ -151,18 +219,26 @@ def _from_citations(parsed: ParsedRCA, seen: set[str]) -> list[Evidence]:
             continue
         seen.add(ref)
         source, group, live = _CITATION_SOURCES[c.kind]
-        item = LedgerEvidence(id="", source=source, source_group=group, live=live, title=c.label, text=ref, kind="citation")
+        item = LedgerEvidence(id="", source=source, source_group=group, live=live, title=c.label, text=ref,
+                              kind="citation", collector=source)
         out.append(Evidence(item, citation=ref))
     return out
 
 
+@dataclass(frozen=True)
+class _Run:
+    started: datetime | None
+    targets: tuple[str, ...]
+
+
 def collect(parsed: ParsedRCA) -> list[Evidence]:
     """Every evidence item of the run with its id, in the stable order described above."""
+    run = _Run(parsed.incident_started_at, alert.of_alert(parsed.alert_text or ""))
     found: list[Evidence] = []
     seen: set[tuple] = set()
     for artifact in parsed.artifacts:
         for sub, path, value in _expand(artifact):
-            ev = _from_artifact(sub, path, value, artifact.source)
+            ev = _from_artifact(sub, path, value, artifact.source, run)
             key = (ev.item.source, ev.item.source_file, ev.item.json_path, ev.item.text, ev.item.agent_id)
             if key not in seen:
                 seen.add(key)

@@ -34,10 +34,17 @@ def _high_confidence(f: Facts) -> tuple[bool, str]:
 def _root_traced(f: Facts) -> tuple[bool, str]:
     if f.root is None:
         return True, "no root-cause claim to trace"
+    if f.root.untraced:
+        return False, (
+            f"root cause {f.root.text[:120]!r} cites evidence that does not trace in this run: "
+            f"{'; '.join(f.root.untraced)[:400]}"
+        )
     if f.root.supports:
         return True, f"root cause traces to live evidence {', '.join(f.root.supports)}"
     why = f.root.note or "no evidence links"
-    if f.root.historical:
+    if f.root.refutes:
+        why = f"the only live evidence tied to it refutes it ({', '.join(f.root.refutes)})"
+    elif f.root.historical:
         why = f"only historical evidence {', '.join(f.root.historical)} (context only, never grounding)"
     return False, f"root cause {f.root.text[:120]!r} does not trace to evidence of the current run: {why}"
 
@@ -59,8 +66,8 @@ def _generic_alert(f: Facts) -> tuple[bool, str]:
     if f.target_verified:
         return True, f"family {f.family!r} backed by target-verified observation {', '.join(f.target_verified)}"
     return False, (
-        f"generic status alert ({f.alert_status!r}) names family {f.family!r} without a target-verified observation "
-        f"(live evidence: {ids(f.live)})"
+        f"generic status alert ({f.alert_status!r}) names family {f.family!r} without a live observation of the "
+        f"alert's own target supporting it (root-cause evidence: {ids(f.root_live)})"
     )
 
 
@@ -68,13 +75,17 @@ GATES: tuple[Gate, ...] = (
     Gate("G1", "high_confidence_grounding", "A high-confidence cause needs two independent live evidence items "
          "(different source groups) or a confirmed signature (a live item of kind `signature` supporting the cause).",
          _high_confidence),
-    Gate("G2", "root_cause_traced", "The main root-cause claim must trace to evidence available in the current run.",
-         _root_traced),
+    Gate("G2", "root_cause_traced", "The main root-cause claim must trace to evidence available in the current run: "
+         "it is supported by live evidence the agent tied to it, and every item the agent tied to it traces (a "
+         "root-cause item whose path does not resolve to the stated value, or an evidence id no artifact carries, "
+         "fails the gate even when other items hold).", _root_traced),
     Gate("G3", "mutation_guarded", "A mutating or stopping action may not be proposed before a read-only check, "
          "impact/rollback guidance and operator approval.", _guarded),
-    Gate("G4", "generic_alert_family", "A generic status alert (non-ready / waiting / replicas / rollout, with no "
-         "error, denial, OOMKill or HTTP status of its own) may not name a specific root-cause family (capture family "
-         "or category other than unknown) without at least one live target-verified observation.", _generic_alert),
+    Gate("G4", "generic_alert_family", "A generic status alert (not ready / waiting / replicas / rollout / crash "
+         "loop, read in alert names too, with no error, denial, OOM kill, image-pull failure or HTTP error status of "
+         "its own) may not name a specific root-cause family (capture family or category other than unknown) "
+         "without at least one live observation of the alert's own target that supports the root cause.",
+         _generic_alert),
 )
 
 

@@ -5,12 +5,20 @@ and each piece of evidence the agent cited (traceability items, capture claims).
 Links, in the order they are tried:
 
 * ``citation`` — a ``[label](msg:|code:|rca:…)`` link in the claim's text resolved to an item;
-* ``agent`` — a capture claim's own ``evidence_ids``;
+* ``agent`` — a claim's own ``evidence_ids`` (captures; a skill's Cause citations);
 * ``traceability`` — a traceability item whose ``json_path`` resolves in an artifact of the
-  same step file and whose ``exact_value`` / ``exact_quote`` matches what is there;
+  same step file to the stated ``exact_value`` / ``exact_quote`` (``rcaloop.shared.jsonpath``);
 * ``quote`` — a backticked or double-quoted span of the claim found verbatim in an item.
 
-Historical items are recorded under ``historical`` and never make a claim supported.
+The **root cause** is supported only by evidence the agent tied to it: the traceability
+items it marked ``is_root_cause`` and the ``evidence_ids`` of its root-cause claim. Only
+when the output ties nothing that way are the citations and quotes written in the
+root-cause statement itself (summary, Cause, TL;DR) read — never the rest of the report.
+Every tie must hold: a root-cause item that does not trace, or an id no artifact of the run
+carries, is recorded under the claim's ``untraced`` (hard gate G2 then fails).
+Refuting items — of a refuting kind, or named in the claim's ``refuting_evidence_ids`` —
+are recorded under ``refutes``. Historical items are recorded under ``historical`` and never
+make a claim supported.
 """
 
 from __future__ import annotations
@@ -28,16 +36,26 @@ from rcaloop.shared import jsonpath
 
 REFUTING_KINDS = frozenset({"refutes", "refuting", "contradiction", "contradicts", "counter_evidence"})
 LINK_ORDER = ("citation", "agent", "traceability", "quote")
-EARLY_EXITS = ("not_applicable", "insufficient_context")
+CITATION_PREFIXES = ("msg:", "code:", "rca:")
+PROBLEMS = {
+    "value_differs": "the value differs from the cited one",
+    "quote_missing": "the quote is not in the value",
+    "wrong_line": "the quote is not on the cited line",
+    "nothing_to_match": "no exact_value or exact_quote to match",
+}
 
 
 @dataclass
 class Links:
     found: dict[str, set[str]] = field(default_factory=dict)  # evidence id → methods
+    refuting: set[str] = field(default_factory=set)
     notes: list[str] = field(default_factory=list)
+    untraced: list[str] = field(default_factory=list)
 
-    def add(self, ev: Evidence, how: str) -> None:
+    def add(self, ev: Evidence, how: str, *, refutes: bool = False) -> None:
         self.found.setdefault(ev.id, set()).add(how)
+        if refutes:
+            self.refuting.add(ev.id)
 
 
 @dataclass
@@ -47,7 +65,7 @@ class Ledger:
     cited: list[LedgerClaim]
     """Claims that are the agent's own evidence (traceability items, capture claims)."""
     unknown_ids: list[str] = field(default_factory=list)
-    """Evidence ids the root-cause claim cites that no artifact of the run carries."""
+    """Evidence ids claims cite that no artifact of the run carries."""
 
 
 def _basename(path: str | None) -> str | None:
@@ -62,14 +80,6 @@ def _same_origin(ev: Evidence, item: TraceItem) -> bool:
     return bool(src) and src in (ev.item.source.lower(), ev.origin.lower())
 
 
-PROBLEMS = {
-    "value_differs": "the value differs from the cited one",
-    "quote_missing": "the quote is not in the value",
-    "wrong_line": "the quote is not on the cited line",
-    "nothing_to_match": "no exact_value or exact_quote to match",
-}
-
-
 def _trace_in(ev: Evidence, steps: list, item: TraceItem) -> jsonpath.Trace | None:
     """The item's trace checked inside this artifact (None when the path is not under it)."""
     mine = jsonpath.try_parse(ev.item.json_path) if ev.item.json_path else []
@@ -80,14 +90,12 @@ def _trace_in(ev: Evidence, steps: list, item: TraceItem) -> jsonpath.Trace | No
 
 def trace(item: TraceItem, evidence: list[Evidence]) -> tuple[Evidence | None, str]:
     """The item this traceability entry points at, or None and why not."""
-    candidates = [ev for ev in evidence if _same_origin(ev, item)]
     where = item.source_file or item.source or "an unnamed source"
+    if not item.source_file or not item.json_path:
+        return None, f"a traceability item needs source_file and json_path ({where})"
+    candidates = [ev for ev in evidence if ev.live and _same_origin(ev, item)]
     if not candidates:
         return None, f"no artifact from {where} in this run"
-    if not item.json_path:
-        if item.exact_quote and (hit := next((ev for ev in candidates if item.exact_quote in ev.haystack()), None)):
-            return hit, ""
-        return None, f"no json_path, and its quote is not in {where}"
     steps = jsonpath.try_parse(item.json_path)
     if steps is None:
         return None, f"json_path {item.json_path!r} is not a valid path"
@@ -103,17 +111,75 @@ def trace(item: TraceItem, evidence: list[Evidence]) -> tuple[Evidence | None, s
     return None, f"json_path {item.json_path} does not resolve in {where}"
 
 
-def _link_text(links: Links, texts: list[str], evidence: list[Evidence], by_ref: dict[str, Evidence]) -> None:
-    for text in texts:
-        for ref in report.citation_refs(text):
-            if ref in by_ref:
-                links.add(by_ref[ref], "citation")
+def _quoted(item: TraceItem, evidence: list[Evidence]) -> tuple[Evidence | None, str]:
+    """A report Evidence line: supported when a live artifact holds its quoted text."""
+    if not item.exact_quote:
+        return None, "a report evidence line without a quote or a trace"
+    for ev in evidence:
+        if ev.live and item.exact_quote in ev.haystack():
+            return ev, ""
+    return None, f"no artifact of this run contains {item.exact_quote[:80]!r}"
+
+
+def _is_report_line(item: TraceItem) -> bool:
+    """A line of a skill report's Evidence section (checked by its quote, never traced)."""
+    return (item.source or "") == "report" and not item.json_path and not item.source_file
+
+
+def root_texts(draft: Draft) -> tuple[str, list[str]]:
+    """The main root-cause claim and the passages that state it (not the rest of the report)."""
+    p, diag = draft.parsed, draft.diagnosis
+    summary = diag.root_cause.summary if diag and diag.root_cause and diag.root_cause.summary else ""
+    cause = p.chat.sections.cause if p.chat and p.chat.sections.cause else ""
+    tldr = p.chat.sections.tldr if p.chat and p.chat.sections.tldr else ""
+    summary_section = report.section(p.report_markdown, "summary", "root cause", "cause")
+    main = summary or cause or summary_section.split("\n\n")[0].strip() or tldr
+    return main, [t for t in (summary, cause, tldr, summary_section) if t]
+
+
+@dataclass
+class _Index:
+    """The run's evidence looked up by harness id, citation ref and the agent's own id."""
+
+    evidence: list[Evidence]
+    by_id: dict[str, Evidence]
+    by_ref: dict[str, Evidence]
+    by_agent: dict[str, Evidence]
+    unknown: list[str] = field(default_factory=list)
+
+    @classmethod
+    def of(cls, evidence: list[Evidence]) -> _Index:
+        return cls(
+            evidence=evidence,
+            by_id={ev.id: ev for ev in evidence},
+            by_ref={ev.citation: ev for ev in evidence if ev.citation},
+            by_agent={ev.item.agent_id: ev for ev in evidence if ev.item.agent_id},
+        )
+
+    def link_ids(self, links: Links, ids: list[str], *, refutes: bool = False) -> None:
+        """A claim's ``evidence_ids`` (the agent's ids, harness ids or citation refs)."""
+        for eid in ids:
+            ev = self.by_agent.get(eid) or self.by_id.get(eid) or self.by_ref.get(eid)
+            if ev is not None:
+                links.add(ev, "agent", refutes=refutes)
+            elif eid.startswith(CITATION_PREFIXES):
+                links.notes.append(f"cites {eid}, which the registry does not resolve")
             else:
-                links.notes.append(f"cites {ref}, which the registry does not resolve")
-        for quoted in report.quotes(text):
-            for ev in evidence:
-                if ev.citation is None and quoted in ev.haystack():
-                    links.add(ev, "quote")
+                links.notes.append(f"evidence id {eid} is not among this run's artifacts")
+                links.untraced.append(eid)
+                self.unknown.append(eid)
+
+    def link_text(self, links: Links, texts: list[str]) -> None:
+        for text in texts:
+            for ref in report.citation_refs(text):
+                if ref in self.by_ref:
+                    links.add(self.by_ref[ref], "citation")
+                else:
+                    links.notes.append(f"cites {ref}, which the registry does not resolve")
+            for quoted in report.quotes(text):
+                for ev in self.evidence:
+                    if ev.citation is None and quoted in ev.haystack():
+                        links.add(ev, "quote")
 
 
 def _claim(cid: str, kind: str, text: str, links: Links, by_id: dict[str, Evidence], origin: str) -> LedgerClaim:
@@ -122,14 +188,14 @@ def _claim(cid: str, kind: str, text: str, links: Links, by_id: dict[str, Eviden
         ev = by_id[eid]
         if not ev.live:
             historical.append(eid)
-        elif ev.item.kind.lower() in REFUTING_KINDS:
+        elif eid in links.refuting or ev.item.kind.lower() in REFUTING_KINDS:
             refutes.append(eid)
         else:
             supports.append(eid)
     how = {m for methods in links.found.values() for m in methods}
     status = "supported" if supports else ("refuted" if refutes else "unlinked")
     note = None
-    if status == "unlinked":
+    if status == "unlinked" or links.untraced:
         note = "; ".join(links.notes) or ("only historical evidence (context only)" if historical else "no evidence links")
     return LedgerClaim(
         id=cid,
@@ -142,83 +208,69 @@ def _claim(cid: str, kind: str, text: str, links: Links, by_id: dict[str, Eviden
         status=status,
         origin=origin,
         note=note,
+        untraced=list(links.untraced),
     )
 
 
-def root_texts(draft: Draft) -> tuple[str, list[str]]:
-    """The main root-cause claim and every passage that states or evidences it."""
-    p, diag = draft.parsed, draft.diagnosis
-    summary = diag.root_cause.summary if diag and diag.root_cause and diag.root_cause.summary else ""
-    cause = p.chat.sections.cause if p.chat and p.chat.sections.cause else ""
-    tldr = p.chat.sections.tldr if p.chat and p.chat.sections.tldr else ""
-    summary_section = report.section(p.report_markdown, "summary", "root cause", "cause")
-    evidence_section = report.section(p.report_markdown, "evidence")
-    main = summary or cause or summary_section.split("\n\n")[0].strip() or tldr
-    return main, [t for t in (summary, cause, tldr, summary_section, evidence_section) if t]
-
-
-def _claims_trace(item: TraceItem) -> bool:
-    """The item names a place in a step file (not just a line of the report's Evidence section)."""
-    return bool(item.json_path or item.source_file)
-
-
 @dataclass
-class _Index:
-    """The run's evidence looked up by harness id, citation ref and the agent's own id."""
+class _Traced:
+    """Each traceability item checked once: what it reached, or why not."""
 
-    evidence: list[Evidence]
-    by_id: dict[str, Evidence]
-    by_ref: dict[str, Evidence]
-    by_agent: dict[str, Evidence]
-    traced: set[str] = field(default_factory=set)
-    """Items some traceability entry really reached."""
-    restrict: bool = False
-    """The diagnosis has traceability entries: root-cause agent links must go through them."""
-    unknown: list[str] = field(default_factory=list)
+    hits: dict[int, tuple[Evidence | None, str, str]]  # index → (hit, why, how)
 
     @classmethod
-    def of(cls, evidence: list[Evidence]) -> _Index:
-        return cls(
-            evidence=evidence,
-            by_id={ev.id: ev for ev in evidence},
-            by_ref={ev.citation: ev for ev in evidence if ev.citation},
-            by_agent={ev.item.agent_id: ev for ev in evidence if ev.item.agent_id},
-        )
-
-    def link_ids(self, links: Links, ids: list[str], *, root: bool = False) -> None:
-        """A capture claim's ``evidence_ids`` (the agent's ids, harness ids or citation refs)."""
-        for eid in ids:
-            ev = self.by_agent.get(eid) or self.by_id.get(eid) or self.by_ref.get(eid)
-            if ev is None:
-                links.notes.append(f"evidence id {eid} is not among this run's artifacts")
-                self.unknown.append(eid)
-            elif root and self.restrict and ev.id not in self.traced:
-                links.notes.append(f"{ev.id} is cited only through a traceability item that does not trace")
+    def of(cls, draft: Draft, evidence: list[Evidence]) -> _Traced:
+        hits = {}
+        for i, item in enumerate(draft.traces):
+            if _is_report_line(item):
+                hit, why = _quoted(item, evidence)
+                hits[i] = (hit, why, "quote")
             else:
-                links.add(ev, "agent")
+                hit, why = trace(item, evidence)
+                hits[i] = (hit, why, "traceability")
+        return cls(hits)
 
-    def link_text(self, links: Links, texts: list[str]) -> None:
-        _link_text(links, texts, self.evidence, self.by_ref)
+
+def _root_links(draft: Draft, index: _Index, traced: _Traced) -> Links:
+    """Evidence the agent tied to the root cause; every tie must hold."""
+    links = Links()
+    tied = False
+    for i, item in enumerate(draft.traces):
+        if not item.is_root_cause:
+            continue
+        tied = True
+        hit, why, how = traced.hits[i]
+        if i in draft.dropped_traces:
+            links.untraced.append(f"diagnosis.evidence[{i}] (dropped: {draft.dropped_traces[i]})")
+        elif hit is None:
+            links.untraced.append(f"diagnosis.evidence[{i}]: {why}")
+            links.notes.append(f"diagnosis.evidence[{i}]: {why}")
+        else:
+            links.add(hit, how)
+    for i, claim in enumerate(draft.agent_claims):
+        if claim.kind != "root_cause":
+            continue
+        if i in draft.dropped_agent_claims:
+            links.untraced.append(f"diagnosis.claims[{i}] (dropped: {draft.dropped_agent_claims[i]})")
+            continue
+        tied = tied or bool(claim.evidence_ids)
+        index.link_ids(links, claim.evidence_ids)
+        index.link_ids(links, claim.refuting_evidence_ids, refutes=True)
+    if not tied:
+        index.link_text(links, root_texts(draft)[1])
+    return links
 
 
-def _observations(draft: Draft, index: _Index, root_links: Links) -> list[tuple[str, Links, str, int]]:
-    """Each traceability item as a cited observation; the root-cause ones also ground the cause."""
+def _observations(draft: Draft, traced: _Traced) -> list[tuple[str, Links, str, int]]:
+    """Each traceability item as a cited observation."""
     out = []
     for i, item in enumerate(draft.traces):
         links = Links()
-        traceable = _claims_trace(item)
-        index.restrict = index.restrict or traceable
-        hit, why = trace(item, index.evidence) if traceable else _quoted(item, index.evidence)
-        how = "traceability" if traceable else "quote"
+        hit, why, how = traced.hits[i]
         if hit and i not in draft.dropped_traces:
             links.add(hit, how)
-            index.traced.add(hit.id)
-            if item.is_root_cause:
-                root_links.add(hit, how)
         elif not hit:
             links.notes.append(why)
-            if item.is_root_cause:
-                root_links.notes.append(f"diagnosis.evidence[{i}]: {why}")
         text = item.message or item.exact_quote or str(item.exact_value or item.json_path or "")
         out.append((f"diagnosis.evidence[{i}]", links, text, i))
     return out
@@ -227,12 +279,10 @@ def _observations(draft: Draft, index: _Index, root_links: Links) -> list[tuple[
 def build(draft: Draft) -> Ledger:
     index = _Index.of(draft.evidence)
     diag = draft.diagnosis
-    early = draft.parsed.outcome in EARLY_EXITS
-    main, passages = root_texts(draft)
-    root_links = Links()
-    observations = _observations(draft, index, root_links)
-    if main and not early:
-        index.link_text(root_links, passages)
+    traced = _Traced.of(draft, draft.evidence)
+    main = root_texts(draft)[0]
+    root_links = _root_links(draft, index, traced)
+    observations = _observations(draft, traced)
 
     factors = list(diag.contributing_factors) if diag else []
     factor_links = [Links() for _ in factors]
@@ -242,9 +292,7 @@ def build(draft: Draft) -> Ledger:
     for i, claim in enumerate(draft.agent_claims):
         rec_at = next((k for k, r in enumerate(recs) if r.action == claim.text), None)
         if claim.kind == "root_cause":
-            if not early:
-                index.link_ids(root_links, claim.evidence_ids, root=True)
-                main = main or claim.text
+            main = main or claim.text
         elif claim.kind == "contributing_factor" and claim.text in factors:
             index.link_ids(factor_links[factors.index(claim.text)], claim.evidence_ids)
         elif claim.kind == "recommendation" and rec_at is not None:
@@ -252,6 +300,7 @@ def build(draft: Draft) -> Ledger:
         else:
             links = Links()
             index.link_ids(links, claim.evidence_ids)
+            index.link_ids(links, claim.refuting_evidence_ids, refutes=True)
             index.link_text(links, [claim.text])
             extra.append((f"diagnosis.claims[{i}]", links, claim.text, i))
 
@@ -264,7 +313,7 @@ def build(draft: Draft) -> Ledger:
         return claim
 
     main = main or (draft.parsed.title or "")
-    root = add("root_cause", main, root_links, "root_cause") if main and not early else None
+    root = add("root_cause", main, root_links, "root_cause") if main else None
     if root is not None and draft.root_marked:
         root.note = "marked unverified by the harness" + (f"; {root.note}" if root.note else "")
     for i, text in enumerate(factors):
@@ -281,7 +330,7 @@ def build(draft: Draft) -> Ledger:
         claim = add("observation", text, links, origin)
         if i in draft.dropped_traces:
             claim.status, claim.note = "dropped", draft.dropped_traces[i]
-        if _claims_trace(draft.traces[i]):
+        if not _is_report_line(draft.traces[i]):
             cited.append(claim)
     for origin, links, text, i in extra:
         kind = draft.agent_claims[i].kind
@@ -291,13 +340,3 @@ def build(draft: Draft) -> Ledger:
         if draft.agent_claims[i].evidence_ids:
             cited.append(claim)
     return Ledger(claims=claims, root=root, cited=cited, unknown_ids=index.unknown)
-
-
-def _quoted(item: TraceItem, evidence: list[Evidence]) -> tuple[Evidence | None, str]:
-    """A report Evidence line: supported when an artifact holds its quoted text."""
-    if not item.exact_quote:
-        return None, "a report evidence line without a quote or a trace"
-    for ev in evidence:
-        if ev.live and item.exact_quote in ev.haystack():
-            return ev, ""
-    return None, f"no artifact of this run contains {item.exact_quote[:80]!r}"

@@ -29,7 +29,10 @@ GUARDS: dict[str, tuple[str, str]] = {
     "impact/rollback guidance": ("add_impact_rollback_note", GUARD_TEXTS[1]),
     "operator approval": ("add_approval_step", GUARD_TEXTS[2]),
 }
-_CONFIDENCE_LINE = re.compile(r"(?m)^(\s*confidence:\s*)high\s*$")
+MIN_RELOCATED = 12
+"""A cited value is relocated only when it is text this long: a number, a flag or a short word
+found once elsewhere says nothing about where the agent looked."""
+LOWER = {"high": "medium", "medium": "low"}
 
 
 @dataclass(frozen=True)
@@ -56,7 +59,8 @@ def _unlinked_traces(f: Facts) -> list[int]:
 def _locate(draft: Draft, i: int) -> str | None:
     """The one place a cited value really is, among artifacts of the same file; None if not exactly one."""
     item = draft.traces[i]
-    if item.exact_value is None and not item.exact_quote:
+    wanted = item.exact_value if item.exact_value is not None else item.exact_quote
+    if not isinstance(wanted, str) or len(wanted.strip()) < MIN_RELOCATED:
         return None
 
     def hit(value: object) -> bool:
@@ -109,23 +113,37 @@ def _drop_untraceable(draft: Draft, f: Facts, attempt: int) -> list[Repair]:
         out.append(Repair(attempt=attempt, kind="drop_untraceable_claim", target=claim.origin, reason=reason,
                           before=claim.text, after=None))
     root = f.root
-    if root is not None and not root.supports and draft.root_marked is None:
+    if root is not None and (not root.supports or root.untraced) and draft.root_marked is None:
         draft.root_marked = UNVERIFIED + root.text
+        why = f"cites evidence that does not trace: {'; '.join(root.untraced)}" if root.untraced else root.note
         out.append(Repair(attempt=attempt, kind="mark_untraceable_claim", target="root_cause",
-                          reason=f"the root cause does not trace to live evidence ({root.note})",
+                          reason=f"the root cause does not trace to live evidence ({why})"[:600],
                           before=root.text, after=draft.root_marked))
     return out
 
 
 def _lower_confidence(draft: Draft, f: Facts, attempt: int) -> list[Repair]:
-    if draft.confidence != "high" or not _gate_failed(f, "G1"):
+    """Refuting live evidence lowers the root cause's confidence one level (once); high
+    confidence failing gate G1 becomes medium."""
+    before = after = draft.confidence
+    reasons = []
+    if f.root_refuting and after in LOWER and "refuted" not in draft.confidence_lowered_for:
+        draft.confidence_lowered_for.add("refuted")
+        after = LOWER[after]
+        reasons.append(f"live evidence refutes the root cause: {', '.join(ev.id for ev in f.root_refuting)}")
+    if after == "high" and _gate_failed(f, "G1"):
+        after = "medium"
+        reasons.append(
+            f"high confidence needs two independent live source groups or a confirmed signature; "
+            f"the root cause has {len(f.root_groups)} ({', '.join(f.root_groups) or 'none'})"
+        )
+    if after == before:
         return []
-    draft.confidence = "medium"
-    draft.report = _CONFIDENCE_LINE.sub(r"\1medium", draft.report, count=1)
-    return [Repair(attempt=attempt, kind="lower_confidence", target="confidence",
-                   reason=f"high confidence needs two independent live source groups or a confirmed signature; "
-                          f"the root cause has {len(f.root_groups)} ({', '.join(f.root_groups) or 'none'})",
-                   before="high", after="medium")]
+    draft.confidence = after
+    line = re.compile(rf"(?m)^(\s*confidence:\s*){before}\s*$")
+    draft.report = line.sub(rf"\g<1>{after}", draft.report, count=1)
+    return [Repair(attempt=attempt, kind="lower_confidence", target="confidence", reason="; ".join(reasons),
+                   before=before, after=after)]
 
 
 def _guardrails(draft: Draft, f: Facts, attempt: int) -> list[Repair]:
@@ -158,7 +176,8 @@ RULES: tuple[RepairRule, ...] = (
                "Cited evidence that still does not trace is dropped; a root cause without live evidence is marked unverified.",
                _drop_untraceable),
     RepairRule("over_confidence", ("lower_confidence",),
-               "High confidence failing gate G1 is lowered to medium.", _lower_confidence),
+               "Live evidence refuting the root cause lowers its confidence one level (once); high confidence "
+               "failing gate G1 is lowered to medium.", _lower_confidence),
     RepairRule("safety_guardrails", ("add_read_only_check", "add_impact_rollback_note", "add_approval_step"),
                "Each missing guard is inserted before the mutating action that lacks it.", _guardrails),
 )

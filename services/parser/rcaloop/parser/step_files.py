@@ -7,7 +7,6 @@ step1/3/4 hold what the run collected and become evidence artifacts with ids suc
 
 from __future__ import annotations
 
-import re
 from datetime import datetime
 from typing import Any
 
@@ -21,13 +20,12 @@ from rcaloop.parser.tolerant import Reader, first_sentence
 STEP5 = "step5_summary.json"
 REFERENCE_FILES = ("step1_job_context.json", "step3_correlation.json", "step4_github_fetch_history.json")
 CONFIDENCE = ("high", "medium", "low")
-# (file, list key in it, default source group, kind, title key, text keys)
+# (file, step, list key in it, default collector (an item's own `source` wins), kind, title key, text keys)
 ARTIFACT_LISTS = (
     ("step1_job_context.json", "step1", "failed_tasks", "aap", "failed_task", "task", ("error", "msg", "message")),
     ("step3_correlation.json", "step3", "timeline", None, "event", "source", ("event", "message")),
     ("step4_github_fetch_history.json", "step4", "github_fetches", "github", "code", "path", ("content",)),
 )
-INDEXED = re.compile(r"^([A-Za-z_][A-Za-z0-9_]*\[\d+\])")
 
 
 def _file(content: dict[str, Any], name: str) -> Any:
@@ -48,7 +46,7 @@ def parse_step_files(content: Any, job_id: str | None, resolver: Resolver | None
         warnings.append(codes.JOB_ID_MISMATCH.issue(path="job_id"))
     job = job_id or step5_job
     artifacts = _artifacts(content, job)
-    diagnosis = _diagnosis(step5, reader, artifacts)
+    diagnosis = _diagnosis(step5, reader)
     warnings += reader.warnings
     rc = diagnosis.root_cause or RootCause()
     title = first_sentence(rc.summary) or (f"job {job}" if job else None)
@@ -62,11 +60,12 @@ def parse_step_files(content: Any, job_id: str | None, resolver: Resolver | None
         "diagnosis": diagnosis,
         "artifacts": artifacts,
         "alert_text": _alert_text(_file(content, "step1_job_context.json")),
+        "incident_started_at": _started(_file(content, "step1_job_context.json")),
         "warnings": warnings,
     }
 
 
-def _diagnosis(step5: dict, r: Reader, artifacts: list[EvidenceArtifact]) -> Diagnosis:
+def _diagnosis(step5: dict, r: Reader) -> Diagnosis:
     d = Diagnosis()
     raw_rc = r.require(step5, "root_cause")
     if isinstance(raw_rc, dict):
@@ -93,32 +92,20 @@ def _diagnosis(step5: dict, r: Reader, artifacts: list[EvidenceArtifact]) -> Dia
     for i, item in enumerate(r.items(step5.get("alternative_diagnoses"), "alternative_diagnoses")):
         if (alt := r.model(AlternativeDiagnosis, item, f"alternative_diagnoses[{i}]")) is not None:
             d.alternative_diagnoses.append(alt)
-    _claims(d, artifacts)
+    _claims(d)
     return d
 
 
-def _claims(d: Diagnosis, artifacts: list[EvidenceArtifact]) -> None:
-    """The root-cause claim cites the artifacts its evidence items point into."""
-    ids = {a.id for a in artifacts}
-    cited: list[str] = []
-    for item in sorted(d.evidence, key=lambda t: not t.is_root_cause):
-        target = _artifact_id(item)
-        if target in ids and target not in cited:
-            cited.append(target)
+def _claims(d: Diagnosis) -> None:
+    """Claims for the ledger. The root cause's evidence is its ``is_root_cause`` items, which
+    the harness traces itself: the claim carries no ids of its own (it must not borrow the
+    other items' artifacts)."""
     if d.root_cause and d.root_cause.summary:
-        d.claims.append(Claim(id="cause", kind="root_cause", text=d.root_cause.summary, evidence_ids=cited))
+        d.claims.append(Claim(id="cause", kind="root_cause", text=d.root_cause.summary))
     for n, rec in enumerate(d.recommendations, start=1):
         d.claims.append(Claim(id=f"recommendation-{n}", kind="recommendation", text=rec.action))
     for n, factor in enumerate(d.contributing_factors, start=1):
         d.claims.append(Claim(id=f"contributing_factor-{n}", kind="contributing_factor", text=factor))
-
-
-def _artifact_id(item: TraceItem) -> str | None:
-    step = item.source or ""
-    if item.source_file:
-        step = next((s for f, s, *_ in ARTIFACT_LISTS if item.source_file.endswith(f)), step)
-    m = INDEXED.match(item.json_path or "")
-    return f"{step}.{m.group(1)}" if m and step else None
 
 
 def _artifacts(content: dict[str, Any], job: str | None) -> list[EvidenceArtifact]:
@@ -134,11 +121,11 @@ def _artifacts(content: dict[str, Any], job: str | None) -> list[EvidenceArtifac
             text = next((item[k] for k in text_keys if isinstance(item.get(k), str)), None)
             if text is None and "status" in item:
                 text = f"HTTP {item['status']}"
+            collector = item.get("source") if isinstance(item.get("source"), str) and item["source"].strip() else None
             out.append(
                 EvidenceArtifact(
                     id=f"{step}.{key}[{i}]",
-                    source=step,
-                    source_group=str(item.get("source") or group or step),
+                    source=collector or group or step,
                     kind=kind,
                     title=str(item.get(title_key) or ""),
                     text=text or "",
@@ -158,6 +145,13 @@ def _time(value: Any) -> datetime | None:
         return datetime.fromisoformat(value.replace("Z", "+00:00"))
     except ValueError:
         return None
+
+
+def _started(step1: Any) -> datetime | None:
+    """When the failed job started (step1 ``started`` / ``started_at``)."""
+    if not isinstance(step1, dict):
+        return None
+    return next((t for k in ("started", "started_at") if (t := _time(step1.get(k))) is not None), None)
 
 
 def _alert_text(step1: Any) -> str | None:

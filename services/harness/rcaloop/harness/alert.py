@@ -1,0 +1,96 @@
+"""What the alert says: whether it is a generic status alert, and which target it is about.
+
+A **generic status alert** reports a state — not ready, waiting, replicas missing, a
+rollout not progressing — without a failure of its own (an error, a denial, an OOM kill, an
+HTTP error status, an image that can't be pulled). Alert names are read as words
+(``KubePodNotReady`` → "Kube Pod Not Ready"), and numbers are an HTTP status only where
+the text says so (``HTTP 503``, ``status=500``, ``503 Service Unavailable``, ``5xx``):
+"waiting for 500 seconds" is not an error.
+
+The alert's **targets** are the workloads it names — ``deployment payments``,
+``pod/checkout-7f9``, ``service=checkout-api`` — so an observation can be checked for
+being about the alert's own target.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from functools import lru_cache
+from typing import Any
+
+_CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])")
+GENERIC_STATUS = re.compile(
+    r"\bnon[- ]?ready\b|\bnot[- ]?ready\b|\bunready\b|\bwaiting\b|\breplicas?\b|\broll ?out\b|"
+    r"\bunavailable replicas\b|\bprogress ?deadline ?exceeded\b|\bgeneration mismatch\b|\bcrash ?loop(?:ing)?\b|"
+    r"\bcrash ?loop ?back ?off\b|\bpending pods?\b|\bpod (?:is )?pending\b",
+    re.I,
+)
+ERROR_SIGNAL = re.compile(
+    r"\berror|\berr\b|exception\b|\bdenied\b|\brefused\b|\bforbidden\b|\bunauthori[sz]ed\b|\boom ?kill|"
+    r"\bout of memory\b|\bexit code\b|\bpanic\b|\btraceback\b|\bsegfault\b|\bcertificate\b|\bno such\b|"
+    r"\bnot found\b|\bimage ?pull\b|\bback ?off pulling\b|\bevicted\b|\bdisk pressure\b|\bdeadlock\b|"
+    r"\b(?:http|status|code|returned|response|responded)\W{0,3}[45]\d\d\b|"
+    r"\b[45]\d\d (?:internal|bad|service|gateway|not|forbidden|unauthori[sz]ed|too many|conflict)\b|\b[45]xx\b",
+    re.I,
+)
+"""An alert carrying one of these names its own failure: it is not a generic status alert."""
+
+KINDS = (
+    "deployment", "deploy", "pod", "service", "svc", "statefulset", "sts", "daemonset", "ds", "job", "cronjob",
+    "container", "replicaset", "rs", "hpa", "ingress", "pvc", "instance", "host", "node", "app", "workload",
+)
+_TARGET = re.compile(
+    r"\b(?:" + "|".join(KINDS) + r")(?:\s*[=:/]\s*|\s+)[\"'`]?([A-Za-z0-9][A-Za-z0-9_.-]{1,126}[A-Za-z0-9])",
+    re.I,
+)
+NOT_A_NAME = frozenset({
+    "is", "are", "was", "were", "has", "have", "had", "in", "on", "of", "for", "to", "from", "with", "the", "and",
+    "not", "status", "ready", "waiting", "pending", "failed", "failing", "restarts", "restarting", "replicas",
+    "available", "unavailable", "rollout", "progress", "generation", "mismatch", "name", "names", "count", "that",
+    "this", "prod", "production", "staging", "default", "kube-system", "namespace", "cluster",
+})
+MIN_TARGET = 3
+
+
+def words_of(text: str) -> str:
+    """CamelCase alert names split into words (``KubePodNotReady`` → ``Kube Pod Not Ready``)."""
+    return _CAMEL.sub(" ", text)
+
+
+@lru_cache(maxsize=1024)
+def generic_status(text: str) -> str | None:
+    """The status words of a generic status alert; None when the alert is not one."""
+    readable = words_of(text)
+    m = GENERIC_STATUS.search(readable)
+    return m.group(0).lower() if m and not ERROR_SIGNAL.search(readable) else None
+
+
+@lru_cache(maxsize=1024)
+def of_alert(text: str) -> tuple[str, ...]:
+    """The workloads the alert names, lower-cased, in order of appearance."""
+    found: list[str] = []
+    for m in _TARGET.finditer(text or ""):
+        name = m.group(1).lower()
+        if len(name) >= MIN_TARGET and name not in NOT_A_NAME and not name.isdigit() and name not in found:
+            found.append(name)
+    return tuple(found)
+
+
+@lru_cache(maxsize=64)
+def _pattern(names: tuple[str, ...]) -> re.Pattern[str]:
+    return re.compile(r"(?<![A-Za-z0-9_])(?:" + "|".join(re.escape(n) for n in names) + r")(?![A-Za-z0-9_])", re.I)
+
+
+def mentions(names: tuple[str, ...], *parts: Any) -> bool:
+    """Does any part (title, text, value) name one of the targets as a whole word?"""
+    if not names:
+        return False
+    pattern = _pattern(names)
+    for part in parts:
+        if part is None:
+            continue
+        text = part if isinstance(part, str) else json.dumps(part, ensure_ascii=False, default=str)
+        if pattern.search(text):
+            return True
+    return False
