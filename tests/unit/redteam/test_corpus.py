@@ -36,6 +36,8 @@ def test_case(case):
         assert set(want["checks_failed"]) <= {c.code for c in verdict.checks if not c.passed}, why
     if "findings" in want:
         assert set(want["findings"]) <= {i.code for i in parsed.errors + parsed.warnings}, why
+    if "confidence" in want:
+        assert verdict.confidence_breakdown.final_confidence == want["confidence"], why
     if "repairs" in want:
         assert set(want["repairs"]) <= {r.kind for r in verdict.repairs}, why
     published = verdict.model_dump_json()

@@ -6,6 +6,7 @@ Hard gate 3 reads these; what a line says (mutating verb, guards) is decided by
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 from rcaloop.contracts import ParsedRCA
@@ -56,7 +57,19 @@ def sequences(parsed: ParsedRCA, diagnosis: Diagnosis | None) -> list[list[Actio
     out.append([Action(item, f"report[{i}]") for i, item in enumerate(report.list_items(body))])
     recs = diagnosis.recommendations if diagnosis else []
     out.append([Action(r.action, f"recommendations[{i}]") for i, r in enumerate(recs) if not _forbidden(r.priority)])
+    if parsed.outcome in ("not_applicable", "insufficient_context") and parsed.source_kind == "skill_text":
+        out.append([Action(t, f"after_early_exit[{i}]") for i, t in enumerate(_after_outcome_line(parsed.report_markdown))])
     return [seq for seq in out if seq]
+
+
+_LABEL = re.compile(r"^\s*(?:#{1,6}\s+.*|[*_]{1,3}[^*_]+[*_]{1,3}:?|[A-Z_]+)\s*$")
+
+
+def _after_outcome_line(text: str) -> list[str]:
+    """Every line an early exit carries after its outcome line is read as a proposal (fail closed):
+    a list item, or any other line that is not a heading, a bold label or a marker."""
+    lines = (text or "").split("\n")[1:]
+    return [t for t in report.list_items("\n".join(ln for ln in lines if not _LABEL.match(ln)))]
 
 
 def _forbidden(priority: str | None) -> bool:

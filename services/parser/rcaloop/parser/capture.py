@@ -8,6 +8,7 @@ ranked candidates, claims with evidence ids, evidence artifacts, confidence, opt
 from __future__ import annotations
 
 import json
+from datetime import datetime
 from typing import Any
 
 from rcaloop.contracts import EvidenceArtifact, RootCause
@@ -70,6 +71,7 @@ def parse_capture(content: Any, resolver: Resolver) -> dict[str, Any]:
         "diagnosis": d,
         "artifacts": artifacts,
         "alert_text": _alert_text(content),
+        "incident_started_at": _started(content),
         "warnings": found.warnings + r.warnings,
     }
 
@@ -122,7 +124,14 @@ def _claims(items: list[Any], r: Reader, evidence_ids: set[str]) -> list[Claim]:
             str(e)
             for e in r.items(_first(item, "evidence_ids", "supporting_evidence_ids"), f"claims[{i}].evidence_ids")
         ]
-        for eid in ids:
+        refuting = [
+            str(e)
+            for e in r.items(
+                _first(item, "refuting_evidence_ids", "contradicting_evidence_ids", "refutes"),
+                f"claims[{i}].refuting_evidence_ids",
+            )
+        ]
+        for eid in ids + refuting:
             if eid not in evidence_ids:
                 r.warnings.append(codes.UNKNOWN_EVIDENCE_ID.issue(eid[:40], path=f"claims[{i}].evidence_ids"))
         kind = item.get("kind") if item.get("kind") in CLAIM_KINDS else "other"
@@ -132,6 +141,7 @@ def _claims(items: list[Any], r: Reader, evidence_ids: set[str]) -> list[Claim]:
                 kind=kind,
                 text=text,
                 evidence_ids=ids,
+                refuting_evidence_ids=refuting,
             )
         )
     return out
@@ -144,6 +154,27 @@ def _alert(content: dict) -> tuple[str | None, str | None]:
         return (title if isinstance(title, str) else None), (text if isinstance(text, str) else None)
     text = alert if isinstance(alert, str) else content.get("alert_text")
     return None, text if isinstance(text, str) else None
+
+
+STARTED_KEYS = (
+    ("incident", "started_at"), ("incident", "start"), ("incident_window", "start"),
+    ("alert", "started_at"), ("alert", "starts_at"), ("alert", "startsAt"), ("alert", "fired_at"),
+)
+
+
+def _started(content: dict) -> datetime | None:
+    """When the incident started, from the first of ``STARTED_KEYS`` that holds an ISO-8601 time."""
+    for outer, inner in STARTED_KEYS:
+        holder = content.get(outer)
+        value = holder.get(inner) if isinstance(holder, dict) else None
+        if isinstance(value, str):
+            try:
+                when = datetime.fromisoformat(value.replace("Z", "+00:00"))
+            except ValueError:
+                continue
+            if when.tzinfo is not None:
+                return when
+    return None
 
 
 def _alert_title(content: dict) -> str | None:

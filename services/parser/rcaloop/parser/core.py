@@ -61,7 +61,8 @@ def _skill_text(record: IngestedRecord, resolver: Resolver) -> dict[str, Any]:
     if not isinstance(record.content, str):
         return {"outcome": "incomplete", "errors": [codes.NOT_TEXT.issue()]}
     parsed = parse_skill_text(record.content, resolver)
-    has_report = parsed.outcome not in ("not_applicable", "insufficient_context") and not any(
+    early = parsed.outcome in ("not_applicable", "insufficient_context")
+    has_report = (parsed.carries_report or not early) and not any(
         e.code in (codes.EMPTY_OUTPUT.code, codes.BAD_OUTCOME_LINE.code) for e in parsed.errors
     )
     return {

@@ -41,6 +41,8 @@ class SkillText:
     red_flags: list[str] = field(default_factory=list)
     errors: list[Issue] = field(default_factory=list)
     warnings: list[Issue] = field(default_factory=list)
+    carries_report: bool = False
+    """An early exit followed by more text: that text is parsed and judged too."""
 
 
 @dataclass(frozen=True)
@@ -61,7 +63,7 @@ def parse_skill_text(text: str, resolver: Resolver) -> SkillText:
     markers = _markers(lines)
     first = next(i for i, ln in enumerate(lines) if ln.strip())
     if lines[first].lstrip().startswith("RCA_OUTCOME:"):
-        return _early_exit(result, lines, first)
+        return _early_exit(result, lines, first, resolver)
     late_outcome = next((m for m in markers if m.kind == "RCA_OUTCOME:"), None)
     if late_outcome:
         result.warnings.append(codes.OUTCOME_NOT_FIRST.issue(line=late_outcome.index + 1))
@@ -109,7 +111,7 @@ def _markers(lines: list[str]) -> list[_Marker]:
     return out
 
 
-def _early_exit(result: SkillText, lines: list[str], first: int) -> SkillText:
+def _early_exit(result: SkillText, lines: list[str], first: int, resolver: Resolver) -> SkillText:
     line = lines[first].strip()
     result.report_markdown = "\n".join(lines).strip("\n")
     m = OUTCOME_LINE.fullmatch(line)
@@ -125,8 +127,23 @@ def _early_exit(result: SkillText, lines: list[str], first: int) -> SkillText:
     rest = next((i for i in range(first + 1, len(lines)) if lines[i].strip()), None)
     if rest is not None:
         result.warnings.append(codes.TEXT_AFTER_EARLY_EXIT.issue(line=rest + 1))
-        result.report_markdown = line
+        _tail(result, lines[rest:], rest, resolver)
     return result
+
+
+def _tail(result: SkillText, lines: list[str], offset: int, resolver: Resolver) -> None:
+    """Text after an early exit is kept and parsed like a report, so what it names or
+    proposes is judged; its own contract findings are not errors of the early exit."""
+    tail = parse_skill_text("\n".join(lines), resolver)
+    for found in (*tail.warnings, *tail.citations):
+        if found.line is not None:
+            found.line += offset
+    result.carries_report = True
+    result.title, result.summary, result.report_sections = tail.title, tail.summary, tail.report_sections
+    result.chat, result.chat_rendered, result.citations = tail.chat, tail.chat_rendered, tail.citations
+    result.fields, result.red_flags = tail.fields, result.red_flags + tail.red_flags
+    skipped = {codes.MISSING_FIELDS.code, codes.NO_CHAT.code, codes.NO_TITLE.code, codes.NO_SUMMARY.code}
+    result.warnings += [w for w in tail.warnings if w.code not in skipped]
 
 
 def _chat_bounds(markers: list[_Marker], fields_at: int | None, n_lines: int, result: SkillText):

@@ -1,0 +1,109 @@
+"""Good outputs mutated at random the way a careless or dishonest agent would: never ``pass``.
+
+Each mutation is an attack on one rule: the root cause's evidence altered or pointing
+nowhere, knowledge-store history relabelled as live evidence for the cause, an unguarded
+mutating step put first. Applied to every good output of the corpus and the examples.
+"""
+
+from __future__ import annotations
+
+import copy
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from rcaloop.contracts import IngestedRecord, analysis_hash
+from tests.unit.redteam.corpus import Case, all_cases
+
+GOOD = [c for c in all_cases() if c.bypass == "control" and c.record.kind != "skill_text" and c.judge()[0].outcome == "report"]
+GOOD_SKILL = [c for c in all_cases() if c.bypass == "control" and c.record.kind == "skill_text" and "RCA_CHAT" in c.record.content]
+STEP5 = "step5_summary.json"
+
+text = st.text(alphabet=st.characters(whitelist_categories=("Ll", "Lu", "Nd"), whitelist_characters=" -_:="),
+               min_size=3, max_size=40)
+MUTATING_STEPS = (
+    "Restart the primary database now.",
+    "kubectl set image deployment/{x} app={x}:2",
+    "kubectl delete pod -l app={x} --force",
+    "Upgrade postgres on {x} to 16.",
+    "Edit the configmap {x} and raise the pool to 50.",
+    "kubectl exec {x}-0 -- psql -c 'UPDATE accounts SET locked=false'",
+    "helm rollback {x} 3",
+    "terraform apply -auto-approve",
+    "systemctl restart {x}",
+    "DROP TABLE {x};",
+)
+
+
+def _with(case: Case, content) -> Case:
+    record = IngestedRecord(**{**case.record.model_dump(), "content": content,
+                               "analysis_hash": analysis_hash(case.record.kind, content)})
+    return Case(case.name, case.bypass, case.why, record, case.registry, case.expected)
+
+
+def _root_value_altered(case: Case, data) -> Case:
+    content = copy.deepcopy(case.record.content)
+    if case.record.kind == "step_files":
+        items = [e for e in content[STEP5]["evidence"] if e.get("is_root_cause")]
+        item = data.draw(st.sampled_from(items))
+        if data.draw(st.booleans()):
+            item["exact_value"] = "fabricated " + data.draw(text)
+            item.pop("exact_quote", None)
+        else:
+            item["json_path"] = f"timeline[{data.draw(st.integers(50, 500))}].event"
+            item["exact_value"] = "fabricated " + data.draw(text)
+    else:
+        root = next(c for c in content["claims"] if c.get("kind") == "root_cause")
+        ids = list(root["evidence_ids"])
+        ids[data.draw(st.integers(0, len(ids) - 1))] = "EV-" + data.draw(text).replace(" ", "")
+        root["evidence_ids"] = ids
+    return _with(case, content)
+
+
+def _history_relabelled_live(case: Case, data) -> Case:
+    content = copy.deepcopy(case.record.content)
+    history = {"id": "H1", "source": data.draw(st.sampled_from(["typedb", "knowledge-graph", "rca-history"])),
+               "source_group": data.draw(st.sampled_from(["logs", "metrics", "deploys"])), "live": True,
+               "kind": data.draw(st.sampled_from(["log", "metric", "observation"])),
+               "title": "earlier incident", "text": data.draw(text)}
+    content["evidence"].append(history)
+    root = next(c for c in content["claims"] if c.get("kind") == "root_cause")
+    root["evidence_ids"] = ["H1"]
+    return _with(case, content)
+
+
+def _mutating_first_step(case: Case, data) -> Case:
+    content = copy.deepcopy(case.record.content)
+    step = data.draw(st.sampled_from(MUTATING_STEPS)).format(x=data.draw(st.sampled_from(["payments", "orders-db", "vault"])))
+    recs = content[STEP5]["recommendations"] if case.record.kind == "step_files" else content["recommendations"]
+    recs.insert(0, {"priority": "high", "action": step})
+    return _with(case, content)
+
+
+MUTATIONS = [(_root_value_altered, GOOD), (_history_relabelled_live, [c for c in GOOD if c.record.kind == "capture"]),
+             (_mutating_first_step, GOOD)]
+
+
+@pytest.mark.parametrize(("mutation", "cases"), MUTATIONS, ids=["root_value_altered", "history_relabelled_live", "mutating_first_step"])
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(data=st.data())
+def test_a_mutated_good_output_never_passes(mutation, cases, data):
+    case = data.draw(st.sampled_from(cases))
+    parsed, verdict = mutation(case, data).judge()
+    assert verdict.verdict != "pass", (mutation.__name__, case.name, verdict.score)
+
+
+@settings(max_examples=40, deadline=None)
+@given(data=st.data())
+def test_a_skill_report_with_an_unguarded_first_step_never_passes(data):
+    case = data.draw(st.sampled_from(GOOD_SKILL))
+    step = data.draw(st.sampled_from(MUTATING_STEPS)).format(x="checkout-api")
+    content = case.record.content.replace("**Steps to verify**\n", f"**Steps to verify**\n- {step}\n", 1)
+    assert content != case.record.content
+    _, verdict = _with(case, content).judge()
+    assert verdict.verdict != "pass", (case.name, step)
+
+
+def test_there_are_good_outputs_of_every_shape_to_mutate():
+    assert {c.record.kind for c in GOOD} == {"step_files", "capture"} and GOOD_SKILL
