@@ -218,7 +218,7 @@ def render(cases: list[tuple[str, str, HarnessVerdict]]) -> str:
             "words win over every other. Any other collector is in the group `unrecognized` (several unrecognised "
             "collectors count as one group). Knowledge-graph items are always historical.", ""]
     out += ["## Artifact kinds the harness reads", "", "| `EvidenceArtifact.kind` | effect |", "|---|---|",
-            f"| {_kinds(SIGNATURE_KINDS)} | a confirmed signature when it supports the root cause (G1, EG4, UC2) |",
+            f"| {_kinds(SIGNATURE_KINDS)} | a confirmed signature when it supports the root cause and its collector is the signature matcher (G1, EG4, UC2); the label on an item of another collector confirms nothing |",
             f"| {_kinds(REFUTING_KINDS)} | recorded under the claim's `refutes`, never as support; refuting a root cause lowers its confidence |",
             f"| {_kinds(HISTORY_KINDS)} | historical: context only |",
             f"| {_kinds(DEGRADED_KINDS)} | a degraded source: the report must say data is missing (UC3) |",

@@ -34,6 +34,8 @@ from rcaloop.shared import jsonpath
 
 HISTORICAL_GROUP = "knowledge graph"
 UNRECOGNIZED_GROUP = "unrecognized"
+SIGNATURE_GROUP = "signature matcher"
+"""The collector that matches known failure signatures: only its items confirm one."""
 SOURCE_GROUPS: tuple[tuple[str, tuple[str, ...]], ...] = (
     (HISTORICAL_GROUP, ("typedb", "knowledge", "history", "historical", "rca", "kg", "past", "prior", "similar")),
     ("automation platform", ("aap", "ansible", "awx", "tower", "jenkins", "step1", "job", "ci", "automation", "tekton",
@@ -51,6 +53,7 @@ SOURCE_GROUPS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("network", ("dns", "dig", "ping", "traceroute", "blackbox", "network", "tcpdump", "synthetics", "probe")),
     ("cloud api", ("aws", "gcp", "azure", "cloudtrail", "cloud", "gcloud", "az")),
     ("secrets manager", ("vault", "kms", "secretsmanager")),
+    (SIGNATURE_GROUP, ("signature", "signatures", "matcher", "sigmatch")),
     ("chat", ("chat", "slack", "msg", "message", "teams")),
 )
 """The first group (in this order) one of whose names is a word of the collector's name

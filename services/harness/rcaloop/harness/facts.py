@@ -8,7 +8,7 @@ from rcaloop.contracts.verdict import LedgerClaim
 from rcaloop.harness import actions, alert, ledger, report
 from rcaloop.harness.actions import Violation
 from rcaloop.harness.draft import Draft, named_family
-from rcaloop.harness.evidence import Evidence
+from rcaloop.harness.evidence import SIGNATURE_GROUP, Evidence
 from rcaloop.harness.ledger import Ledger
 
 SIGNATURE_KINDS = frozenset({"signature", "confirmed_signature"})
@@ -61,13 +61,18 @@ def derive(draft: Draft) -> Facts:
         root_live=root_live,
         root_refuting=refuting,
         root_groups=sorted({ev.group for ev in root_live}),
-        signature=[ev.id for ev in root_live if ev.item.kind.lower() in SIGNATURE_KINDS],
+        signature=[ev.id for ev in root_live if confirmed_signature(ev)],
         confidence=draft.confidence,
         violations=[v for seq in draft.sequences for v in actions.violations(seq)],
         alert_status=alert.generic_status(alert_text(draft)),
         family=named_family(draft),
         target_verified=[ev.id for ev in root_live if ev.item.target_verified],
     )
+
+
+def confirmed_signature(ev: Evidence) -> bool:
+    """A signature is confirmed by the signature matcher that found it, not by an item's ``kind`` label."""
+    return ev.live and ev.group == SIGNATURE_GROUP and ev.item.kind.lower() in SIGNATURE_KINDS
 
 
 def ids(items: list[Evidence]) -> str:
