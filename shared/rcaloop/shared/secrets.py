@@ -1,0 +1,674 @@
+"""The one secret detector: every service finds and redacts secret values with it.
+
+Detection is Yelp's ``detect-secrets``: its plugins' patterns (cloud keys, API and bot
+tokens, private keys, credentials in URLs) and its keyword detector (password, secret and
+key assignments) with its false-positive filters. The patterns run directly, and only on
+the lines that hold a literal the pattern needs (a substring test first), so an 8 KB report
+is scanned in tens of microseconds, not the milliseconds of running every pattern on every
+line. ``EXTRA_RULES`` fill what the library lacks for chat output: webhook URLs, token query
+parameters, ``Authorization`` headers and ``token`` / hyphenated key assignments.
+
+Redaction replaces each value by ``[REDACTED:<type>]`` and keeps every line where it was
+(a private key's lines become empty lines after its marker). A marker already in the text
+is read back as a secret of its type, so redacting twice changes nothing and the findings
+survive: ingestion redacts before it publishes, and the parser, running the same function
+on what it receives, still reports where each secret was. Findings name a type and a place,
+never the value.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from bisect import bisect_right
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import Any, TypeVar
+
+from detect_secrets.filters import heuristic
+from detect_secrets.plugins import (
+    artifactory, aws, azure_storage_key, basic_auth, cloudant, discord, github_token, gitlab_token, ibm_cloud_iam,
+    ibm_cos_hmac, jwt, keyword, mailchimp, npm, openai, private_key, pypi_token, sendgrid, slack, softlayer,
+    square_oauth, stripe, telegram_token, twilio,
+)  # fmt: skip
+
+from rcaloop.contracts import DeadLetter, EvidenceArtifact, RawResult
+
+MARKER = re.compile(r"\[REDACTED:([a-z][a-z0-9-]{0,39})\]")
+"""How a redacted value reads: ``[REDACTED:api-key]``. Read back as a secret of that type."""
+
+TYPES = (
+    "aws-access-key", "aws-secret-key", "api-key", "token", "private-key", "password", "secret",
+    "connection-string", "webhook-url",
+)  # fmt: skip
+"""Every type the detector reports (a declared ``sensitive_data`` item may name others)."""
+
+INVISIBLE = re.compile("[\u00ad\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff]")
+"""Format characters that render as nothing: removed first, so they cannot split a secret."""
+
+
+@dataclass(frozen=True, eq=False)
+class Rule:
+    """One pattern: the type it finds and the literals one of which must be on a line for it
+    to run (lower-case literals for a case-insensitive pattern; none: any line holding a word
+    of at least ``min_word`` characters)."""
+
+    type: str
+    pattern: re.Pattern[str]
+    needs: tuple[str, ...] = ()
+    group: int = 0
+    """the part redacted: 0 the whole match, else that group"""
+    assignment: bool = False
+    """a ``name = value`` form: the value must pass the false-positive filters"""
+    keep_host: bool = False
+    """a URL: scheme and host stay readable, the rest is the secret"""
+    min_word: int = 0
+    spans_words: bool = False
+    """the pattern can match across whitespace (else it lies inside one word)"""
+
+    ci: bool = False
+    """set from the pattern: a case-insensitive pattern's literals are found in the lower-cased text"""
+
+    def __post_init__(self) -> None:
+        if self.pattern.flags & re.I:
+            object.__setattr__(self, "ci", True)
+            object.__setattr__(self, "needs", tuple(n.lower() for n in self.needs))
+
+
+@dataclass(frozen=True)
+class Secret:
+    """A secret found: its type, where it was and the 1-based line there (when it has lines)."""
+
+    type: str
+    where: str
+    line: int | None = None
+
+
+@dataclass(frozen=True)
+class _Hit:
+    start: int
+    end: int
+    type: str
+    specific: bool  # a token-shaped match wins the type over a keyword assignment
+
+
+def _rules(plugin: type, type_: str, needs: tuple[str, ...], group: int = 0, **kw: Any) -> tuple[Rule, ...]:
+    return tuple(Rule(type_, p, needs, group, **kw) for p in plugin.denylist)  # type: ignore[attr-defined]
+
+
+_ASSIGN = ("key", "pw", "pass", "token")
+_AWS, _ART, _CLOUDANT, _SLACK, _SOFTLAYER = (
+    aws.AWSKeyDetector.denylist, artifactory.ArtifactoryDetector.denylist, cloudant.CloudantDetector.denylist,
+    slack.SlackDetector.denylist, softlayer.SoftlayerDetector.denylist,
+)  # fmt: skip
+_GITLAB_NEEDS = (("glpat-", "gldt-", "glft-", "glsoat-", "glrt-"), ("GR1348941",), ("glcbt-",), ("glimt-",),
+                 ("glptt-",), ("glagent-",), ("gloas-",))  # fmt: skip
+
+LIBRARY_RULES: tuple[Rule, ...] = (
+    Rule("aws-access-key", _AWS[0], ("A3T", "ABIA", "ACCA", "AKIA", "ASIA")),
+    Rule("aws-secret-key", _AWS[1], ("aws",), group=1, spans_words=True),
+    Rule("api-key", _ART[0], ("AKC",)),
+    Rule("api-key", _ART[1], ("AP",)),
+    *_rules(azure_storage_key.AzureStorageKeyDetector, "api-key", ("AccountKey=",)),
+    *_rules(basic_auth.BasicAuthDetector, "connection-string", ("://",), group=1),
+    Rule("api-key", _CLOUDANT[0], _ASSIGN, group=1, spans_words=True),
+    Rule("api-key", _CLOUDANT[1], _ASSIGN, group=1, spans_words=True),
+    Rule("api-key", _CLOUDANT[2], ("cloudant.com",), group=1),
+    Rule("api-key", _CLOUDANT[3], ("cloudant.com",), group=1),
+    *_rules(discord.DiscordBotTokenDetector, "token", (), min_word=59),
+    *_rules(github_token.GitHubTokenDetector, "token", ("ghp_", "gho_", "ghu_", "ghs_", "ghr_")),
+    *(Rule("token", p, needs) for p, needs in zip(gitlab_token.GitLabTokenDetector.denylist, _GITLAB_NEEDS, strict=True)),
+    *_rules(ibm_cloud_iam.IbmCloudIamDetector, "api-key", _ASSIGN, group=1, spans_words=True),
+    *_rules(ibm_cos_hmac.IbmCosHmacDetector, "api-key", ("secret",), group=1, spans_words=True),
+    *_rules(jwt.JwtTokenDetector, "token", ("eyJ",)),
+    *_rules(mailchimp.MailchimpDetector, "api-key", ("-us",)),
+    *_rules(npm.NpmDetector, "token", ("_authToken",), group=1, spans_words=True),
+    *_rules(openai.OpenAIDetector, "api-key", ("T3BlbkFJ",)),
+    *_rules(private_key.PrivateKeyDetector, "private-key", ("PRIVATE KEY", "PuTTY-User-Key-File-2"), spans_words=True),
+    *_rules(pypi_token.PypiTokenDetector, "token", ("pypi-",)),
+    *_rules(sendgrid.SendGridDetector, "api-key", ("SG.",)),
+    Rule("token", _SLACK[0], ("xox",)),
+    Rule("webhook-url", _SLACK[1], ("hooks.slack.com",), keep_host=True),
+    Rule("api-key", _SOFTLAYER[0], _ASSIGN, group=1, spans_words=True),
+    Rule("api-key", _SOFTLAYER[1], ("softlayer.com",), group=1),
+    *_rules(square_oauth.SquareOAuthDetector, "api-key", ("sq0csp-",)),
+    *_rules(stripe.StripeDetector, "api-key", ("k_live_",)),
+    *_rules(telegram_token.TelegramBotTokenDetector, "token", (), min_word=44),
+    Rule("api-key", twilio.TwilioKeyDetector.denylist[0], ("AC",)),
+    Rule("api-key", twilio.TwilioKeyDetector.denylist[1], ("SK",)),
+    *(
+        Rule("secret", p, ("key", "pass", "pwd", "secret", "contrase"), group, assignment=True, spans_words=True)
+        for p, group in {**keyword.CONFIG_DENYLIST_REGEX_TO_GROUP, **keyword.QUOTES_REQUIRED_DENYLIST_REGEX_TO_GROUP}.items()
+    ),
+)
+"""detect-secrets' plugins, pattern by pattern (``secret`` assignments get their type from
+the name: see ``_assignment_type``). Left out: the high-entropy string plugins (reports
+quote commit hashes and ids) and public IP addresses (not secrets)."""
+
+_URL_TAIL = r"[^\s\"'<>()\[\]`]"
+EXTRA_RULES: tuple[Rule, ...] = (
+    Rule("webhook-url", re.compile(r"https?://(?:[\w-]+\.)*discord(?:app)?\.com/api/webhooks/" + _URL_TAIL + "+"),
+         ("/api/webhooks/",), keep_host=True),
+    Rule("webhook-url", re.compile(r"https?://[\w.-]*\.office\.com/webhook(?:b2)?/" + _URL_TAIL + "+", re.I),
+         (".office.com/webhook",), keep_host=True),
+    Rule("webhook-url", re.compile(r"https?://chat\.googleapis\.com/v1/spaces/" + _URL_TAIL + "+"),
+         ("chat.googleapis.com",), keep_host=True),
+    Rule("webhook-url", re.compile(
+        r"https?://[^\s/]+/(?:[^\s?#/]+/)*(?:hooks?|webhooks?)/(?=[A-Za-z_-]*\d)(?=[\d_-]*[A-Za-z])[\w-]{16,}"
+        + _URL_TAIL + "*", re.I), ("hook",), keep_host=True),
+    Rule("token", re.compile(
+        r"[?&;#]((?:[\w.-]*[_.-])?(?:access_?token|token|api_?key|key|secret|sig|signature|auth|code|credential)s?)"
+        r"=([^&#\s\"'<>()\[\]`]{6,})", re.I), ("=",), group=2),
+    Rule("password", re.compile(r"[?&;]([\w.-]*(?:password|passwd|pwd))=([^&#\s\"'<>()\[\]`]{3,})", re.I),
+         ("=",), group=2),
+    Rule("connection-string", re.compile(r"://:([^\s@/]{3,})@"), ("://",), group=1),
+    Rule("token", re.compile(
+        r"\b(?:proxy-)?authorization[\"']?[ \t]*[:=][ \t]*[\"']?(?:(?:bearer|basic|token|bot|digest|apikey)[ \t]+)?"
+        r"([A-Za-z0-9._~+/=-]{8,})", re.I), ("authorization",), group=1, assignment=True, spans_words=True),
+    Rule("token", re.compile(r"\bbearer[ \t]+([A-Za-z0-9._~+/-]{16,}=*)", re.I), ("bearer",), group=1, spans_words=True),
+    Rule("secret", re.compile(
+        r"(?<![\w-])([\w-]*?(?:token|api-key|apikey|access-key|secret-key|auth-key|private-key|client-secret)s?)"
+        r"[\"'\]]{0,2}[ \t]*(?::=|=>|={1,3}|:)[ \t]*[\"'`]?([^\s\"'`,;]{3,})", re.I),
+         ("token", "-key", "apikey", "-secret"), group=2, assignment=True, spans_words=True),
+)  # fmt: skip
+"""What the library lacks: webhook URLs (Discord, Teams, Google Chat, any ``/hooks/<id>``),
+secrets in query parameters, credentials after an empty user name (``redis://:pw@host``),
+``Authorization`` headers and bearer tokens, ``token`` and hyphenated key assignments."""
+
+RULES = LIBRARY_RULES + EXTRA_RULES
+PLACEHOLDERS = frozenset(
+    {"none", "null", "nil", "true", "false", "empty", "redacted", "hidden", "masked", "unset", "required",
+     "optional", "undefined", "example", "placeholder", "xxx", "xxxx", "xxxxx", "xxxxxx", "xxxxxxxx"}
+)  # fmt: skip
+"""Assignment values that name the absence of a secret rather than being one."""
+_PLAIN_WORD = re.compile(r"[A-Za-z]+(?:[-/._][A-Za-z]+)*")
+_TRAILING = ".,;:!?)]}>*"
+_TOKEN = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_+/=-")
+
+
+def _assignment_type(name: str) -> str:
+    name = name.lower()
+    if "pass" in name or "pwd" in name or "contrase" in name:
+        return "password"
+    if "priv" in name:
+        return "private-key"
+    if "token" in name:
+        return "token"
+    if "secret" in name:
+        return "secret"
+    return "api-key"
+
+
+def _plausible(line: str, name_start: int, value_start: int, value: str, quoted: bool) -> bool:
+    """Whether an assigned value is a secret: detect-secrets' filters, placeholders, and prose.
+
+    A ``name: value`` in prose (``the secret: payments/webhook-signing was rotated``) is no
+    assignment; it counts when the name starts the line and the value ends it (YAML, a
+    config line) or when the value looks generated (letters with digits, or symbols).
+    """
+    if (
+        len(value) < 3
+        or value.lower().strip("*.") in PLACEHOLDERS
+        or not value.strip("*.")
+        or heuristic.is_templated_secret(value)
+        or heuristic.is_prefixed_with_dollar_sign(value)
+        or heuristic.is_not_alphanumeric_string(value)
+        or heuristic.is_sequential_string(value)
+        or heuristic.is_potential_uuid(value)
+        or heuristic.is_likely_id_string(value, line)
+        or heuristic.is_indirect_reference(line)
+        or MARKER.search(value)
+    ):
+        return False
+    operator = line[name_start:value_start]
+    if quoted or "=" in operator or not _PLAIN_WORD.fullmatch(value):
+        return True
+    while name_start and (line[name_start - 1].isalnum() or line[name_start - 1] in "_-"):
+        name_start -= 1
+    starts = not line[:name_start].strip(" \t-*>#`'\"{[")
+    ends = not line[value_start + len(value) :].strip(" \t" + _TRAILING + "`'\"")
+    return starts and ends
+
+
+def _unemphasised(line: str) -> tuple[str, list[int] | None]:
+    """The line without ``*`` and backticks (``**password:** x`` is an assignment), with
+    each kept character's position in the original line."""
+    if "*" not in line and "`" not in line:
+        return line, None
+    keep = [i for i, ch in enumerate(line) if ch not in "*`"]
+    return "".join(line[i] for i in keep), keep
+
+
+def _line_hits(rule: Rule, line: str, offset: int) -> Iterator[_Hit]:
+    text, positions = _unemphasised(line) if rule.assignment else (line, None)
+    for m in rule.pattern.finditer(text):
+        start, end = m.span(rule.group)
+        if start < 0 or start == end:
+            continue
+        if rule.assignment:
+            quoted = start > 0 and text[start - 1] in "'\"`"
+            value = text[start:end]
+            if not quoted:
+                value = value.split(None, 1)[0] if value.strip() else ""
+                value = value.rstrip(_TRAILING)
+            if not _plausible(text, m.start(), start, value, quoted):
+                continue
+            end = start + len(value)
+            type_ = rule.type if rule.type != "secret" else _assignment_type(m.group(1) if m.re.groups else m.group(0))
+        else:
+            type_ = rule.type
+            while start < end and text[start] in " \t\"'=:":
+                start += 1
+            while end > start and text[end - 1] in " \t\"'":
+                end -= 1
+            if rule.group == 0:  # a token runs on past a lazy pattern's end (a JWT's signature)
+                while end < len(text) and (text[end] in _TOKEN or (text[end] == "." and text[end + 1 : end + 2] in _TOKEN)):
+                    end += 1
+            if rule.keep_host:
+                host = text.find("/", text.find("://", start, end) + 3, end)
+                if host < 0:
+                    continue
+                start = host
+        if positions is not None:
+            start, end = positions[start], positions[end - 1] + 1
+        yield _Hit(offset + start, offset + end, type_, not rule.assignment)
+
+
+def _private_key_end(text: str, start: int) -> int:
+    """A private key runs from its BEGIN line to its END line, or over the base64 lines after it."""
+    end = text.find("-----END", start)
+    if end >= 0:
+        close = text.find("-----", end + 8)
+        return len(text) if close < 0 else close + 5
+    line_end = text.find("\n", start)
+    while line_end >= 0:
+        nxt = text.find("\n", line_end + 1)
+        body = text[line_end + 1 : nxt if nxt >= 0 else len(text)].strip()
+        if not body or not re.fullmatch(r"[A-Za-z0-9+/=:\- ]+", body):
+            return line_end
+        line_end = nxt
+    return len(text)
+
+
+WORD_MIN = 10
+"""A secret that lies inside one word (no whitespace) is looked for only in words this long."""
+
+
+class _Text:
+    """One text being scanned: where each rule's literals occur, computed lazily and once.
+
+    A rule's pattern runs only on the lines where one of its literals occurs. Literals of
+    rules that match inside one word are looked up in the text's long words only (a few
+    hundred bytes of a typical report rather than all of it)."""
+
+    def __init__(self, text: str):
+        self.text = text
+        self.ends: dict[int, int] = {}  # line start → line end
+        self.cache: dict[tuple[str, bool, bool], dict[int, int]] = {}
+        self._lower: str | bytes | None = None
+        self._words: list[str] | None = None
+        self._hay: tuple[str, str, list[int]] | None = None
+        self.narrow_done = False
+
+    @property
+    def lower(self) -> str | bytes:
+        """The lower-cased text: bytes when it is ASCII (ten times faster, same offsets)."""
+        if self._lower is None:
+            self._lower = self.text.encode().lower() if self.text.isascii() else self.text.lower()
+        return self._lower
+
+    @property
+    def words(self) -> list[str]:
+        if self._words is None:
+            self._words = list(dict.fromkeys([w for w in self.text.split() if len(w) >= WORD_MIN]))
+        return self._words
+
+    def hay(self, ci: bool) -> tuple[str, list[int]]:
+        """The long words joined by newlines (lower-cased for ``ci``) and where each starts."""
+        if self._hay is None:
+            hay = "\n".join(self.words)
+            starts, at = [], 0
+            for word in self.words:
+                starts.append(at)
+                at += len(word) + 1
+            self._hay = (hay, hay.lower(), starts)
+        return (self._hay[1] if ci else self._hay[0]), self._hay[2]
+
+    def line_of(self, pos: int, into: dict[int, int]) -> int:
+        """Record the line around ``pos``; return its end."""
+        start = self.text.rfind("\n", 0, pos) + 1
+        end = self.ends.get(start)
+        if end is None:
+            end = self.text.find("\n", pos)
+            end = self.ends[start] = len(self.text) if end < 0 else end
+        into[start] = end
+        return end
+
+    def lines_of_word(self, word: str, into: dict[int, int]) -> None:
+        pos = self.text.find(word)
+        while pos >= 0:
+            pos = self.text.find(word, self.line_of(pos, into))
+
+    def lines(self, rule: Rule) -> dict[int, int]:
+        """The (start → end) lines on which ``rule`` may match."""
+        found: dict[int, int] = {}
+        if not rule.needs:
+            for word in self.words:
+                if len(word) >= rule.min_word:
+                    self.lines_of_word(word, found)
+            return found
+        for key in _GATES[rule]:
+            lines = self.cache.get(key)
+            if lines is None:
+                lines = self.cache[key] = self._need_lines(*key)
+            found.update(lines)
+        return found
+
+    def _need_lines(self, need: str, ci: bool, spans_words: bool) -> dict[int, int]:
+        found: dict[int, int] = {}
+        if spans_words:
+            haystack = self.lower if ci else self.text
+            if isinstance(haystack, bytes):
+                need = need.encode()  # type: ignore[assignment]
+            pos = haystack.find(need)
+            while pos >= 0:
+                pos = haystack.find(need, self.line_of(pos, found))
+            return found
+        if not self.narrow_done:
+            self._narrow()
+        return self.cache.get((need, ci, False), found)
+
+    def _narrow(self) -> None:
+        """All in-word literals at once: one alternation over the long words (each case)."""
+        self.narrow_done = True
+        for ci, pattern in ((False, _NARROW[False]), (True, _NARROW[True])):
+            hay, starts = self.hay(ci)
+            for m in pattern.finditer(hay):
+                i = bisect_right(starts, m.start()) - 1
+                lines: dict[int, int] = {}
+                self.lines_of_word(self.words[i], lines)
+                for need in _CONTAINED[ci][m.group()]:  # "ACCA" is also an "AC"
+                    self.cache.setdefault((need, ci, False), {}).update(lines)
+
+
+def _gates(rules: tuple[Rule, ...]) -> dict[Rule, tuple[tuple[str, bool, bool], ...]]:
+    """What each rule's literals are looked up as. Literals of patterns that span words are
+    looked up lower-cased, each as the shortest such literal it contains (``-key`` as
+    ``key``): a superset of the lines, for a third of the lookups."""
+    wide = {n.lower() for r in rules if r.spans_words for n in r.needs}
+    cover = {n: min((m for m in wide if m in n), key=len) for n in wide}
+    return {
+        r: tuple(dict.fromkeys((cover[n.lower()], True, True) if r.spans_words else (n, r.ci, False) for n in r.needs))
+        for r in rules
+    }
+
+
+_GATES = _gates(RULES)
+_NARROW = {
+    ci: re.compile("|".join(sorted({re.escape(k[0]) for g in _GATES.values() for k in g if not k[2] and k[1] == ci}, key=len, reverse=True)))
+    for ci in (False, True)
+}
+"""Every in-word literal, one alternation per case (longest first)."""
+_CONTAINED = {
+    ci: {n: [m for m in needs if m in n] for n in needs}
+    for ci, needs in ((ci, {k[0] for g in _GATES.values() for k in g if not k[2] and k[1] == ci}) for ci in (False, True))
+}
+
+
+def _scan(text: str) -> list[_Hit]:
+    """Every secret in ``text`` (markers included), in order, overlaps merged."""
+    scan = _Text(text)
+    hits: list[_Hit] = []
+    if "[REDACTED:" in text:
+        hits += [_Hit(m.start(), m.end(), m.group(1), True) for m in MARKER.finditer(text)]
+    for rule in RULES:
+        for start, end in scan.lines(rule).items():
+            for hit in _line_hits(rule, text[start:end], start):
+                if rule.type == "private-key":
+                    hit = _Hit(_private_key_start(text, hit.start), _private_key_end(text, hit.start), hit.type, True)
+                hits.append(hit)
+    return _merged(hits)
+
+
+def _private_key_start(text: str, start: int) -> int:
+    dashes = text.rfind("-----", max(0, start - 6), start)
+    return dashes if dashes >= 0 else start
+
+
+def _merged(hits: list[_Hit]) -> list[_Hit]:
+    if len(hits) < 2:
+        return hits
+    out: list[_Hit] = []
+    for hit in sorted(hits, key=lambda h: (h.start, -h.end)):
+        last = out[-1] if out else None
+        if last is None or hit.start >= last.end:
+            out.append(hit)
+            continue
+        keep = last if last.specific or not hit.specific else hit
+        out[-1] = _Hit(last.start, max(last.end, hit.end), keep.type, keep.specific)
+    return out
+
+
+def _marker(type_: str, value: str) -> str:
+    return f"[REDACTED:{type_}]" + "\n" * value.count("\n")
+
+
+@dataclass(frozen=True)
+class Redacted:
+    """A text with every secret replaced by its marker, and where each one was."""
+
+    text: str
+    found: tuple[tuple[str, int], ...]  # (type, 1-based line)
+
+
+def redact_text(text: str) -> Redacted:
+    """``text`` with each secret replaced by ``[REDACTED:<type>]`` (lines kept), and the
+    (type, line) of each, markers already there included."""
+    if not text.isascii() and INVISIBLE.search(text):
+        text = INVISIBLE.sub("", text)
+    hits = _scan(text)
+    if not hits:
+        return Redacted(text, ())
+    pieces: list[str] = []
+    found: list[tuple[str, int]] = []
+    at, line = 0, 1
+    for hit in hits:
+        line += text.count("\n", at, hit.start)
+        found.append((hit.type, line))
+        pieces += [text[at : hit.start], _marker(hit.type, text[hit.start : hit.end])]
+        line += text.count("\n", hit.start, hit.end)
+        at = hit.end
+    pieces.append(text[at:])
+    return Redacted("".join(pieces), tuple(found))
+
+
+def text_secrets(text: str | None, where: str) -> tuple[str | None, list[Secret]]:
+    """``redact_text`` for one part of an output, its findings placed at ``where``."""
+    if not text:
+        return text, []
+    done = redact_text(text)
+    return done.text, [Secret(t, where, line) for t, line in done.found]
+
+
+# -- JSON documents -----------------------------------------------------------------------
+
+_J = TypeVar("_J")
+_PLAIN_ID = re.compile(r"[\w.:-]{1,16}")
+
+
+def _join(parent: str, key: str) -> str:
+    return key if not parent or parent.endswith(":") else f"{parent}.{key}"
+
+
+def _item_path(parent: str, index: int, item: Any) -> str:
+    ident = item.get("id") if isinstance(item, dict) else None
+    label = ident if isinstance(ident, str) and _PLAIN_ID.fullmatch(ident) else str(index)
+    return f"{parent}[{label}]"
+
+
+@dataclass
+class _Segment:
+    path: str
+    key: str | None  # the dict key written before the value ("key: value"), for keyword context
+    value: str
+    ref: tuple[Any, Any]  # (container, key or index): where the value sits
+
+
+def _segments(value: Any, path: str, out: list[_Segment]) -> None:
+    """The strings and numbers of a document, depth first (dicts and lists only)."""
+    if isinstance(value, dict):
+        for key, item in value.items():
+            child = _join(path, str(key))
+            if isinstance(item, (str, int, float)) and not isinstance(item, bool):
+                out.append(_Segment(child, str(key), str(item), (value, key)))
+            else:
+                _segments(item, child, out)
+    elif isinstance(value, list):
+        for i, item in enumerate(value):
+            child = _item_path(path, i, item)
+            if isinstance(item, str):
+                out.append(_Segment(child, None, item, (value, i)))
+            else:
+                _segments(item, child, out)
+
+
+def _copy(value: Any, text: Any = None) -> Any:
+    """Dicts and lists copied (``text`` applied to their strings and keys), the rest shared."""
+    if isinstance(value, dict):
+        return {(text(k) if text and isinstance(k, str) else k): _copy(v, text) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_copy(v, text) for v in value]
+    return text(value) if text and isinstance(value, str) else value
+
+
+def redact_json(value: _J, where: str) -> tuple[_J, list[Secret]]:
+    """A document (dicts and lists of strings, numbers and anything else) with every secret
+    in its strings, numbers and keys redacted, and where each was (``<where>.a.b[2]``; a list
+    item with a short ``id`` is ``[<id>]``). A value under a secret-like key counts as its
+    assignment (``{"password": "x"}`` reads ``password: x``). Copied only when needed."""
+    segments: list[_Segment] = []
+    _segments(value, where, segments)
+    texts = [f"{s.key}: {s.value}" if s.key is not None else s.value for s in segments]
+    joined = "\n".join(texts)
+    if not joined.isascii() and INVISIBLE.search(joined):
+        return redact_json(_copy(value, lambda t: INVISIBLE.sub("", t)), where)
+    hits = _scan(joined) if segments else []
+    if not hits:
+        return value, []
+    starts, at = [], 0
+    for t in texts:
+        starts.append(at)
+        at += len(t) + 1
+    spans: dict[int, list[tuple[int, int, str]]] = {}
+    for hit in hits:
+        i = bisect_right(starts, hit.start) - 1
+        spans.setdefault(i, []).append((hit.start - starts[i], min(hit.end - starts[i], len(texts[i])), hit.type))
+    copy = _copy(value)
+    refs: list[_Segment] = []
+    _segments(copy, where, refs)
+    found: list[Secret] = []
+    renamed: list[tuple[dict, Any, str]] = []
+    for i, seg_spans in sorted(spans.items()):
+        seg, (container, slot) = segments[i], refs[i].ref
+        offset = len(seg.key) + 2 if seg.key is not None else 0
+        in_value = [(max(s - offset, 0), e - offset, t) for s, e, t in seg_spans if e > offset]
+        in_key = [(s, min(e, offset - 2), t) for s, e, t in seg_spans if s < offset - 2]
+        where_ = redact_text(seg.path).text
+        if in_value:
+            container[slot], lines = _apply(seg.value, in_value)
+            found += [Secret(t, where_, line if "\n" in seg.value else None) for t, line in lines]
+        if in_key:
+            renamed.append((container, slot, _apply(str(slot), in_key)[0]))
+            found += [Secret(t, f"{where_} (key)") for _, _, t in in_key]
+    for container, slot, new_key in renamed:
+        container[new_key] = container.pop(slot)
+    return copy, found
+
+
+def _apply(text: str, spans: list[tuple[int, int, str]]) -> tuple[str, list[tuple[str, int]]]:
+    pieces, lines, at = [], [], 0
+    for start, end, type_ in sorted(spans):
+        if start < at:
+            continue
+        pieces += [text[at:start], _marker(type_, text[start:end])]
+        lines.append((type_, text.count("\n", 0, start) + 1))
+        at = end
+    pieces.append(text[at:])
+    return "".join(pieces), lines
+
+
+# -- records, logs and dead letters --------------------------------------------------------
+
+_R = TypeVar("_R", bound=RawResult)
+
+
+def redact_record(record: _R) -> tuple[_R, list[Secret]]:
+    """A result with every secret redacted from what it carries: ``content`` (skill text is
+    ``output``, with lines; a capture ``capture.…``; step files ``<file>:<path>``),
+    ``input_text`` (``input``), ``evidence`` (``evidence[<id>].…``) and ``metadata``.
+
+    Ids are left alone (their formats hold no secret-shaped text). The record itself is
+    returned when nothing was found.
+    """
+    found: list[Secret] = []
+    update: dict[str, Any] = {}
+    content = record.content
+    if isinstance(content, str):
+        new_content, secrets = text_secrets(content, "output")
+    elif record.kind == "step_files":
+        new_content, secrets = dict(content), []
+        for name, doc in content.items():
+            new_content[name], more = redact_json(doc, f"{name}:")
+            secrets += more
+    else:
+        new_content, secrets = redact_json(content, "capture")
+    if secrets:
+        found += secrets
+        update["content"] = new_content
+    if record.input_text:
+        text, secrets = text_secrets(record.input_text, "input")
+        if secrets:
+            found += secrets
+            update["input_text"] = text
+    if record.evidence:
+        docs, secrets = redact_json([a.model_dump(mode="json") for a in record.evidence], "evidence")
+        if secrets:
+            found += secrets
+            update["evidence"] = [EvidenceArtifact.model_validate(d) for d in docs]
+    if record.metadata:
+        meta, secrets = redact_json(record.metadata, "metadata")
+        if secrets:
+            found += secrets
+            update["metadata"] = {str(k): str(v) for k, v in meta.items()}
+    return (record.model_copy(update=update) if update else record), found
+
+
+def redact_payload(text: str) -> str:
+    """A stored or logged string with its secrets redacted: a JSON document is redacted
+    value by value (and written back compact), anything else as text."""
+    stripped = text.lstrip()
+    if stripped[:1] in ("{", "["):
+        try:
+            doc = json.loads(text)
+        except ValueError:
+            pass
+        else:
+            redacted, found = redact_json(doc, "")
+            return json.dumps(redacted, ensure_ascii=False, separators=(",", ":")) if found else text
+    return redact_text(text).text
+
+
+def redact_dead_letter(letter: DeadLetter) -> DeadLetter:
+    """The dead letter with its entry's fields and its error text redacted."""
+    fields = {k: redact_payload(v) for k, v in letter.fields.items()}
+    error = redact_text(letter.error).text
+    if fields == letter.fields and error == letter.error:
+        return letter
+    return letter.model_copy(update={"fields": fields, "error": error})
+
+
+def redact_event(_logger: Any, _method: str, event: dict[str, Any]) -> dict[str, Any]:
+    """A structlog processor: every string and number in the event, redacted (a value logged
+    under a secret-like key counts as its assignment)."""
+    redacted, found = redact_json(event, "")
+    return redacted if found else event
