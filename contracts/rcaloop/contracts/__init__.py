@@ -18,7 +18,7 @@ from rcaloop.contracts.evaluation import OperatorEvaluation
 from rcaloop.contracts.gate import GateDecision
 from rcaloop.contracts.hashing import analysis_hash
 from rcaloop.contracts.knowledge import KnowledgeEvent
-from rcaloop.contracts.parsed import ParsedRCA
+from rcaloop.contracts.parsed import ParsedRCA, RedFlag
 from rcaloop.contracts.results import EvidenceArtifact, IngestedRecord, RawResult
 from rcaloop.contracts.review import ReviewTask
 from rcaloop.contracts.streams import STREAM_MODELS, Stream
@@ -43,6 +43,7 @@ __all__ = [
     "ParsedRCA",
     "RawResult",
     "Recommendation",
+    "RedFlag",
     "ReviewTask",
     "RootCause",
     "Stream",

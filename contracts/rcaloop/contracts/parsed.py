@@ -42,6 +42,21 @@ class SensitiveItem(_Loose):
     type: str
 
 
+class RedFlag(_Loose):
+    """Sensitive data in an output: what type and where, never the value (not even a prefix)."""
+
+    code: str = Field(description="the finding code: RCA701 secret detected, RCA307 declared, RCA306 unreadable item")
+    type: str = Field(description="password, api-key, aws-access-key, private-key, token, webhook-url, …")
+    where: str = Field(
+        description="report, chat, fields, input, capture.<path>, <step file>:<path>, evidence[<id>].<path>, "
+        "or the declared location (input, code, config, logs, docs, history)"
+    )
+    line: int | None = Field(default=None, description="1-based line there, when it has lines")
+    source: Literal["declared", "detected"] = Field(
+        description="declared in RCA_FIELDS' sensitive_data, or detected in the text by the secret detector"
+    )
+
+
 class Fields(_Loose):
     """The RCA_FIELDS block; a missing or invalid value is ``None``."""
 
@@ -125,7 +140,9 @@ class ParsedRCA(Contract):
     chat_rendered: str = ""
     fields: Fields = Field(default_factory=Fields)
     citations: list[Citation] = Field(default_factory=list)
-    red_flags: list[str] = Field(default_factory=list)
+    red_flags: list[RedFlag] = Field(
+        default_factory=list, description="each secret found (its value redacted everywhere) and each declared item"
+    )
     context: InputContext | None = None
     errors: list[Issue] = Field(default_factory=list)
     warnings: list[Issue] = Field(default_factory=list)

@@ -8,6 +8,7 @@ from typing import Literal
 from pydantic import Field
 
 from rcaloop.contracts.common import Contract, utcnow
+from rcaloop.contracts.parsed import RedFlag
 
 
 class ReviewTask(Contract):
@@ -22,5 +23,6 @@ class ReviewTask(Contract):
     score: float
     title: str | None = None
     overlap: int = Field(default=1, ge=1, description="how many annotators should review it")
-    priority: int = Field(default=0, description="higher first; failing verdicts rank up")
+    priority: int = Field(default=0, description="higher first; failing verdicts rank up, red flags rank first")
+    red_flags: list[RedFlag] = Field(default_factory=list, description="what the reviewer must see first: type and where")
     created_at: datetime = Field(default_factory=utcnow)

@@ -96,7 +96,7 @@ def _rules(plugin: type, type_: str, needs: tuple[str, ...], group: int = 0, **k
     return tuple(Rule(type_, p, needs, group, **kw) for p in plugin.denylist)  # type: ignore[attr-defined]
 
 
-_ASSIGN = ("key", "pw", "pass", "token")
+_ASSIGN = ("key", "pwd", "pass", "token")
 _AWS, _ART, _CLOUDANT, _SLACK, _SOFTLAYER = (
     aws.AWSKeyDetector.denylist, artifactory.ArtifactoryDetector.denylist, cloudant.CloudantDetector.denylist,
     slack.SlackDetector.denylist, softlayer.SoftlayerDetector.denylist,
@@ -304,17 +304,16 @@ class _Text:
     def __init__(self, text: str):
         self.text = text
         self.ends: dict[int, int] = {}  # line start → line end
-        self.cache: dict[tuple[str, bool, bool], dict[int, int]] = {}
-        self._lower: str | bytes | None = None
+        self._lower: bytes | None = None
         self._words: list[str] | None = None
         self._hay: tuple[str, str, list[int]] | None = None
-        self.narrow_done = False
 
     @property
-    def lower(self) -> str | bytes:
-        """The lower-cased text: bytes when it is ASCII (ten times faster, same offsets)."""
+    def lower(self) -> bytes:
+        """The text lower-cased as one byte per character (anything beyond Latin-1 a ``?``):
+        the same offsets, three times faster than ``str.lower``, and the literals are ASCII."""
         if self._lower is None:
-            self._lower = self.text.encode().lower() if self.text.isascii() else self.text.lower()
+            self._lower = self.text.encode("latin-1", "replace").lower()
         return self._lower
 
     @property
@@ -349,46 +348,45 @@ class _Text:
         while pos >= 0:
             pos = self.text.find(word, self.line_of(pos, into))
 
-    def lines(self, rule: Rule) -> dict[int, int]:
-        """The (start → end) lines on which ``rule`` may match."""
-        found: dict[int, int] = {}
-        if not rule.needs:
+    def candidates(self) -> dict[Rule, dict[int, int]]:
+        """Each rule that may match, with the (start → end) lines it may match on."""
+        found: dict[tuple[str, bool, bool], dict[int, int]] = {}
+        for key in _WIDE:
+            lines = self._wide_lines(key[0], key[1])
+            if lines:
+                found[key] = lines
+        if self.words:
+            self._narrow(found)
+        out: dict[Rule, dict[int, int]] = {}
+        for key, lines in found.items():
+            for rule in _BY_GATE[key]:
+                out.setdefault(rule, {}).update(lines)
+        for rule in _LONG_WORD_RULES:
             for word in self.words:
                 if len(word) >= rule.min_word:
-                    self.lines_of_word(word, found)
-            return found
-        for key in _GATES[rule]:
-            lines = self.cache.get(key)
-            if lines is None:
-                lines = self.cache[key] = self._need_lines(*key)
-            found.update(lines)
+                    self.lines_of_word(word, out.setdefault(rule, {}))
+        return out
+
+    def _wide_lines(self, need: str, ci: bool) -> dict[int, int]:
+        found: dict[int, int] = {}
+        haystack: str | bytes = self.text
+        if ci:
+            haystack, need = self.lower, need.encode()  # type: ignore[assignment]
+        pos = haystack.find(need)
+        while pos >= 0:
+            pos = haystack.find(need, self.line_of(pos, found))
         return found
 
-    def _need_lines(self, need: str, ci: bool, spans_words: bool) -> dict[int, int]:
-        found: dict[int, int] = {}
-        if spans_words:
-            haystack = self.lower if ci else self.text
-            if isinstance(haystack, bytes):
-                need = need.encode()  # type: ignore[assignment]
-            pos = haystack.find(need)
-            while pos >= 0:
-                pos = haystack.find(need, self.line_of(pos, found))
-            return found
-        if not self.narrow_done:
-            self._narrow()
-        return self.cache.get((need, ci, False), found)
-
-    def _narrow(self) -> None:
+    def _narrow(self, found: dict[tuple[str, bool, bool], dict[int, int]]) -> None:
         """All in-word literals at once: one alternation over the long words (each case)."""
-        self.narrow_done = True
-        for ci, pattern in ((False, _NARROW[False]), (True, _NARROW[True])):
+        for ci in (False, True):
             hay, starts = self.hay(ci)
-            for m in pattern.finditer(hay):
+            for m in _NARROW[ci].finditer(hay):
                 i = bisect_right(starts, m.start()) - 1
                 lines: dict[int, int] = {}
                 self.lines_of_word(self.words[i], lines)
                 for need in _CONTAINED[ci][m.group()]:  # "ACCA" is also an "AC"
-                    self.cache.setdefault((need, ci, False), {}).update(lines)
+                    found.setdefault((need, ci, False), {}).update(lines)
 
 
 def _gates(rules: tuple[Rule, ...]) -> dict[Rule, tuple[tuple[str, bool, bool], ...]]:
@@ -409,6 +407,12 @@ _NARROW = {
     for ci in (False, True)
 }
 """Every in-word literal, one alternation per case (longest first)."""
+_WIDE = tuple(sorted({k for g in _GATES.values() for k in g if k[2]}))
+_BY_GATE: dict[tuple[str, bool, bool], list[Rule]] = {}
+for _rule, _keys in _GATES.items():
+    for _key in _keys:
+        _BY_GATE.setdefault(_key, []).append(_rule)
+_LONG_WORD_RULES = tuple(r for r in RULES if not r.needs)
 _CONTAINED = {
     ci: {n: [m for m in needs if m in n] for n in needs}
     for ci, needs in ((ci, {k[0] for g in _GATES.values() for k in g if not k[2] and k[1] == ci}) for ci in (False, True))
@@ -421,8 +425,8 @@ def _scan(text: str) -> list[_Hit]:
     hits: list[_Hit] = []
     if "[REDACTED:" in text:
         hits += [_Hit(m.start(), m.end(), m.group(1), True) for m in MARKER.finditer(text)]
-    for rule in RULES:
-        for start, end in scan.lines(rule).items():
+    for rule, lines in scan.candidates().items():
+        for start, end in lines.items():
             for hit in _line_hits(rule, text[start:end], start):
                 if rule.type == "private-key":
                     hit = _Hit(_private_key_start(text, hit.start), _private_key_end(text, hit.start), hit.type, True)

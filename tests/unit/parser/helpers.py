@@ -61,4 +61,5 @@ def capture(name: str = "checkout-db-pool.json") -> dict[str, Any]:
 
 
 def codes_of(parsed: ParsedRCA) -> set[str]:
-    return {i.code for i in parsed.errors + parsed.warnings}
+    """Every finding code of the result: errors, warnings and red flags."""
+    return {i.code for i in parsed.errors + parsed.warnings} | {f.code for f in parsed.red_flags}

@@ -152,9 +152,9 @@ def test_without_a_registry_everything_is_reduced():
 
 def test_autolinks_are_citations_too():
     out = render("see <https://evil.example/x> and <msg:m-1001>; <b>bold</b> stays", R, part="chat")
-    assert out.text == "see https://evil.example/x and [msg:m-1001](https://chat.example/m/1001); <b>bold</b> stays"
+    assert out.text == "see `evil.example` and [msg:m-1001](https://chat.example/m/1001); <b>bold</b> stays"
     assert [(c.kind, c.resolved) for c in out.citations] == [("url", False), ("msg", True)]
     assert [w.code for w in out.warnings] == ["RCA230"]
     parsed = parse("# t\n\n## Summary\nsee <https://evil.example/x>\n")
     assert [c.kind for c in parsed.citations] == ["url"]  # the fallback post repeats the report's links
-    assert parsed.chat_rendered == "**t**\n\nsee https://evil.example/x"
+    assert parsed.chat_rendered == "**t**\n\nsee `evil.example`"

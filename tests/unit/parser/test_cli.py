@@ -54,7 +54,8 @@ def test_readable_summary_without_json():
         app, ["parse", str(EXAMPLES / "skill_outputs" / "payments-webhook-leak.txt"), "--registry", REGISTRY]
     )
     assert result.exit_code == 0
-    assert "red flag" in result.stdout and "history:webhook-url" in result.stdout and "outcome: report" in result.stdout
+    assert "red flag RCA307" in result.stdout and "webhook-url (declared, history, line" in result.stdout
+    assert "outcome: report" in result.stdout
 
 
 def test_unreadable_input_exits_2_with_a_clear_message(tmp_path):

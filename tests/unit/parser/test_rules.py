@@ -59,6 +59,8 @@ CASES: dict[str, tuple[Callable[[], ParsedRCA], Callable[[], ParsedRCA]]] = {
         text("RCA_OUTCOME: not_applicable - resolved\n"),
     ),
     "RCA202": (sub("## Summary", "RCA_OUTCOME: not_applicable - late\n## Summary"), OK),
+    "RCA203": (sub("## Summary", "```\nRCA_FIELDS\n```\n## Summary"), OK),
+    "RCA204": (sub("- roll back cfg-2291 after approval\n", "- roll back cfg-2291 after approval\n~~~\n"), OK),
     "RCA210": (sub("# checkout 503s\n", ""), OK),
     "RCA211": (sub("## Summary", "## Overview"), OK),
     "RCA220": (text(BASE[:CHAT_START] + BASE[CHAT_END:]), OK),
@@ -76,6 +78,7 @@ CASES: dict[str, tuple[Callable[[], ParsedRCA], Callable[[], ParsedRCA]]] = {
     "RCA230": (sub("[alert log](msg:m-1001)", "[alert log](https://logs.example/q?id=1)"), OK),
     "RCA231": (sub("code:shop@4f2c9e1/config/prod.yaml#L42", "code:shop@4f2c9e1/../../etc/passwd#L1"), OK),
     "RCA232": (sub("code:shop@4f2c9e1/config/prod.yaml#L42", "code:shop/config/prod.yaml"), OK),
+    "RCA233": (sub("- read the pool size on a live pod", "- read https://grafana.example/d/pool"), OK),
     "RCA301": (sub("self_healing: no\n", ""), OK),
     "RCA302": (sub("confidence: high", "confidence: very high"), OK),
     "RCA303": (sub("confidence: high\n", "confidence: high\nseverity: p1\n"), OK),
@@ -85,6 +88,7 @@ CASES: dict[str, tuple[Callable[[], ParsedRCA], Callable[[], ParsedRCA]]] = {
         sub("sensitive_data: none", "sensitive_data: logs:password=hunter2"),
         sub("sensitive_data: none", "sensitive_data: logs:password"),
     ),
+    "RCA307": (sub("sensitive_data: none", "sensitive_data: logs:password"), OK),
     "RCA401": (
         lambda: parse(BASE, input_text=CONTEXT_OK.replace("---\n", "")),
         lambda: parse(BASE, input_text=CONTEXT_OK),
@@ -103,6 +107,7 @@ CASES: dict[str, tuple[Callable[[], ParsedRCA], Callable[[], ParsedRCA]]] = {
     "RCA610": (cap(lambda c: c.pop("claims")), CAPTURE_OK),
     "RCA611": (cap(lambda c: c.update(confidence="certain")), CAPTURE_OK),
     "RCA612": (cap(lambda c: c["claims"][0]["evidence_ids"].append("E99")), CAPTURE_OK),
+    "RCA701": (sub("cfg-2291 set the pool", "cfg-2291 (key AKIAIOSFODNN7EXAMPLE) set the pool"), OK),
 }
 
 

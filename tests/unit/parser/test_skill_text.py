@@ -103,10 +103,10 @@ def test_each_sensitive_item_raises_a_red_flag():
         ("config", "api-key"),
         ("docs", "email"),
     ]
-    assert parsed.red_flags == [
-        "sensitive_data: logs:password",
-        "sensitive_data: config:api-key",
-        "sensitive_data: docs:email",
+    assert [(f.code, f.source, f.where, f.type, f.line) for f in parsed.red_flags] == [
+        ("RCA307", "declared", "logs", "password", 23),
+        ("RCA307", "declared", "config", "api-key", 23),
+        ("RCA307", "declared", "docs", "email", 23),
     ]
 
 
@@ -117,7 +117,8 @@ def test_malformed_sensitive_item_is_dropped_and_never_echoed(item):
     parsed = parse(BASE.replace("sensitive_data: none", f"sensitive_data: input:token, {item}"))
     assert [(s.where, s.type) for s in parsed.fields.sensitive_data] == [("input", "token")]
     assert "RCA306" in codes_of(parsed)
-    assert len(parsed.red_flags) == 2
+    declared = [(f.code, f.type) for f in parsed.red_flags if f.source == "declared"]
+    assert declared == [("RCA307", "token"), ("RCA306", "unreadable")]
     dumped = parsed.model_dump_json()
     assert "XYZZY" not in dumped and "hunter2" not in dumped
 
@@ -165,7 +166,10 @@ def test_sample_with_sensitive_data_and_context(tmp_path):
         text,
         input_text="RCA context (from the RCA service):\n- Analyze only these subjects: payments-notifier\n---\n401s\n",
     )
-    assert parsed.red_flags == ["sensitive_data: history:webhook-url", "sensitive_data: config:private-key"]
+    assert [(f.where, f.type, f.source) for f in parsed.red_flags] == [
+        ("history", "webhook-url", "declared"),
+        ("config", "private-key", "declared"),
+    ]
     assert parsed.context.subjects == ["payments-notifier"] and parsed.alert_text == "401s\n"
     assert {a.id for a in parsed.artifacts} == {"msg:m-1001", "msg:m-1002", "code:shop@9d1e0a7/notifier/keys.py#L88"}
     assert parsed.diagnosis.contributing_factors[0].startswith("the key is cached at import time")

@@ -1,4 +1,4 @@
-"""Post-harness JSON captures (``AlertAnalysisResponse``, SPEC §3c).
+"""Post-harness JSON captures (``AlertAnalysisResponse``).
 
 The accepted shape is documented in ``docs/output-contract.md``: root-cause family and
 ranked candidates, claims with evidence ids, evidence artifacts, confidence, optional

@@ -1,4 +1,4 @@
-"""The chat message between ``RCA_CHAT`` and ``END_RCA_CHAT`` (SPEC §3a).
+"""The chat message between ``RCA_CHAT`` and ``END_RCA_CHAT``.
 
 ``**<short title>**``, a line `` `<subjects>` | <context> ``, then the eight optional
 sections in a fixed order. Simple Markdown only: headings, tables, HTML and images are
@@ -12,6 +12,7 @@ import re
 from rcaloop.contracts import Issue
 from rcaloop.contracts.parsed import Chat, ChatSections
 from rcaloop.parser import codes
+from rcaloop.parser.fences import find_fences
 
 SECTION_ORDER = ("tldr", "cause", "steps_to_verify", "now", "do_not", "permanent_fixes", "also", "related")
 SECTION_TITLES = {
@@ -73,16 +74,14 @@ def _parse_sections(lines: list[str], start: int, first_line: int, warnings: lis
     current: list[str] | None = None
     repeated: set[str] = set()
     last_index = -1
-    in_fence = False
+    fences = find_fences(lines)
     stray_flagged = rich_flagged = False
     found: dict[str, list[str]] = {}
     for offset in range(start, len(lines)):
         line = lines[offset]
         stripped = line.strip()
         lineno = first_line + offset
-        if stripped.startswith("```"):
-            in_fence = not in_fence
-        elif not in_fence:
+        if offset not in fences:
             head = SECTION_HEAD.fullmatch(stripped) if stripped.startswith("**") else None
             if head:
                 key = SECTION_TITLES[head.group(1).lower()]

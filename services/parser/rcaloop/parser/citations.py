@@ -1,4 +1,4 @@
-"""Citations (SPEC §3a): find every Markdown link, classify it, resolve it against the registry.
+"""Citations: find every Markdown link, classify it, resolve it against the registry.
 
 Agents never write URLs: ``[label](msg:<id>)``, ``[label](rca:<id>)``,
 ``[label](code:<project>@<commit>/<path>#L<line>)``. Only registry URLs ever become an
@@ -11,11 +11,12 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 from functools import lru_cache
-from urllib.parse import quote
+from urllib.parse import quote, urlsplit
 
 from rcaloop.contracts import Issue
 from rcaloop.contracts.parsed import Citation
 from rcaloop.parser import codes
+from rcaloop.parser.fences import find_fences
 from rcaloop.parser.registry import EMPTY_REGISTRY, Registry
 
 MAX_LABEL = 500
@@ -41,6 +42,10 @@ CODE = re.compile(r"(?i:code):([A-Za-z0-9][A-Za-z0-9._-]{0,99})@([0-9a-fA-F]{7,4
 UNSAFE_CHAR = re.compile(r"[\x00-\x1f\x7f\\]")
 PLACEHOLDER = re.compile("\ue000(\\d+)\ue001")
 _OPEN, _CLOSE = "\ue000", "\ue001"
+BARE_URL = re.compile(r"(?<![\w.+-])(?:[A-Za-z][A-Za-z0-9+.-]{1,31}://|www\.)[^\s<>\"'`\[\]()\ue000\ue001]*", re.I)
+"""A URL written as text (chat apps link these): any ``scheme://…`` or ``www.…``."""
+ANCHOR = re.compile(r"<a\b([^<>]{0,2048})>([^<]{0,%d})</a\s*>" % MAX_LABEL, re.I)
+HREF = re.compile(r"""href\s*=\s*["']?([^"'\s>]{1,%d})""" % MAX_TARGET, re.I)
 
 
 @dataclass(frozen=True)
@@ -201,7 +206,7 @@ def render(text: str, resolver: Resolver, *, part: str, first_line: int = 1, rew
         text = text.replace(_OPEN, "").replace(_CLOSE, "")
     if "[" not in text and "<" not in text:
         text = rewrite_checkout_paths(text, resolver.checkouts) if rewrite_paths else text
-        out.text = text.replace("](", "] (") if "](" in text else text
+        out.text = reduce_urls(text.replace("](", "] (") if "](" in text else text, out, None, first_line)
         return out
     if "]:" in text:
         text = _drop_reference_definitions(text, resolver, part, first_line, out)
@@ -214,9 +219,24 @@ def render(text: str, resolver: Resolver, *, part: str, first_line: int = 1, rew
         return PLACEHOLDER.sub(lambda m: plain[int(m.group(1))], label) if _OPEN in label else label
 
     def keep(citation: Citation, label: str) -> str:
+        label = reduce_urls(label, out, citation.line, warn=citation.kind != "url")  # a URL link warned already
         pieces.append(f"[{label}]({citation.href})" if citation.href else label)
         plain.append(label)
         return f"{_OPEN}{len(pieces) - 1}{_CLOSE}"
+
+    if "<a" in text or "<A" in text:
+        anchor_lines = _Lines(text, first_line)
+
+        def anchor(m: re.Match[str]) -> str:
+            href = HREF.search(m.group(1))
+            label = expand_plain(m.group(2))
+            if href is None:
+                return label
+            citation, warning = resolve(label, href.group(1), resolver, part=part, line=anchor_lines.at(m.start()))
+            _record(out, citation, warning)
+            return keep(citation, label)
+
+        text = ANCHOR.sub(anchor, text)
 
     if "<" in text:
         auto_lines = _Lines(text, first_line)
@@ -247,12 +267,46 @@ def render(text: str, resolver: Resolver, *, part: str, first_line: int = 1, rew
             break
     if "](" in text:
         text = text.replace("](", "] (")
+    text = reduce_urls(text, out, None, first_line)
     if pieces:
         if "!" + _OPEN in text:  # an image: the link (or label) replaces it, without the "!"
             text = text.replace("!" + _OPEN, _OPEN)
         text = PLACEHOLDER.sub(lambda m: pieces[int(m.group(1))], text)
     out.text = text
     return out
+
+
+def _host(url: str) -> str:
+    try:
+        host = urlsplit(url if "://" in url else "//" + url).hostname
+    except ValueError:
+        host = None
+    return host or "link"
+
+
+def reduce_urls(text: str, out: Rendered, line: int | None, first_line: int = 1, *, warn: bool = True) -> str:
+    """Every URL written as text becomes its host (`` `host` ``, plain inside code, where
+    chat apps link nothing): agents cite, never link, and a URL may carry a token. Each
+    is an ``RCA233`` warning at its line (``line`` when given, else counted in ``text``)."""
+    if "://" not in text and "www." not in text and "WWW." not in text:
+        return text
+    fences = find_fences(text.split("\n")) if "```" in text or "~~~" in text else None
+    lines = _Lines(text, first_line)
+
+    def repl(m: re.Match[str]) -> str:
+        at = lines.at(m.start())
+        if warn and len(out.warnings) < MAX_CITATIONS:
+            out.warnings.append(codes.URL_TEXT.issue(line=line if line is not None else at))
+        line_start = text.rfind("\n", 0, m.start()) + 1
+        in_code = text.count("`", line_start, m.start()) % 2 == 1 or (
+            fences is not None and at - first_line in fences
+        )
+        url = m.group(0)
+        trail = url[len(url.rstrip(".,;:!?*_")) :]
+        host = _host(url[: len(url) - len(trail)])
+        return (host if in_code else f"`{host}`") + trail
+
+    return BARE_URL.sub(repl, text)
 
 
 def _record(out: Rendered, citation: Citation, warning: Issue | None) -> None:

@@ -2,7 +2,8 @@
 
 ``docs/output-contract.md`` documents each code with an example, and a unit test makes
 sure every code here has a failing and a passing input. Errors make the outcome
-``incomplete``; warnings never change the outcome.
+``incomplete``; warnings never change the outcome; red flags (``ParsedRCA.red_flags``)
+never change the outcome either, but no output with one passes review unseen.
 """
 
 from __future__ import annotations
@@ -10,9 +11,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal
 
-from rcaloop.contracts import Issue
+from rcaloop.contracts import Issue, RedFlag
 
-Severity = Literal["error", "warning"]
+Severity = Literal["error", "warning", "red_flag"]
 
 
 @dataclass(frozen=True)
@@ -25,6 +26,9 @@ class Code:
         text = f"{self.summary}: {message}" if message else self.summary
         return Issue(code=self.code, message=text, line=line, path=path)
 
+    def flag(self, type_: str, where: str, line: int | None, *, declared: bool = False) -> RedFlag:
+        return RedFlag(code=self.code, type=type_, where=where, line=line, source="declared" if declared else "detected")
+
 
 # skill text: outcome and structure
 EMPTY_OUTPUT = Code("RCA100", "error", "empty output")
@@ -33,6 +37,8 @@ BAD_OUTCOME_LINE = Code("RCA102", "error", "malformed RCA_OUTCOME line")
 NOT_TEXT = Code("RCA103", "error", "skill_text content is not text")
 TEXT_AFTER_EARLY_EXIT = Code("RCA201", "warning", "text after an early exit")
 OUTCOME_NOT_FIRST = Code("RCA202", "warning", "RCA_OUTCOME line not at the start; ignored")
+FENCED_MARKER = Code("RCA203", "warning", "marker line inside a code block is text, not a marker")
+UNCLOSED_FENCE = Code("RCA204", "warning", "code fence never closed: the rest of the output is inside it")
 NO_TITLE = Code("RCA210", "warning", "report has no title (# heading)")
 NO_SUMMARY = Code("RCA211", "warning", "report has no Summary section")
 NO_CHAT = Code("RCA220", "warning", "no RCA_CHAT block; the post falls back to title + Summary")
@@ -47,6 +53,7 @@ EXTRA_CHAT_BLOCK = Code("RCA228", "warning", "more than one RCA_CHAT block; the 
 URL_LINK = Code("RCA230", "warning", "link to a URL (agents cite, never link); reduced to its label")
 UNSAFE_CODE_PATH = Code("RCA231", "warning", "code citation with an unsafe path; reduced to its label")
 MALFORMED_CODE = Code("RCA232", "warning", "malformed code citation; reduced to its label")
+URL_TEXT = Code("RCA233", "warning", "URL in the post (agents cite, never link); reduced to its host")
 # RCA_FIELDS
 FIELD_MISSING = Code("RCA301", "warning", "field missing from RCA_FIELDS")
 FIELD_INVALID = Code("RCA302", "warning", "invalid field value ignored")
@@ -54,6 +61,7 @@ FIELD_UNKNOWN = Code("RCA303", "warning", "unknown line in RCA_FIELDS")
 FIELD_REPEATED = Code("RCA304", "warning", "field repeated in RCA_FIELDS; the first is kept")
 TEXT_AFTER_FIELDS = Code("RCA305", "warning", "text after RCA_FIELDS (it must end the output)")
 SENSITIVE_MALFORMED = Code("RCA306", "warning", "sensitive_data item is not a plain where:type; dropped, text withheld")
+SENSITIVE_DECLARED = Code("RCA307", "red_flag", "sensitive data declared in RCA_FIELDS")
 # input context block
 CONTEXT_NO_SEPARATOR = Code("RCA401", "warning", "context block has no '---' line")
 CONTEXT_BAD_LINE = Code("RCA402", "warning", "unrecognised context block line")
@@ -69,6 +77,9 @@ CAPTURE_NOT_OBJECT = Code("RCA601", "error", "capture is not a JSON object")
 CAPTURE_KEY_MISSING = Code("RCA610", "warning", "capture key missing")
 CAPTURE_VALUE_INVALID = Code("RCA611", "warning", "invalid capture value ignored")
 UNKNOWN_EVIDENCE_ID = Code("RCA612", "warning", "claim cites an evidence id the capture does not have")
+
+# secrets
+SECRET_DETECTED = Code("RCA701", "red_flag", "secret value in the output; redacted")
 
 CODES: tuple[Code, ...] = tuple(v for v in dict(globals()).values() if isinstance(v, Code))
 """Every code, in code order."""

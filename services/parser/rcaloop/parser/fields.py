@@ -1,4 +1,4 @@
-"""The RCA_FIELDS block that ends every report (SPEC §3a).
+"""The RCA_FIELDS block that ends every report.
 
 One ``key: value`` per line. An invalid value leaves the field unset with a warning; a
 ``sensitive_data`` item that is not a plain ``where:type`` is dropped and its text is
@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from rcaloop.contracts import Issue
+from rcaloop.contracts import Issue, RedFlag
 from rcaloop.contracts.parsed import Fields, SensitiveItem
 from rcaloop.parser import codes
 from rcaloop.parser.registry import Registry
@@ -36,7 +36,7 @@ FIELD_LINE = re.compile(r"([A-Za-z_]+)[ \t]*:[ \t]*(.*)")
 @dataclass
 class FieldsResult:
     fields: Fields
-    red_flags: list[str] = field(default_factory=list)
+    red_flags: list[RedFlag] = field(default_factory=list)
     warnings: list[Issue] = field(default_factory=list)
 
 
@@ -129,11 +129,11 @@ def _set_sensitive(result: FieldsResult, items: list, value: str, lineno: int) -
         m = SENSITIVE_ITEM.fullmatch(item)
         if m is None or m.group(1) not in SENSITIVE_WHERE:
             result.warnings.append(codes.SENSITIVE_MALFORMED.issue(f"item {position}", line=lineno))
-            result.red_flags.append(f"sensitive_data: unreadable item {position} (withheld)")
+            result.red_flags.append(codes.SENSITIVE_MALFORMED.flag("unreadable", "fields", lineno, declared=True))
             continue
         where, kind = m.groups()
         if (where, kind) in seen:
             continue
         seen.add((where, kind))
         items.append(SensitiveItem(where=where, type=kind))
-        result.red_flags.append(f"sensitive_data: {where}:{kind}")
+        result.red_flags.append(codes.SENSITIVE_DECLARED.flag(kind, where, lineno, declared=True))

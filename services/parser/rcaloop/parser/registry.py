@@ -1,4 +1,4 @@
-"""The citation registry (SPEC §3a): which messages, RCAs and projects may be linked.
+"""The citation registry: which messages, RCAs and projects may be linked.
 
 A pure model; ``registry_file.load_registry`` reads it from JSON. Every ``href`` the
 parser produces comes from here, so only http(s) URLs are accepted.

@@ -1,4 +1,4 @@
-"""The skill text output contract (SPEC §3a): early exits, report, chat block, fields block.
+"""The skill text output contract: early exits, report, chat block, fields block.
 
 The text is scanned once for its marker lines; the report, chat and fields parts are
 then handled by their own small parsers. Nothing here raises on bad input: every
@@ -10,11 +10,12 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from rcaloop.contracts import Issue
+from rcaloop.contracts import Issue, RedFlag
 from rcaloop.contracts.parsed import Chat, Citation, Fields
 from rcaloop.parser import codes
 from rcaloop.parser.chat import parse_chat
 from rcaloop.parser.citations import Resolver, find_citations, render
+from rcaloop.parser.fences import Fences, find_fences, indented_code
 from rcaloop.parser.fields import parse_fields
 
 MARKERS = frozenset({"RCA_CHAT", "END_RCA_CHAT", "RCA_FIELDS"})
@@ -38,11 +39,16 @@ class SkillText:
     chat_rendered: str = ""
     fields: Fields = field(default_factory=Fields)
     citations: list[Citation] = field(default_factory=list)
-    red_flags: list[str] = field(default_factory=list)
+    red_flags: list[RedFlag] = field(default_factory=list)
     errors: list[Issue] = field(default_factory=list)
     warnings: list[Issue] = field(default_factory=list)
     carries_report: bool = False
     """An early exit followed by more text: that text is parsed and judged too."""
+    parts: list[tuple[int, str]] = field(default_factory=lambda: [(1, "report")])
+    """(first line, name) of each part of the output: ``report``, ``chat``, ``fields``"""
+
+    def part_of(self, line: int) -> str:
+        return next(name for first, name in reversed(self.parts) if first <= line)
 
 
 @dataclass(frozen=True)
@@ -60,7 +66,8 @@ def parse_skill_text(text: str, resolver: Resolver) -> SkillText:
         result.errors.append(codes.EMPTY_OUTPUT.issue())
         return result
     lines = text.split("\n")
-    markers = _markers(lines)
+    fences = find_fences(lines)
+    markers = _markers(lines, fences, result)
     first = next(i for i, ln in enumerate(lines) if ln.strip())
     if lines[first].lstrip().startswith("RCA_OUTCOME:"):
         return _early_exit(result, lines, first, resolver)
@@ -70,7 +77,11 @@ def parse_skill_text(text: str, resolver: Resolver) -> SkillText:
     fields_at = next((m.index for m in reversed(markers) if m.kind == "RCA_FIELDS"), None)
     chat_at, chat_end = _chat_bounds(markers, fields_at, len(lines), result)
     report_end = chat_at if chat_at is not None else (fields_at if fields_at is not None else len(lines))
-    _report(result, lines[:report_end], resolver)
+    if chat_at is not None:
+        result.parts.append((chat_at + 1, "chat"))
+    if fields_at is not None:
+        result.parts.append((fields_at + 1, "fields"))
+    _report(result, lines[:report_end], resolver, fences)
     if chat_at is not None:
         chat, warnings = parse_chat(lines[chat_at + 1 : chat_end], chat_at + 2)
         result.chat = chat
@@ -97,17 +108,26 @@ def parse_skill_text(text: str, resolver: Resolver) -> SkillText:
     return result
 
 
-def _markers(lines: list[str]) -> list[_Marker]:
-    """Marker lines (alone on their line; ``RCA_OUTCOME:`` starts its line). One cheap pass."""
+def _markers(lines: list[str], fences: Fences, result: SkillText) -> list[_Marker]:
+    """Marker lines (alone on their line; ``RCA_OUTCOME:`` starts its line). One cheap pass.
+
+    A marker in a code block (a fence, or indented four spaces) is a quoted example: it
+    does not count, so a fenced ``RCA_FIELDS`` cannot stand in for a missing block.
+    """
     out: list[_Marker] = []
     for index, line in enumerate(lines):
         if "RCA_" not in line:
             continue
         stripped = line.strip()
-        if stripped in MARKERS:
-            out.append(_Marker(stripped, index, stripped))
-        elif stripped.startswith("RCA_OUTCOME:"):
-            out.append(_Marker("RCA_OUTCOME:", index, stripped))
+        kind = stripped if stripped in MARKERS else ("RCA_OUTCOME:" if stripped.startswith("RCA_OUTCOME:") else None)
+        if kind is None:
+            continue
+        if index in fences or indented_code(line):
+            result.warnings.append(codes.FENCED_MARKER.issue(kind.rstrip(":"), line=index + 1))
+        else:
+            out.append(_Marker(kind, index, stripped))
+    if fences.unclosed is not None:
+        result.warnings.append(codes.UNCLOSED_FENCE.issue(line=fences.unclosed + 1))
     return out
 
 
@@ -135,9 +155,10 @@ def _tail(result: SkillText, lines: list[str], offset: int, resolver: Resolver) 
     """Text after an early exit is kept and parsed like a report, so what it names or
     proposes is judged; its own contract findings are not errors of the early exit."""
     tail = parse_skill_text("\n".join(lines), resolver)
-    for found in (*tail.warnings, *tail.citations):
+    for found in (*tail.warnings, *tail.citations, *tail.red_flags):
         if found.line is not None:
             found.line += offset
+    result.parts += [(first + offset, name) for first, name in tail.parts]
     result.carries_report = True
     result.title, result.summary, result.report_sections = tail.title, tail.summary, tail.report_sections
     result.chat, result.chat_rendered, result.citations = tail.chat, tail.chat_rendered, tail.citations
@@ -169,16 +190,17 @@ def _leading_blank(lines: list[str], i: int) -> int:
     return n
 
 
-def _report(result: SkillText, lines: list[str], resolver: Resolver) -> None:
+def _report(result: SkillText, lines: list[str], resolver: Resolver, fences: Fences) -> None:
     report = "\n".join(lines).strip("\n")
     result.report_markdown = report
     first_line = 1 + _leading_blank(lines, 0)
-    title = TITLE.search("\n" + report)
+    structure = _unfenced(lines, fences).strip("\n") if fences.ranges else report
+    title = TITLE.search("\n" + structure)
     if title:
         result.title = title.group(1).strip().rstrip("#").strip() or None
     if result.title is None:
         result.warnings.append(codes.NO_TITLE.issue())
-    result.report_sections = _sections(report)
+    result.report_sections = _sections(report, structure)
     result.summary = result.report_sections.get("summary")
     if result.summary is None:
         result.warnings.append(codes.NO_SUMMARY.issue())
@@ -187,10 +209,17 @@ def _report(result: SkillText, lines: list[str], resolver: Resolver) -> None:
     result.warnings += found.warnings
 
 
-def _sections(report: str) -> dict[str, str]:
-    """Level 2+ sections of the report by lower-cased heading (the first of a name wins)."""
+def _unfenced(lines: list[str], fences: Fences) -> str:
+    """The lines with each fenced ``#`` made a space (same length): headings in code blocks
+    are not the report's own, and every offset still points into the report."""
+    return "\n".join(ln.replace("#", " ") if i in fences else ln for i, ln in enumerate(lines))
+
+
+def _sections(report: str, structure: str) -> dict[str, str]:
+    """Level 2+ sections of the report by lower-cased heading (the first of a name wins);
+    headings are found in ``structure`` (the report with fenced headings blanked)."""
     report = "\n" + report
-    heads = [m for m in HEADING.finditer(report) if len(m.group(1)) >= 2]
+    heads = [m for m in HEADING.finditer("\n" + structure) if len(m.group(1)) >= 2]
     sections: dict[str, str] = {}
     for i, m in enumerate(heads):
         end = heads[i + 1].start() if i + 1 < len(heads) else len(report)

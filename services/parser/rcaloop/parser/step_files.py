@@ -1,4 +1,4 @@
-"""Step files of a CI-job RCA (SPEC §3b): ``.analysis/<job_id>/step{1,3,4,5}_*.json``.
+"""Step files of a CI-job RCA: ``.analysis/<job_id>/step{1,3,4,5}_*.json``.
 
 ``step5_summary.json`` holds the diagnosis (the ``annotation.json`` diagnosis shape);
 step1/3/4 hold what the run collected and become evidence artifacts with ids such as
