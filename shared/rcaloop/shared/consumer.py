@@ -44,6 +44,7 @@ from rcaloop.shared import metrics
 from rcaloop.shared.commit import COMMIT_LUA, Item, commit_args
 from rcaloop.shared.logs import get_logger
 from rcaloop.shared.settings import RuntimeSettings
+from rcaloop.shared.secrets import redact_dead_letter
 from rcaloop.shared.status import trimmed_unread
 from rcaloop.shared.wire import PayloadError, as_text, decode, decode_fields, encode
 
@@ -354,7 +355,7 @@ class StreamWorker:
         return stream.key(self.prefix) if isinstance(stream, Stream) else stream
 
     def _dead_letter(self, msg_id: str, fields: dict[str, str], code: str, error: str, deliveries: int) -> Item:
-        letter = DeadLetter(
+        letter = redact_dead_letter(DeadLetter(
             stream=self.key,
             group=self.sub.group,
             message_id=msg_id,
@@ -363,7 +364,7 @@ class StreamWorker:
             error=error,
             deliveries=deliveries,
             consumer=self.settings.consumer_name,
-        )
+        ))
         self._m.dead_lettered.inc()
         self.log.warning("dead_lettered", message_id=msg_id, error_code=code, deliveries=deliveries)
         return Item(msg_id, "", [(self.dlq_key, encode(letter))])

@@ -1,4 +1,8 @@
-"""Structured logs (structlog): JSON lines by default, one ``service`` key on each."""
+"""Structured logs (structlog): JSON lines by default, one ``service`` key on each.
+
+Every event passes the secret detector before it is rendered: a secret value logged by
+mistake (an exception message quoting a token, a field named ``password``) is redacted.
+"""
 
 from __future__ import annotations
 
@@ -6,6 +10,8 @@ import logging
 import sys
 
 import structlog
+
+from rcaloop.shared.secrets import redact_event
 
 
 class _StderrLogger:
@@ -32,6 +38,7 @@ def configure_logging(service: str, level: str = "INFO", fmt: str = "json") -> s
             structlog.processors.add_log_level,
             structlog.processors.TimeStamper(fmt="iso", utc=True),
             structlog.processors.format_exc_info,
+            redact_event,
             renderer,
         ],
         wrapper_class=structlog.make_filtering_bound_logger(logging.getLevelNamesMapping().get(level.upper(), 20)),

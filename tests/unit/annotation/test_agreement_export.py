@@ -5,8 +5,14 @@ from __future__ import annotations
 import pytest
 
 from rcaloop.annotation import agreement, export
-from rcaloop.annotation.core import finalize_evaluation, review_task_for
-from rcaloop.contracts import HarnessVerdict, OperatorEvaluation, ParsedRCA
+from rcaloop.annotation.core import (
+    RED_FLAG_PRIORITY,
+    VERDICT_PRIORITY,
+    finalize_evaluation,
+    incident_view,
+    review_task_for,
+)
+from rcaloop.contracts import HarnessVerdict, OperatorEvaluation, ParsedRCA, RedFlag
 from rcaloop.contracts.evaluation import EVALUATION_ITEMS
 
 
@@ -104,3 +110,15 @@ def test_review_task_kind_and_priority_follow_the_verdict():
     v = HarnessVerdict(analysis_hash="h" * 64, verdict="insufficient_evidence", score=10, parsed=parsed)
     task = review_task_for(v, overlap=2)
     assert (task.kind, task.priority, task.overlap) == ("operator_evaluation", 2, 2)
+
+
+@pytest.mark.parametrize("verdict", ["pass", "degraded", "insufficient_evidence"])
+def test_any_red_flag_puts_the_task_first_with_its_flags(verdict):
+    flag = RedFlag(code="RCA701", type="api-key", where="chat", line=12, source="detected")
+    parsed = ParsedRCA(analysis_hash="h" * 64, outcome="report", red_flags=[flag])
+    v = HarnessVerdict(analysis_hash="h" * 64, verdict=verdict, score=90, parsed=parsed)
+    task = review_task_for(v)
+    assert task.priority == RED_FLAG_PRIORITY > max(VERDICT_PRIORITY.values())
+    assert task.red_flags == [flag]
+    view = incident_view("s", v.analysis_hash, v, [])
+    assert view["harness"]["red_flags"] == [{"code": "RCA701", "type": "api-key", "where": "chat", "line": 12, "source": "detected"}]

@@ -12,6 +12,10 @@ from typing import Any
 from rcaloop.contracts import AnnotationRecord, HarnessVerdict, Issue, OperatorEvaluation, ReviewTask
 
 VERIFYING_OUTCOMES = ("resolved", "mitigated")
+VERDICT_PRIORITY = {"insufficient_evidence": 2, "degraded": 1}
+"""Review order by verdict (higher first); a passing verdict is 0."""
+RED_FLAG_PRIORITY = 3
+"""Above every verdict: an output with a red flag (a secret found or declared) is reviewed first."""
 
 
 def _digest(*parts: str) -> str:
@@ -27,8 +31,10 @@ def review_task_for(verdict: HarnessVerdict, overlap: int = 1) -> ReviewTask:
     """One task per analysis: CI jobs (step files) get the annotation, alert RCAs the operator form.
 
     Skill text outputs and captures carry no step files to trace evidence into, so they
-    are alert RCAs for review purposes (SPEC §6).
+    are alert RCAs for review purposes. Red flags put the task first and travel with it,
+    so the reviewer sees each one's type and place before anything else.
     """
+    flags = verdict.parsed.red_flags
     kind = "annotation" if verdict.parsed.source_kind == "step_files" else "operator_evaluation"
     return ReviewTask(
         task_id=f"task-{verdict.analysis_hash[:16]}",
@@ -40,7 +46,8 @@ def review_task_for(verdict: HarnessVerdict, overlap: int = 1) -> ReviewTask:
         score=verdict.score,
         title=verdict.parsed.title,
         overlap=max(1, overlap),
-        priority={"insufficient_evidence": 2, "degraded": 1}.get(verdict.verdict, 0),
+        priority=RED_FLAG_PRIORITY if flags else VERDICT_PRIORITY.get(verdict.verdict, 0),
+        red_flags=flags,
         created_at=verdict.evaluated_at,
     )
 
@@ -149,6 +156,7 @@ def incident_view(
             "hard_gates": [g.model_dump(mode="json") for g in latest.hard_gates],
             "repairs": [r.model_dump(mode="json") for r in latest.repairs],
             "title": latest.parsed.title,
+            "red_flags": [f.model_dump(mode="json") for f in latest.parsed.red_flags],
             "evaluated_at": latest.evaluated_at.isoformat(),
         }
     return {

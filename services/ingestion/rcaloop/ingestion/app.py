@@ -20,6 +20,7 @@ from rcaloop.ingestion.pollers import JumpboxPoller, LocalPoller, poll_forever
 from rcaloop.shared.consumer import Emit, Subscription, current_delivery
 from rcaloop.shared.jumpbox import JumpboxSettings
 from rcaloop.shared.logs import get_logger
+from rcaloop.shared.secrets import redact_dead_letter
 from rcaloop.shared.service import Service, host_redis, lazy_app, run_main
 from rcaloop.shared.settings import RuntimeSettings
 from rcaloop.shared.wire import PAYLOAD_FIELD
@@ -43,7 +44,8 @@ class IngestionSettings(RuntimeSettings, JumpboxSettings):
 
 
 def dead_letter(result: RawResult, issues: list[Issue]) -> Emit:
-    """The rejected record as a ``DeadLetter`` on the DLQ of the stream it came from."""
+    """The rejected record as a ``DeadLetter`` on the DLQ of the stream it came from,
+    its secret values redacted like everything else rcaloop stores."""
     delivery = current_delivery()
     if delivery is None:  # called outside the worker (tests, tools): describe the record itself
         fields = {PAYLOAD_FIELD: core.safe_json(result).encode("utf-8", "replace").decode("utf-8")}
@@ -52,20 +54,22 @@ def dead_letter(result: RawResult, issues: list[Issue]) -> Emit:
     else:
         fields, stream, group = dict(delivery.fields), delivery.stream, delivery.group
         msg_id, n, consumer, dlq_key = delivery.message_id, delivery.deliveries, delivery.consumer, delivery.dlq_key
-    payload = fields.get(PAYLOAD_FIELD, "")
+    letter = redact_dead_letter(
+        DeadLetter(
+            stream=stream,
+            group=group,
+            message_id=msg_id,
+            fields=fields,
+            error_code=issues[0].code,
+            error=core.rejection_message(issues),
+            deliveries=n,
+            consumer=consumer,
+        )
+    )  # redacted whole, then cut: a cut never splits a secret past the detector
+    payload = letter.fields.get(PAYLOAD_FIELD, "")
     if len(payload) > DLQ_PAYLOAD_PREVIEW:
-        fields[PAYLOAD_FIELD] = payload[:DLQ_PAYLOAD_PREVIEW]
-        fields["payload_truncated_from"] = str(len(payload))
-    letter = DeadLetter(
-        stream=stream,
-        group=group,
-        message_id=msg_id,
-        fields=fields,
-        error_code=issues[0].code,
-        error=core.rejection_message(issues),
-        deliveries=n,
-        consumer=consumer,
-    )
+        cut = {PAYLOAD_FIELD: payload[:DLQ_PAYLOAD_PREVIEW], "payload_truncated_from": str(len(payload))}
+        letter = letter.model_copy(update={"fields": {**letter.fields, **cut}})
     return Emit(dlq_key, letter)
 
 

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 
 from rcaloop.contracts import IngestedRecord, Issue, RawResult, analysis_hash
 from rcaloop.contracts.results import job_id_problem
+from rcaloop.shared.secrets import redact_record
 
 DEFAULT_MAX_RESULT_BYTES = 1024 * 1024
 STEP5 = "step5_summary.json"
@@ -185,11 +186,13 @@ def _findings(result: RawResult, limits: Limits, facts: Facts) -> list[Issue]:
 
 
 def ingest(assessed: Assessment) -> IngestedRecord:
-    """The ingested record of an accepted assessment: the raw result plus its
-    ``analysis_hash`` (the key) and size."""
+    """The ingested record of an accepted assessment: the raw result with every secret
+    value redacted (``[REDACTED:<type>]``; the parser reports each one), plus its
+    ``analysis_hash`` and size. Both are of what was received, so dedupe is unchanged."""
     if not assessed.accepted:
         raise ValueError(f"a rejected record is not ingested ({rejection_message(assessed.issues)})")
-    return IngestedRecord(**dict(assessed.result), analysis_hash=assessed.key, size_bytes=assessed.size)
+    redacted, _ = redact_record(assessed.result)
+    return IngestedRecord(**dict(redacted), analysis_hash=assessed.key, size_bytes=assessed.size)
 
 
 def rejection_message(issues: list[Issue]) -> str:
