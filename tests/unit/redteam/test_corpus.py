@@ -43,3 +43,5 @@ def test_case(case):
     published = verdict.model_dump_json()
     for secret in want.get("never_published", []):
         assert secret not in published, f"{case.name}: a secret value is published"
+    for text in want.get("chat_excludes", []):
+        assert text not in parsed.chat_rendered, f"{case.name}: the post still holds {text!r}"
