@@ -8,7 +8,7 @@ import pytest
 
 from rcaloop.contracts import ParsedRCA
 from rcaloop.parser.codes import CODES, ERROR_CODES
-from tests.unit.parser.helpers import BASE, capture, codes_of, parse, step_files
+from tests.unit.parser.helpers import BASE, ROOT, capture, codes_of, parse, step_files
 
 CONTEXT_OK = "RCA context (from the RCA service):\n- Analyze only these subjects: checkout-api\n---\nHighErrorRate checkout-api\n"
 CHAT_START = BASE.index("RCA_CHAT")
@@ -135,3 +135,12 @@ def test_clean_samples_have_no_findings(make):
     parsed = make()
     assert parsed.errors == [] and parsed.warnings == []
     assert parsed.outcome == "report"
+
+
+def test_the_docs_list_every_code_with_its_message():
+    docs = (ROOT / "docs" / "output-contract.md").read_text()
+    tables = docs[docs.index("## Finding codes") :]
+    for code in CODES:
+        row = next((ln for ln in tables.splitlines() if ln.startswith(f"| {code.code} |")), None)
+        assert row is not None, f"{code.code} is not in the docs' tables"
+        assert row.split(" | ")[1].replace("\\", "") == code.summary, code.code
