@@ -453,6 +453,16 @@ def _merged(hits: list[_Hit]) -> list[_Hit]:
     return out
 
 
+def _has_invisible(text: str) -> bool:
+    if text.isascii():
+        return False
+    try:  # Latin-1 text can hold only the soft hyphen (a memory copy, then one find)
+        text.encode("latin-1")
+    except UnicodeEncodeError:
+        return INVISIBLE.search(text) is not None
+    return "\u00ad" in text
+
+
 def _marker(type_: str, value: str) -> str:
     return f"[REDACTED:{type_}]" + "\n" * value.count("\n")
 
@@ -468,7 +478,7 @@ class Redacted:
 def redact_text(text: str) -> Redacted:
     """``text`` with each secret replaced by ``[REDACTED:<type>]`` (lines kept), and the
     (type, line) of each, markers already there included."""
-    if not text.isascii() and INVISIBLE.search(text):
+    if _has_invisible(text):
         text = INVISIBLE.sub("", text)
     hits = _scan(text)
     if not hits:
@@ -554,7 +564,7 @@ def redact_json(value: _J, where: str) -> tuple[_J, list[Secret]]:
     _segments(value, where, segments)
     texts = [f"{s.key}: {s.value}" if s.key is not None else s.value for s in segments]
     joined = "\n".join(texts)
-    if not joined.isascii() and INVISIBLE.search(joined):
+    if _has_invisible(joined):
         return redact_json(_copy(value, lambda t: INVISIBLE.sub("", t)), where)
     hits = _scan(joined) if segments else []
     if not hits:
