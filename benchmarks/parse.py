@@ -4,7 +4,8 @@
 
 The report is ``examples/skill_outputs/checkout-5xx.txt`` grown to 8 KB with more
 timeline and evidence lines (citations included), parsed with the example registry —
-the same ``parse_record`` the service and ``rcaloop parse`` call. ``json.loads`` of an
+the same ``parse_record`` the service and ``rcaloop parse`` call, which redacts secrets
+first with the shared detector (so the figure includes it). ``json.loads`` of an
 8 KB JSON document is the floor for "just reading the bytes". Target: ≥ 2,000 reports/s.
 """
 
