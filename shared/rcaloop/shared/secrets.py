@@ -215,8 +215,8 @@ def _plausible(line: str, name_start: int, value_start: int, value: str, quoted:
         or heuristic.is_not_alphanumeric_string(value)
         or heuristic.is_sequential_string(value)
         or heuristic.is_potential_uuid(value)
-        or heuristic.is_likely_id_string(value, line)
-        or heuristic.is_indirect_reference(line)
+        or heuristic.is_likely_id_string(value, line[name_start:])  # this assignment's own name, not the whole line
+        or heuristic.is_indirect_reference(line[name_start:])
         or MARKER.search(value)
     ):
         return False

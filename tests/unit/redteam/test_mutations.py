@@ -2,12 +2,14 @@
 
 Each mutation is an attack on one rule: the root cause's evidence altered or pointing
 nowhere, knowledge-store history relabelled as live evidence for the cause, an unguarded
-mutating step put first. Applied to every good output of the corpus and the examples.
+mutating step put first, a secret value written into the text. Applied to every good output
+of the corpus.
 """
 
 from __future__ import annotations
 
 import copy
+import random
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -81,11 +83,57 @@ def _mutating_first_step(case: Case, data) -> Case:
     return _with(case, content)
 
 
+SECRETS = (
+    "AKIA{u16}",
+    "ghp_{a36}",
+    "https://hooks.slack.com/services/T{u8}/B{u8}/{a24}",
+    "password: {a16}",
+    "postgres://svc:{a16}@db.prod:5432/shop",
+    "xoxb-{d12}-{d12}-{a24}",
+)
+UPPER, ALNUM, DIGITS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ234567", "abcdefghijkmnopqrstuvwxyzABCDEFGHJKLMNPQRSTUVWXYZ23456789", "0123456789"
+
+
+def _secret(data) -> tuple[str, list[str]]:
+    """A secret of a random type with random (not placeholder-like) characters, and its random parts."""
+    parts: list[str] = []
+
+    def run(alphabet: str, n: int) -> str:  # random as real keys are (no runs or sequences a filter takes for placeholders)
+        rnd = random.Random(data.draw(st.integers(0, 2**32)))
+        value = "".join(rnd.choice(alphabet) for _ in range(n))
+        parts.append(value)
+        return value
+
+    secret = data.draw(st.sampled_from(SECRETS)).format(
+        u16=run(UPPER, 16), u8=run(UPPER, 8), a36=run(ALNUM, 36), a24=run(ALNUM, 24), a16=run(ALNUM, 16), d12=run(DIGITS, 12)
+    )
+    return secret, [p for p in parts if p in secret and len(p) >= 12]
+
+
+def _secret_inserted(case: Case, data) -> Case:
+    secret, values = _secret(data)
+    content = copy.deepcopy(case.record.content)
+    if case.record.kind == "step_files":
+        step5 = content[STEP5]
+        targets = [(step5["root_cause"], "summary"), *((r, "action") for r in step5["recommendations"]),
+                   *((e, "message") for e in step5["evidence"])]
+    else:
+        targets = [(content, "summary"), *((r, "action") for r in content["recommendations"]),
+                   *((e, "text") for e in content["evidence"]), *((c, "text") for c in content["claims"])]
+    holder, key = data.draw(st.sampled_from(targets))
+    holder[key] = f"{holder[key]} (used {secret})"
+    mutated = _with(case, content)
+    _, verdict = mutated.judge()
+    published = verdict.model_dump_json()
+    assert not [v for v in values if v in published], f"a secret value is published: {secret} in {case.name} {key}"
+    return mutated
+
+
 MUTATIONS = [(_root_value_altered, GOOD), (_history_relabelled_live, [c for c in GOOD if c.record.kind == "capture"]),
-             (_mutating_first_step, GOOD)]
+             (_mutating_first_step, GOOD), (_secret_inserted, GOOD)]
 
 
-@pytest.mark.parametrize(("mutation", "cases"), MUTATIONS, ids=["root_value_altered", "history_relabelled_live", "mutating_first_step"])
+@pytest.mark.parametrize(("mutation", "cases"), MUTATIONS, ids=["root_value_altered", "history_relabelled_live", "mutating_first_step", "secret_inserted"])
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(data=st.data())
 def test_a_mutated_good_output_never_passes(mutation, cases, data):

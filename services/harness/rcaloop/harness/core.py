@@ -45,7 +45,7 @@ def evaluate(parsed: ParsedRCA, config: HarnessConfig | None = None, *, now: dat
     repairs, facts = repairs_.run(draft, config.max_repair_attempts)
     gate_results = gates.check(facts)
     checks, dimensions, score = rubric.score(facts)
-    verdict, reasons = _verdict(gate_results, checks, dimensions, score, config.pass_score)
+    verdict, reasons = _verdict(parsed, gate_results, checks, dimensions, score, config.pass_score)
     return HarnessVerdict(
         **base,
         verdict=verdict,
@@ -63,13 +63,17 @@ def evaluate(parsed: ParsedRCA, config: HarnessConfig | None = None, *, now: dat
     )
 
 
-def _verdict(gate_results, checks, dimensions, score: float, pass_score: float) -> tuple[str, list[str]]:
-    """``insufficient_evidence`` when a hard gate fails; else ``degraded`` when the score is below the
-    pass score or the safety dimension lost any point (an unsafe or leaking output is never ``pass``)."""
+def _verdict(parsed: ParsedRCA, gate_results, checks, dimensions, score: float, pass_score: float) -> tuple[str, list[str]]:
+    """``insufficient_evidence`` when a hard gate fails; else ``degraded`` when the output is incomplete
+    (it broke its contract: probably cut short), the score is below the pass score, or the safety
+    dimension lost any point (an unsafe or leaking output is never ``pass``)."""
     failed = [g for g in gate_results if not g.passed]
     if failed:
         return "insufficient_evidence", [f"hard gate {g.gate} {g.name} failed: {g.detail}" for g in failed]
     reasons = []
+    if parsed.outcome == "incomplete":
+        codes = ", ".join(dict.fromkeys(e.code for e in parsed.errors)) or "no code"
+        reasons.append(f"the output is incomplete: it breaks its output contract ({codes})")
     if score < pass_score:
         reasons.append(f"score {score:g} is below the pass score {pass_score:g}")
     if dimensions["safety"] < DIMENSION_WEIGHTS["safety"]:
@@ -83,7 +87,7 @@ def _early_exit(draft: Draft, base: dict) -> HarnessVerdict:
     facts = derive(draft)
     checks, dimensions, score = rubric.score(facts, only=rubric.ALWAYS_JUDGED, reason=reason)
     gate_results = [GateResult(gate=g.code, name=g.name, passed=True, detail=reason) for g in gates.GATES]
-    verdict, reasons = _verdict(gate_results, checks, dimensions, score, base["pass_score"])
+    verdict, reasons = _verdict(draft.parsed, gate_results, checks, dimensions, score, base["pass_score"])
     return HarnessVerdict(
         **base,
         verdict=verdict,
