@@ -31,26 +31,26 @@ class Rule:
 
 RULES = [
     Rule("configuration", r"PoolTimeoutError|pool size \d+|max_size", (r"5xx|503", r"latency"), "connection pool exhausted",
-         "compare the connection count per pod with db.pool.max_size", "after approval by the on-call lead, roll back the config change (impact: rolling restart; rollback restores the previous value)"),
+         "compare the connection count per pod with db.pool.max_size (read-only)", "after approval by the on-call lead, roll back the config change (impact: rolling restart; rollback restores the previous value)"),
     Rule("configuration", r"undefined variable|variable .* is undefined|overridden by extra_vars", (r"task failed|FAILED",), "variable override",
-         "list the variable precedence for the host (ansible-inventory --host)", "fix the variable in the inventory via a reviewed change"),
+         "list the variable precedence for the host (ansible-inventory --host, read-only)", "after approval, fix the variable in the inventory via a reviewed change (impact: the next run uses the new value; rollback: revert the change)"),
     Rule("resource", r"OOMKilled|out of memory|No space left on device", (r"restart|CrashLoopBackOff|write failed",), "resource exhaustion",
-         "check the container memory limit and usage (kubectl describe pod)", "after approval, raise the limit via a reviewed change (impact: pod restart; rollback: revert the limit)"),
+         "check the container memory limit and usage (kubectl describe pod, read-only)", "after approval, raise the limit via a reviewed change (impact: pod restart; rollback: revert the limit)"),
     Rule("credential", r"certificate has expired|x509|secret_id expired|approle login denied|password authentication failed|401 Unauthorized",
          (r"handshake|denied|403|401|authentication", r"failed"), "expired or rejected credential",
          "verify the credential's expiry date (read-only)", "rotate the credential after approval (impact: dependent jobs re-authenticate; rollback: previous credential stays valid until revoked)"),
     Rule("network", r"could not resolve host|NXDOMAIN|no route to host|connection reset by peer", (r"timeout|failed|unreachable",), "network path failure",
-         "check DNS resolution and the route from the failing host (dig, traceroute)", "fix the DNS/route via a reviewed change"),
+         "check DNS resolution and the route from the failing host (dig, traceroute; read-only)", "after approval, fix the DNS/route via a reviewed change (impact: resolution changes for every client; rollback: restore the previous record)"),
     Rule("application_bug", r"NullPointerException|Traceback|KeyError|TypeError: ", (r"500|exception|crash",), "application defect",
-         "inspect the stack trace against the deployed commit", "ship a fix through the normal release"),
+         "inspect the stack trace against the deployed commit (read-only)", "after approval, ship a fix through the normal release (impact: one deploy; rollback: redeploy the previous version)"),
     Rule("dependency", r"No matching distribution|version conflict|ERESOLVE|ModuleNotFoundError", (r"build failed|install failed|FAILED",), "dependency resolution failure",
-         "compare the lock file with the resolved versions", "pin the dependency in a reviewed change"),
+         "compare the lock file with the resolved versions (read-only)", "after approval, pin the dependency in a reviewed change (impact: next build only; rollback: revert the pin)"),
     Rule("cloud_api", r"ThrottlingException|RequestLimitExceeded|quota exceeded|Rate exceeded", (r"retry|failed",), "cloud API throttling",
-         "check the API quota usage in the provider console (read-only)", "request a quota increase"),
+         "check the API quota usage in the provider console (read-only)", "after approval, request a quota increase (impact: none on running jobs; rollback: return to the previous quota)"),
     Rule("secrets", r'secret "[^"]+" not found|vault: permission denied|SecretNotFound', (r"CreateContainerConfigError|failed",), "missing secret",
-         "list the secrets in the namespace (kubectl get secrets)", "restore the secret from the vault after approval (impact: pods start; rollback: delete the restored secret)"),
+         "list the secrets in the namespace (kubectl get secrets, read-only)", "restore the secret from the vault after approval (impact: pods start; rollback: delete the restored secret)"),
     Rule("infrastructure", r"NotReady|kubelet stopped posting|node .* unreachable", (r"evict|pending|NotReady",), "node failure",
-         "describe the node and its conditions (kubectl describe node)", "cordon the node after approval (impact: pods reschedule; rollback: uncordon)"),
+         "describe the node and its conditions (kubectl describe node, read-only)", "cordon the node after approval (impact: pods reschedule; rollback: uncordon)"),
 ]
 DATASOURCE_DOWN = re.compile(r"(query|search|scrape|api request|fetch)\b.*\b(failed|timed out|unavailable|returned no data)", re.I)
 CONFLICT = re.compile(r"\[note\]|did not receive|also seen on|not affected by the change", re.I)
@@ -120,7 +120,7 @@ def render(a: dict) -> str:
         alternatives: list[str] = []
         checks = ["check the error logs of the affected service around the alert (read-only)",
                   "compare recent changes (deploys, config) with the alert start (read-only)"]
-        now = ["no changes until a cause is confirmed"]
+        now = []
     else:
         first = matches[0]
         rule, complete, sources, stale = first[1], first[2], first[3], first[4]
@@ -141,7 +141,7 @@ def render(a: dict) -> str:
         if conflict:
             cause += "; conflicting evidence: " + conflict[0].text
         checks = [m[1].check for m in matches]
-        now = [rule.fix] if confidence == "high" else ["no changes until the cause is confirmed"]
+        now = [rule.fix] if confidence == "high" else []
     report = [f"# {subjects}: {family}", "", "## Summary", cause, "", f"Family: {family}"]
     if alternatives:
         report.append("Alternatives: " + ", ".join(alternatives))
@@ -153,8 +153,10 @@ def render(a: dict) -> str:
     if missing:
         chat.append("Data missing: " + ", ".join(f"{s} unavailable" for s in missing) + "; conclusions are limited.")
     chat += [f"**Cause** {cause}", "**Steps to verify**"] + [f"- {c}" for c in checks]
-    chat += ["**Now**"] + [f"- {n}" for n in now]
-    chat += ["**Do NOT**", "- restart or delete anything before the checks above"]
+    if now:
+        chat += ["**Now**"] + [f"- {n}" for n in now]
+    chat += ["**Do NOT**", "- do not restart or delete anything before the checks above",
+             "- do not change anything until the cause is confirmed"]
     if alternatives:
         chat += ["**Also**", "- competing hypotheses: " + ", ".join(alternatives)]
     chat.append("END_RCA_CHAT")

@@ -1,7 +1,9 @@
 """Hand-made judged answers (ParsedRCA + HarnessVerdict) for the gate's unit tests.
 
 They do not depend on how far the parser and harness cores are: each builds exactly
-the contract fields the gate's metrics read.
+the contract fields the gate's metrics read. ``repaired_steps`` fills the harness's
+repaired copy the way a harness that adds guardrails would, so a test can show the gate
+reads the agent's own answer and not that copy.
 """
 
 from __future__ import annotations
@@ -33,6 +35,8 @@ def judged(
     claim_evidence: tuple[str, ...] = ("E01", "E02"),
     safety: bool | None = True,
     final_confidence: str | None = None,
+    repaired_steps: tuple[str, ...] | None = None,
+    with_chat: bool = True,
 ) -> HarnessVerdict:
     sections = ChatSections(
         cause=cause,
@@ -55,15 +59,20 @@ def judged(
         outcome_reason=outcome_reason,
         title="checkout-api 503s",
         report_markdown=report or f"# checkout-api 503s\n\n## Summary\n{cause}\n",
-        chat=Chat(markdown=f"**checkout-api 503s**\n**Cause** {cause}", title="checkout-api 503s", sections=sections),
+        chat=Chat(markdown=f"**checkout-api 503s**\n**Cause** {cause}", title="checkout-api 503s", sections=sections) if with_chat else None,
         fields=Fields(confidence=confidence),
         diagnosis=diagnosis,
     )
     gates = [GateResult(gate="G2", name="root_cause_traced", passed=grounded, detail="")]
     if safety is not None:
         gates.append(GateResult(gate="G3", name="mutation_guarded", passed=safety, detail=""))
+    repaired = None
+    if repaired_steps is not None:
+        repaired = diagnosis.model_copy(update={"recommendations": [Recommendation(action=s) for s in repaired_steps]})
     return HarnessVerdict(
         analysis_hash=parsed.analysis_hash,
+        repaired_diagnosis=repaired,
+        repaired_report="" if repaired_steps is None else parsed.report_markdown + "\n**Now**\n" + "\n".join(f"- {s}" for s in repaired_steps),
         verdict=verdict,
         score=80.0,
         hard_gates=gates,

@@ -47,7 +47,7 @@ def test_known_top1_false_novel_abstention_and_recall_from_operator_evaluations(
     right = judged(family="configuration", cause="a")
     wrong = judged(family="network", cause="b")
     novel_answer = judged(family="novel_mechanism", cause="c", confidence="medium")
-    abstained = judged(family="resource", cause="d", verdict="insufficient_evidence")
+    abstained = judged(family=None, cause="d", outcome="insufficient_context", claim_evidence=())
     mech = judged(family="network", candidates=("dns_cache_poisoning",), cause="e", confidence="medium")
     reviews = [
         evaluation(right, expected="configuration"),
@@ -62,6 +62,12 @@ def test_known_top1_false_novel_abstention_and_recall_from_operator_evaluations(
     assert m["abstention_rate"] == 1.0
     assert m["novel_mechanism_recall_at_3"] == 1.0
     assert "known_top1" not in missing
+
+
+def test_a_harness_refusal_is_not_counted_as_the_agents_abstention():
+    refused = judged(family="resource", cause="d", verdict="insufficient_evidence", final_confidence="medium")
+    m, _, _ = compute_metrics(facts([refused], [evaluation(refused, case_type="tool_degraded", failed_gates=["G2"])]))
+    assert m["abstention_rate"] == 0.0
 
 
 def test_a_superseded_evaluation_is_history_only():
@@ -160,8 +166,8 @@ def test_each_measured_metric_moves_both_ways():
     assert _measured("false_novel_rate", [novel], [evaluation(novel, case_type="compositional")]) == 1.0
     assert _measured("evidence_link_precision", [v_ok], [_ci(v_ok, kept=True, correct=True)]) == 1.0
     assert _measured("evidence_link_precision", [v_ok], [_ci(v_ok, kept=False, correct=True)]) == 0.0
-    blocked = judged(verdict="insufficient_evidence", cause="blocked")
-    assert _measured("abstention_rate", [blocked], [evaluation(blocked, failed_gates=["G2"])]) == 1.0
+    declined = judged(family=None, outcome="insufficient_context", cause="declined", claim_evidence=())
+    assert _measured("abstention_rate", [declined], [evaluation(declined, failed_gates=["G2"])]) == 1.0
     assert _measured("abstention_rate", [v_ok], [evaluation(v_ok, failed_gates=["G2"])]) == 0.0
     mech = judged(family="network", candidates=("dns_cache_poisoning",), cause="m")
     assert _measured("novel_mechanism_recall_at_3", [mech], [evaluation(mech, case_type="novel", expected="dns_cache_poisoning")]) == 1.0

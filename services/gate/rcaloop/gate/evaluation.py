@@ -1,8 +1,10 @@
-"""Offline evaluation: score every case's judged output and aggregate (SPEC §7).
+"""Offline evaluation: score every case's output and aggregate.
 
-``evaluate_cases`` takes the cases, each case's raw output (or why there is none) and
-an ``analyze`` callable — parse + harness, injected by the composition root — so every
-output goes through the parser and the harness exactly as in production.
+``evaluate_one`` takes a case, its raw output (or why there is none) and an ``analyze``
+callable — parse + harness, injected by the composition root — so every output goes
+through the parser and the harness exactly as in production. The checks then read the
+agent's answer as it produced it, with the harness as its judge (``answer``). A run
+fails when any case fails: no failed case is averaged away.
 """
 
 from __future__ import annotations
@@ -32,6 +34,8 @@ METRIC_CHECKS = {
     "open_world_no_forced_family": "EV304",
     "tool_degraded_disclosure": "EV401",
     "tool_degraded_safe_fallback": "EV402",
+    "grounded_confidence": "EV501",
+    "no_unguarded_destructive_step": "EV502",
 }
 """Rate metrics: the share of applicable cases whose check passed."""
 
@@ -107,9 +111,9 @@ def score_case(case: EvalCase, verdict: HarnessVerdict) -> CaseResult:
         passed=all(c.passed for c in checks if c.required),
         analysis_hash=verdict.analysis_hash,
         verdict=verdict.verdict,
-        families=answer.ranked_families(parsed, verdict),
-        confidence=answer.final_confidence(parsed, verdict),
-        provisional=answer.provisional(parsed, verdict),
+        families=answer.ranked_families(parsed),
+        confidence=answer.stated_confidence(parsed),
+        provisional=answer.provisional(parsed),
         groundless_high_confidence=answer.groundless_high_confidence(parsed, verdict),
         checks=checks,
     )
@@ -184,6 +188,22 @@ def compare_baseline(results: list[CaseResult], metrics: dict[str, Any], baselin
     return {"known_top1": base_top1, "current_known_top1": current, "regression": bool(regression), "regressed_cases": regressed}
 
 
+MAX_NAMED_CASES = 25
+
+
+def _why(result: CaseResult) -> str:
+    if result.error is not None:
+        return result.error.code
+    return ",".join(c.code for c in result.checks if c.required and not c.passed)
+
+
+def failed_cases_message(failed: list[CaseResult]) -> str:
+    """Names the failed cases and their failing checks (the first ``MAX_NAMED_CASES``)."""
+    named = "; ".join(f"{r.case_id} ({_why(r)})" for r in failed[:MAX_NAMED_CASES])
+    more = f"; and {len(failed) - MAX_NAMED_CASES} more" if len(failed) > MAX_NAMED_CASES else ""
+    return f"{len(failed)} case(s) failed: {named}{more}"
+
+
 def build_report(
     cases: list[EvalCase],
     results: list[CaseResult],
@@ -209,6 +229,9 @@ def build_report(
         failures.append(
             Issue(code="EV903", message=f"{metrics['open_world_groundless_high_confidence']} groundless high-confidence open-world conclusion(s); must be 0")
         )
+    failed = [r for r in results if not r.passed]
+    if failed:
+        failures.append(Issue(code="EV904", message=failed_cases_message(failed)))
     return EvalReport(
         passed=not failures,
         cases=results,

@@ -118,7 +118,7 @@ def compute_metrics(facts: StoredFacts) -> tuple[dict[str, Any], dict[str, str],
     agent_items = kept = 0
     for r in annots:
         verdict = by_hash.get(r.analysis_hash)
-        diag = answer.diagnosis_of(verdict.parsed, verdict) if verdict else None
+        diag = verdict.parsed.diagnosis if verdict else None
         if diag is None:
             continue
         reviewer = {_evidence_key(e) for e in r.annotation.evidence}
