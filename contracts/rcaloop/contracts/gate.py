@@ -32,5 +32,9 @@ class GateDecision(Contract):
     checks: list[MetricCheck] = Field(default_factory=list)
     reasons: list[str] = Field(default_factory=list)
     provenance: dict[str, Any] = Field(default_factory=dict)
+    comparison: dict[str, Any] | None = Field(
+        default=None,
+        description="promotion to assist: the shadow artifact compared with the staging one (stage, artifact_hash, deltas, regressed)",
+    )
     decided_by: str | None = None
     created_at: datetime = Field(default_factory=utcnow)

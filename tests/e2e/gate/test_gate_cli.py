@@ -85,8 +85,8 @@ def test_measure_writes_a_metrics_object_the_gate_fails_closed_on(tmp_path):
                                          evaluation=OperatorEvaluation(analysis_hash=verdict.analysis_hash, case_type="known",
                                                                        expected_family="configuration", scores=scores)))
     store.close()
-    today = datetime.now(UTC).date()
-    window = f"{today - timedelta(days=1)}/{today}"
+    now = datetime.now(UTC)
+    window = f"{(now - timedelta(days=1)).date()}/{now.isoformat()}"  # a window that has closed
     out = tmp_path / "metrics.json"
     result = rcaloop("gate", "measure", "--window", window, "--out", out, env=env)
     assert result.exit_code == 0, result.output
@@ -99,6 +99,8 @@ def test_measure_writes_a_metrics_object_the_gate_fails_closed_on(tmp_path):
     missing = {c["metric"] for c in json.loads(check.stdout)["checks"] if c["reason"] == "missing"}
     assert missing == set(doc["missing"])
     assert rcaloop("gate", "measure", "--window", "yesterday", env=env).exit_code == 2
+    future = rcaloop("gate", "measure", "--window", f"{now.date()}/{(now + timedelta(days=2)).date()}", env=env)
+    assert future.exit_code == 2 and "ends in the future" in future.output
 
 
 def test_status_on_an_empty_store(tmp_path):

@@ -74,8 +74,8 @@ def test_store_inserts_are_idempotent_without_redis_keys(tmp_path):
     store.close()
 
 
-def _artifact(path: Path, measured_at: datetime) -> Path:
-    doc = {**PASSING, "provenance": {**PROVENANCE, "measured_at": measured_at.isoformat()}}
+def _artifact(path: Path, measured_at: datetime, **metrics) -> Path:
+    doc = {**PASSING, **metrics, "provenance": {**PROVENANCE, "measured_at": measured_at.isoformat()}}
     path.write_text(json.dumps(doc))
     return path
 
@@ -118,3 +118,39 @@ def test_promotions_land_on_gate_decisions_and_in_the_store(redis_url, prefix, t
     doc = json.loads(status.stdout)
     assert doc["current_stage"] == "shadow" and doc["next_stage"] == "assist" and doc["counts"]["decisions"] == 4
     assert doc["needs_rerun"] is False
+
+
+def test_rejecting_an_active_package_is_a_material_change(tmp_path):
+    store = GateStore(tmp_path / "gate.db")
+    t0 = datetime(2026, 11, 20, 12, 0, tzinfo=UTC)
+    try:
+        store.record_event(_event(1, "activated").model_copy(update={"created_at": t0}))
+        rejected_candidate = _event(2, "rejected").model_copy(update={"created_at": t0 + timedelta(hours=1), "detail": {"from_state": "candidate"}})
+        store.record_event(rejected_candidate)
+        assert store.last_material_change() == t0
+        retired = _event(3, "rejected").model_copy(update={"created_at": t0 + timedelta(hours=2), "detail": {"from_state": "activated"}})
+        store.record_event(retired)
+        assert store.last_material_change() == t0 + timedelta(hours=2)
+    finally:
+        store.close()
+
+
+def test_a_whitespace_copy_is_not_a_fresh_artifact_and_assist_is_compared_with_staging(tmp_path):
+    env = {"RCALOOP_DATA_DIR": str(tmp_path / "data")}
+    now = datetime.now(UTC) - timedelta(minutes=10)
+    staging = _artifact(tmp_path / "staging.json", now, known_top1=0.97)
+    assert _cli(["gate", "promote", "staging", "--artifact", str(staging), "--no-publish"], env).exit_code == 0
+    copy = tmp_path / "copy.json"
+    copy.write_text(json.dumps(json.loads(staging.read_text()), indent=2) + "\n\n")
+    reused = _cli(["gate", "promote", "shadow", "--artifact", str(copy), "--no-publish"], env)
+    assert reused.exit_code == 1 and "ROLL103" in reused.stdout
+    shadow = _artifact(tmp_path / "shadow.json", now + timedelta(minutes=1), known_top1=0.97)
+    assert _cli(["gate", "promote", "shadow", "--artifact", str(shadow), "--no-publish"], env).exit_code == 0
+    worse = _artifact(tmp_path / "assist.json", now + timedelta(minutes=2), known_top1=0.96)  # inside its gate, below staging
+    refused = _cli(["gate", "promote", "assist", "--artifact", str(worse), "--no-publish", "--json"], env)
+    assert refused.exit_code == 1
+    decision = json.loads(refused.stdout)
+    assert [r.split()[0] for r in decision["reasons"]] == ["ROLL107"]
+    assert decision["comparison"]["regressed"] == ["known_top1"] and decision["comparison"]["deltas"]["known_top1"]["delta"] == -0.01
+    tolerated = _cli(["gate", "promote", "assist", "--artifact", str(worse), "--no-publish"], {**env, "GATE_SHADOW_MAX_REGRESSION": "0.02"})
+    assert tolerated.exit_code == 0, tolerated.stdout

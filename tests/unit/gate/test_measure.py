@@ -10,7 +10,8 @@ from rcaloop.contracts import AnnotationRecord, KnowledgeEvent, OperatorEvaluati
 from rcaloop.contracts.annotation import Annotation, TraceItem
 from rcaloop.contracts.evaluation import EvaluationScores, HardGateJudgement
 from rcaloop.contracts.knowledge import Provenance
-from rcaloop.gate.measure import NO_TOOL_LOG, StoredFacts, WindowError, compute_metrics, metrics_object, p95, parse_window
+from rcaloop.gate.intervals import WindowError, parse_window
+from rcaloop.gate.measure import NO_TOOL_LOG, StoredFacts, compute_metrics, metrics_object, p95
 from rcaloop.gate.release_gate import METRIC_NAMES, check_release_gate
 from tests.unit.gate.builders import judged
 
@@ -137,11 +138,13 @@ def test_merge_fills_only_missing_metrics_and_is_recorded():
 
 
 def test_window_parsing():
-    start, end = parse_window("2026-11-01/2026-11-30")
+    now = datetime(2026, 12, 2, tzinfo=UTC)
+    start, end = parse_window("2026-11-01/2026-11-30", now)
     assert start == datetime(2026, 11, 1, tzinfo=UTC) and end == datetime(2026, 12, 1, tzinfo=UTC)
-    for bad in ("2026-11-01", "x/y", "2026-11-30/2026-11-01"):
-        with pytest.raises(WindowError):
-            parse_window(bad)
+    for bad, code in (("2026-11-01", "GATE203"), ("x/y", "GATE203"), ("2026-11-30/2026-11-01", "GATE204"), ("2026-11-01/2026-12-02", "GATE205")):
+        with pytest.raises(WindowError) as raised:
+            parse_window(bad, now)
+        assert raised.value.code == code
 
 
 def _ci(verdict, kept: bool, correct: bool) -> AnnotationRecord:

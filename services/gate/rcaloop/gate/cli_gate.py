@@ -17,12 +17,13 @@ from redis.exceptions import RedisError
 from rich.markup import escape
 from rich.table import Table
 
-from rcaloop.contracts import GateDecision, Stream
+from rcaloop.contracts import GateDecision, Issue, Stream
 from rcaloop.gate import junit
 from rcaloop.gate.app import GateSettings
-from rcaloop.gate.measure import StoredFacts, WindowError, metrics_object, parse_window
-from rcaloop.gate.release_gate import THRESHOLDS, GateResult, check_release_gate, exit_code
-from rcaloop.gate.rollout import STAGES, Promotion, RolloutState, decide_promotion, parse_time, required_metrics, status
+from rcaloop.gate.intervals import WindowError, parse_window
+from rcaloop.gate.measure import StoredFacts, metrics_object
+from rcaloop.gate.release_gate import METRIC_NAMES, THRESHOLDS, GateResult, check_release_gate, exit_code
+from rcaloop.gate.rollout import STAGES, Promotion, decide_promotion, state_of, status
 from rcaloop.gate.store import GateStore, StoreError
 from rcaloop.shared.cli_deps import CliDeps
 from rcaloop.shared.redis_conn import connect
@@ -43,22 +44,33 @@ def _open_store(settings: GateSettings) -> GateStore:
     raise AssertionError
 
 
+def _metric_findings(result: GateResult) -> dict[str, Issue]:
+    return {e.path.removeprefix("$."): e for e in result.errors if e.path and e.path.removeprefix("$.") in METRIC_NAMES}
+
+
 def _print_checks(result: GateResult, title: str) -> None:
     table = Table(title=title)
     for col in ("code", "metric", "value", "gate", "result"):
         table.add_column(col)
     codes = {t.metric: t.code for t in THRESHOLDS}
+    findings = _metric_findings(result)
     for c in result.checks:
-        mark = "[green]pass[/green]" if c.passed else f"[red]FAIL[/red] {escape(c.reason or '')}"
+        finding = findings.get(c.metric)
+        mark = "[green]pass[/green]" if c.passed else f"[red]FAIL[/red] {finding.code if finding else ''} {escape(c.reason or '')}"
         table.add_row(codes.get(c.metric, ""), c.metric, escape(json.dumps(c.value)), c.threshold, mark)
     out.print(table)
     for e in result.errors:
-        out.print(f"[red]{e.code}[/red] {escape(e.message)}", highlight=False)
+        if e not in findings.values():
+            out.print(f"[red]{e.code}[/red] {escape(e.message)}", highlight=False)
 
 
 def _gate_junit(result: GateResult) -> str:
-    cases = [junit.JUnitCase(name=c.metric, classname="gate.threshold", failure=None if c.passed else f"{c.metric}={c.value!r}: {c.reason}") for c in result.checks]
-    cases += [junit.JUnitCase(name=e.code, classname="gate.input", failure=e.message) for e in result.errors]
+    findings = _metric_findings(result)
+    cases = [
+        junit.JUnitCase(name=c.metric, classname="gate.threshold", failure=None if c.passed else f"{findings[c.metric].code} {c.metric}={c.value!r}: {c.reason}")
+        for c in result.checks
+    ]
+    cases += [junit.JUnitCase(name=e.code, classname="gate.input", failure=e.message) for e in result.errors if e not in findings.values()]
     return junit.render("rcaloop gate check", cases)
 
 
@@ -123,7 +135,7 @@ def register(gate_app: typer.Typer, deps: CliDeps) -> None:  # noqa: ARG001 - th
     ) -> None:
         """Compute the release-gate metrics object (with provenance) from the gate store."""
         try:
-            start, end = parse_window(window)
+            start, end = parse_window(window, datetime.now(UTC))
         except WindowError as exc:
             fail(str(exc))
         merged, merged_from = None, None
@@ -180,20 +192,12 @@ def register(gate_app: typer.Typer, deps: CliDeps) -> None:  # noqa: ARG001 - th
         if stage not in STAGES:
             fail(f"unknown stage {stage!r} (one of {', '.join(STAGES)})")
         data = read_input(artifact, "artifact")
-        gate = check_release_gate(data, allow_synthetic=False, required=required_metrics(stage))
+        gate = check_release_gate(data, allow_synthetic=False)
         settings = GateSettings()
         store = _open_store(settings)
         try:
-            promotions = store.promotions()
-            current = status(promotions, None, {}).current_stage
-            state = RolloutState(
-                current_stage=current,
-                used_artifacts=frozenset(d.artifact_hash for d in promotions if d.passed),
-                last_material_change=store.last_material_change(),
-            )
-            decision = decide_promotion(
-                Promotion(stage, gate, parse_time(gate.provenance.get("measured_at")), state), decided_by=decided_by
-            )
+            state = state_of(store.promotions(), store.last_material_change(), settings.gate_shadow_max_regression)
+            decision = decide_promotion(Promotion(stage, gate, state), decided_by=decided_by)
             if publish:
                 url = _cli_redis_url(settings)
                 try:

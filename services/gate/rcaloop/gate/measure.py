@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from datetime import UTC, datetime, timedelta
+from datetime import UTC, datetime
 from typing import Any
 
 from rcaloop.contracts import AnnotationRecord, HarnessVerdict, KnowledgeEvent
@@ -18,30 +18,6 @@ from rcaloop.gate import answer
 from rcaloop.gate.release_gate import METRIC_NAMES, TYPEDB_METRIC
 
 NO_TOOL_LOG = "rcaloop stores no record of the agent's tool executions; measure it from the agent's tool audit log (--merge)"
-
-
-class WindowError(ValueError):
-    pass
-
-
-def parse_window(text: str) -> tuple[datetime, datetime]:
-    """``START/END`` in ISO-8601 (dates allowed; an END date includes that whole day)."""
-    if "/" not in text:
-        raise WindowError("the window must be START/END, e.g. 2026-11-01/2026-11-30 or 2026-11-01T00:00Z/2026-11-02T00:00Z")
-    start_s, end_s = (s.strip() for s in text.split("/", 1))
-    try:
-        start = _iso(start_s)
-        end = _iso(end_s) + (timedelta(days=1) if len(end_s) == 10 else timedelta())
-    except ValueError:
-        raise WindowError(f"the window {text!r} is not START/END in ISO-8601") from None
-    if end <= start:
-        raise WindowError("the window's END must be after its START")
-    return start, end
-
-
-def _iso(value: str) -> datetime:
-    at = datetime.fromisoformat(value.replace("Z", "+00:00"))
-    return at if at.tzinfo else at.replace(tzinfo=UTC)
 
 
 @dataclass(frozen=True)

@@ -127,8 +127,13 @@ class GateStore:
         return [GateDecision.model_validate_json(p) for p in rows]
 
     def last_material_change(self) -> datetime | None:
+        """The latest event that changed the runtime knowledge (``rollout.requires_gate_rerun``)."""
         marks = ",".join("?" * len(MATERIAL_CHANGES))
-        row = self._one(f"SELECT MAX(at) FROM knowledge_events WHERE kind IN ({marks})", MATERIAL_CHANGES)  # noqa: S608
+        row = self._one(
+            f"SELECT MAX(at) FROM knowledge_events WHERE kind IN ({marks})"  # noqa: S608 - placeholders only
+            " OR (kind = 'rejected' AND json_extract(payload, '$.detail.from_state') = 'activated')",
+            MATERIAL_CHANGES,
+        )
         return datetime.strptime(row[0], "%Y-%m-%dT%H:%M:%S.%fZ").replace(tzinfo=UTC) if row and row[0] else None
 
     def counts(self) -> dict[str, int]:
