@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""A reference rule-based RCA agent following the skill output contract (SPEC §3a).
+"""A reference rule-based RCA agent following the skill output contract.
 
     rcaloop eval run --fixtures examples/eval/fixtures.jsonl \
         --agent-cmd "python examples/agents/rule_based_agent.py"

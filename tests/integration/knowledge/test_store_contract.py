@@ -4,10 +4,12 @@ from __future__ import annotations
 
 import asyncio
 
+import pytest
+
 from rcaloop.knowledge import core
 from rcaloop.knowledge.snapshot import SnapshotCache, UnreachableStore, typedb_outage_runtime_activation_success
 from rcaloop.knowledge.store import KnowledgeStore, revision
-from rcaloop.knowledge.workflow import KnowledgeWorkflow, slim_verdict
+from rcaloop.knowledge.workflow import DecisionError, KnowledgeWorkflow, slim_verdict
 from tests.unit.knowledge.builders import evaluation, verdict
 
 HASH_B = "b" * 64
@@ -120,3 +122,46 @@ async def test_runtime_snapshot_keeps_serving_when_the_store_fails(store, tmp_pa
     assert [p.package_id for p in during.packages] == [package.package_id]
     check = await typedb_outage_runtime_activation_success(store, cache)
     assert check.typedb_outage_runtime_activation_success and check.active_packages == 1
+
+
+def _analysed_at(at: str):
+    return lambda data: data.update(evaluated_at=at)
+
+
+async def test_the_latest_analysis_of_a_subject(store):
+    first = slim_verdict(verdict(_analysed_at("2026-11-29T10:10:00Z")))
+    again = slim_verdict(verdict(_analysed_at("2026-11-29T11:00:00Z"), analysis_hash=HASH_B))
+    other = slim_verdict(verdict(lambda d: d.update(result_id="inc-9999"), analysis_hash="c" * 64))
+    assert await store.latest_analysis("inc-4711") is None
+    for v in (again, first, other):  # arrival order does not matter, evaluated_at does
+        await store.put_verdict(v)
+    assert await store.latest_analysis("inc-4711") == HASH_B
+    assert await store.latest_analysis("inc-9999") == "c" * 64
+
+
+async def test_a_review_of_a_superseded_analysis_never_promotes(store, tmp_path):
+    workflow = KnowledgeWorkflow(store, SnapshotCache(tmp_path / "snap.json"))
+    await workflow.on_verdict(verdict(_analysed_at("2026-11-29T10:10:00Z")))
+    await workflow.on_verdict(verdict(_analysed_at("2026-11-29T11:00:00Z"), analysis_hash=HASH_B))  # the re-analysis
+    [event] = await workflow.on_review(evaluation())  # a review of the first analysis arrives late
+    assert event.kind == "rejected" and [i.code for i in event.issues] == ["KN106"]
+
+
+async def test_a_candidate_superseded_before_approval_is_never_activated(store, tmp_path):
+    workflow = KnowledgeWorkflow(store, SnapshotCache(tmp_path / "snap.json"))
+    await workflow.on_verdict(verdict(_analysed_at("2026-11-29T10:10:00Z")))
+    [candidate] = await workflow.on_review(evaluation())
+    assert candidate.kind == "candidate"
+    await workflow.on_verdict(verdict(_analysed_at("2026-11-29T11:00:00Z"), analysis_hash=HASH_B))
+    with pytest.raises(DecisionError) as refused:
+        await workflow.decide(candidate.package_id, "approve", "mira")
+    assert refused.value.issue.code == "KD202" and refused.value.status == 422
+    assert (await workflow.snapshot()).packages == []
+    assert (await store.get_package(candidate.package_id)).history[-1].accepted is False
+
+
+async def test_the_review_score_floor_comes_from_the_settings(store, tmp_path):
+    strict = KnowledgeWorkflow(store, SnapshotCache(tmp_path / "snap.json"), min_review_score=5)
+    await strict.on_verdict(verdict())
+    [event] = await strict.on_review(evaluation())
+    assert event.kind == "rejected" and [i.code for i in event.issues] == ["KN105"]

@@ -53,14 +53,18 @@ def _no_linked_probe(t):
 LEDGER = "ledger"
 FALLBACK = "harness_claim"
 BREAKING: dict[str, tuple[str, list, list]] = {
-    "KN101": (LEDGER, [], [_set("evaluation.hard_gate_judgement.failed_gates", ["gate_2_traceable_root_cause"])]),
+    "KN101": (LEDGER, [], [_set("evaluation.resolution_outcome", "not_resolved")]),
     "KN102": (LEDGER, [_set("verdict", "degraded")], []),
     "KN103": (LEDGER, [], [_set("evaluation.analysis_hash", "f" * 64)]),
-    "KN201": (LEDGER, [no_ledger], []),
+    "KN104": (LEDGER, [], [_set("evaluation.hard_gate_judgement.failed_gates", ["gate_2_traceable_root_cause"])]),
+    "KN105": (LEDGER, [], [_set("evaluation.scores.tool_efficiency", 1)]),
+    "KN106": (LEDGER, [], [_set("evaluation.superseded", True)]),
+    "KN201": (LEDGER, [_set("parsed.diagnosis.confidence_diagnostics.trace_v3", "not an object")], []),
     "KN202": (LEDGER, [_trace(lambda t: t["observations"][0].update(time_relation="unknown"))], []),
     "KN203": (LEDGER, [_trace(_later_shown_before)], []),
     "KN204": (LEDGER, [_trace(_two_roots)], []),
     "KN205": (LEDGER, [_trace(lambda t: t["probe_executions"][0].update(evidence_ids=["E09"]))], []),
+    "KN206": (LEDGER, [lambda d: d["evidence"].pop()], []),  # E04 is observed in the ledger, not in the run
     "KN301": (LEDGER, [_trace(_one_group)], []),
     "KN302": (LEDGER, [_trace(_no_linked_probe)], []),
     "KN303": (LEDGER, [_trace(lambda t: t["hypotheses"][0].update(refuting_source_groups=["events"]))], []),
@@ -70,6 +74,7 @@ BREAKING: dict[str, tuple[str, list, list]] = {
     "KN403": (FALLBACK, [_claim(lambda c: c.update(supports=["E01", "log-17"]))], []),
     "KN404": (FALLBACK, [_claim(lambda c: c.update(refutes=["E04"]))], []),
     "KN405": (FALLBACK, [_claim(lambda c: c.update(supports=[]))], []),
+    "KN406": (FALLBACK, [lambda d: d["claims"][1].update(refutes=["E99"])], []),
 }
 
 
@@ -108,16 +113,13 @@ def test_later_evidence_is_kept_with_its_time_relation():
     assert later.time_relation == "after_incident"
 
 
-def test_incomplete_ledger_falls_back_to_an_auditable_harness_claim_candidate():
-    package = core.promote(
-        evaluation(), verdict(_trace(lambda t: t["observations"][0].update(time_relation="unknown")))
-    )
+def test_without_a_ledger_the_auditable_harness_claim_path_promotes():
+    package = core.promote(evaluation(), verdict(no_ledger))
     assert package.valid
     assert package.evidence_source == "harness_claim"
     assert package.provenance.promotion_path == "harness_claim"
     assert package.probe_template_ids == [] and package.probe_executions == []
     assert package.supporting_evidence_ids == ["E01", "E02", "E03"]
-    assert package.provenance.model_extra["ledger_incomplete"] == ["KN202"]
     event = core.promotion_event(package)
     assert event.kind == "candidate" and event.evidence_source == "harness_claim"
     assert event.provenance.promotion_path == "harness_claim" and event.probe_template_ids == []
@@ -175,14 +177,14 @@ def test_annotation_review_confirming_the_category_promotes_and_a_rejecting_one_
 
 def test_superseded_evaluation_is_refused():
     package = core.promote(evaluation(_set("evaluation.superseded", True)), verdict())
-    assert "KN101" in [i.code for i in package.issues]
+    assert [i.code for i in package.issues] == ["KN106"]
 
 
-def test_malformed_trace_is_an_incomplete_ledger_not_a_crash():
+def test_a_malformed_ledger_is_refused_not_a_crash_nor_a_fallback():
     bad = verdict(_trace(lambda t: t.update(observations="not a list")))
     package = core.promote(evaluation(), bad)
-    assert package.evidence_source == "harness_claim" and package.valid
-    assert package.provenance.model_extra["ledger_incomplete"][0] == "KN201"
+    assert package.evidence_source == "ledger" and not package.valid
+    assert [i.code for i in package.issues] == ["KN201"]
 
 
 def test_package_id_is_stable_per_analysis_and_review():

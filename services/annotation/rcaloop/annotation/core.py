@@ -22,11 +22,6 @@ def _digest(*parts: str) -> str:
     return hashlib.sha256("\x1f".join(parts).encode()).hexdigest()[:24]
 
 
-def subject_of(verdict: HarnessVerdict) -> str:
-    """What a re-analysis shares with the earlier run: the job, else the result/incident id."""
-    return verdict.job_id or verdict.result_id or verdict.parsed.job_id or verdict.analysis_hash
-
-
 def review_task_for(verdict: HarnessVerdict, overlap: int = 1) -> ReviewTask:
     """One task per analysis: CI jobs (step files) get the annotation, alert RCAs the operator form.
 

@@ -35,6 +35,7 @@ from rcaloop.annotation.tables import (
 )
 from rcaloop.contracts import Annotation, AnnotationRecord, HarnessVerdict, OperatorEvaluation, ReviewTask, Stream
 from rcaloop.contracts.common import utcnow
+from rcaloop.shared.analysis_subject import subject_of
 
 MIGRATIONS = Path(__file__).resolve().parent / "migrations"
 
@@ -97,7 +98,7 @@ def _free(now: float):
 def _verdict_row(verdict: HarnessVerdict, now: datetime) -> dict[str, Any]:
     return {
         "analysis_hash": verdict.analysis_hash,
-        "subject": core.subject_of(verdict),
+        "subject": subject_of(verdict),
         "job_id": verdict.job_id,
         "result_id": verdict.result_id,
         "verdict": verdict.model_dump(mode="json"),
@@ -110,7 +111,7 @@ def _task_row(verdict: HarnessVerdict, task: ReviewTask) -> dict[str, Any]:
     return {
         "task_id": task.task_id,
         "analysis_hash": task.analysis_hash,
-        "subject": core.subject_of(verdict),
+        "subject": subject_of(verdict),
         "job_id": task.job_id,
         "kind": task.kind,
         "verdict": task.verdict,

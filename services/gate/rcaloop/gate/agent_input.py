@@ -1,4 +1,4 @@
-"""The input an agent receives for one case: the context block (SPEC §3a) + the incident.
+"""The input an agent receives for one case: the input context block + the incident.
 
 The block is built by ``rcaloop.shared.context_block`` — the same module the parser
 reads it back with — so the eval runner and the parser cannot disagree.

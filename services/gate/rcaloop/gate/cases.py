@@ -23,7 +23,7 @@ class _Strict(BaseModel):
 
 
 class CaseContext(_Strict):
-    """What goes into the input context block (SPEC §3a)."""
+    """What goes into the input context block."""
 
     subjects: list[str] = Field(default_factory=list)
     already_analyzed: list[AlreadyAnalyzed] = Field(default_factory=list, description="[{subject, rca_id}]")

@@ -109,7 +109,7 @@ def register(gate_app: typer.Typer, deps: CliDeps) -> None:  # noqa: ARG001 - th
         as_json: bool = typer.Option(False, "--json", help="print the per-metric table as JSON"),
         junit_file: Path | None = typer.Option(None, "--junit", help="write JUnit XML for CI"),
     ) -> None:
-        """Release gate on one metrics object (SPEC §7). Exit 0 pass, 1 fail, 2 unusable input."""
+        """Release gate on one metrics object: every metric typed, ranged and inside its gate, provenance complete. Exit 0 pass, 1 fail, 2 unusable input."""
         result = check_release_gate(read_input(metrics, "metrics"), allow_synthetic=allow_synthetic)
         if junit_file is not None:
             try:

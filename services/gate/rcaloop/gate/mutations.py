@@ -1,4 +1,4 @@
-"""Novelty mutations: novel variants of known fixtures (SPEC §7).
+"""Novelty mutations: novel variants of known fixtures.
 
 Each mutation takes a known case and returns a ``novel`` case tagged with the
 mutation, whose familiar family becomes forbidden: an answer that still forces it is a

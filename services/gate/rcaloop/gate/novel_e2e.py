@@ -1,4 +1,4 @@
-"""Novel-incident E2E gate: score captured post-harness responses (SPEC §7).
+"""Novel-incident E2E gate: score captured post-harness responses.
 
 It never ranks or merges hypotheses itself and refuses unit-style input carrying
 ``novel_hypothesis`` anywhere — an evaluator must not inject the novel conclusion it

@@ -70,7 +70,9 @@ class RedisPublisher:
 
 
 def workflow_for(settings: KnowledgeSettings, publish: Publish | None = None) -> KnowledgeWorkflow:
-    return KnowledgeWorkflow(open_store(settings), SnapshotCache(settings.snapshot_path), publish)
+    return KnowledgeWorkflow(
+        open_store(settings), SnapshotCache(settings.snapshot_path), publish, min_review_score=settings.knowledge_min_review_score
+    )
 
 
 def build(settings: KnowledgeSettings | None = None, publish: Publish | None = None) -> Service:

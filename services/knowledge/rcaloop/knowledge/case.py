@@ -1,7 +1,9 @@
-"""The promotion case: one passed review paired with its harness verdict (pure).
+"""The promotion case: one review paired with its harness verdict (pure).
 
 Everything the promotion rules look at is derived here once, so each rule stays a
-one-line question about a ``PromotionCase``.
+one-line question about a ``PromotionCase``. What the store knows beyond the pair — a
+later re-analysis of the same subject — and the settings (the review score floor) come
+in as plain fields.
 """
 
 from __future__ import annotations
@@ -14,9 +16,11 @@ from pydantic import ValidationError
 from rcaloop.contracts import AnnotationRecord, HarnessVerdict
 from rcaloop.contracts.knowledge import TraceHypothesis, TraceLedger
 from rcaloop.contracts.parsed import Diagnosis
-from rcaloop.contracts.verdict import LedgerClaim
+from rcaloop.contracts.verdict import LedgerClaim, LedgerEvidence
 
 VERIFIED_OUTCOMES = ("resolved", "mitigated")
+DEFAULT_MIN_REVIEW_SCORE = 3
+"""Every item of an operator evaluation must score at least this (0–5) for the review to pass."""
 CANONICAL_EVIDENCE_ID = re.compile(r"^E\d{2,}$")
 """Harness-assigned evidence ids (``E01`` …); agent-chosen ids are not canonical."""
 
@@ -35,6 +39,14 @@ class PromotionCase:
     verdict: HarnessVerdict
     ledger: TraceLedger | None
     ledger_error: str | None = None
+    min_review_score: int = DEFAULT_MIN_REVIEW_SCORE
+    superseded_by: str | None = None
+    """The analysis_hash of a later analysis of the same subject, when there is one."""
+
+    @property
+    def ledger_present(self) -> bool:
+        """The capture exported a trace-v3 ledger (readable or not): then the ledger path decides."""
+        return self.ledger is not None or self.ledger_error is not None
 
     # -- families --------------------------------------------------------------------
     @property
@@ -79,6 +91,13 @@ class PromotionCase:
     def evidence_ids(self) -> set[str]:
         return {e.id for e in self.verdict.evidence}
 
+    @property
+    def run_evidence(self) -> dict[str, LedgerEvidence]:
+        """The run's evidence by every id it is known by: the harness id (``E01`` …) and the
+        id the agent gave the artifact (a ledger names the agent's ids)."""
+        by_id = {e.agent_id: e for e in self.verdict.evidence if e.agent_id}
+        return by_id | {e.id: e for e in self.verdict.evidence}
+
     # -- trace-v3 ledger -------------------------------------------------------------
     @property
     def root_hypotheses(self) -> list[TraceHypothesis]:
@@ -118,6 +137,15 @@ def trace_ledger(verdict: HarnessVerdict) -> tuple[TraceLedger | None, str | Non
         return None, f"confidence_diagnostics.trace_v3.{where}: {first['msg']}"
 
 
-def case_for(review: AnnotationRecord, verdict: HarnessVerdict) -> PromotionCase:
+def case_for(
+    review: AnnotationRecord,
+    verdict: HarnessVerdict,
+    *,
+    min_review_score: int = DEFAULT_MIN_REVIEW_SCORE,
+    superseded_by: str | None = None,
+) -> PromotionCase:
     ledger, error = trace_ledger(verdict)
-    return PromotionCase(review=review, verdict=verdict, ledger=ledger, ledger_error=error)
+    return PromotionCase(
+        review=review, verdict=verdict, ledger=ledger, ledger_error=error,
+        min_review_score=min_review_score, superseded_by=superseded_by,
+    )

@@ -76,7 +76,7 @@ def _packages_table(packages: list[KnowledgePackage], title: str) -> Table:
 
 def register(app: typer.Typer, deps: CliDeps) -> None:
     """Add ``rcaloop knowledge …`` to the ``rcaloop`` CLI."""
-    knowledge = typer.Typer(help="Knowledge packages promoted from passed reviews (SPEC §7).", no_args_is_help=True)
+    knowledge = typer.Typer(help="Knowledge packages promoted from passed reviews.", no_args_is_help=True)
     app.add_typer(knowledge, name="knowledge")
 
     @knowledge.command("list")

@@ -20,7 +20,7 @@ from rcaloop.contracts.knowledge import (
     ProbeMetric,
     Provenance,
 )
-from rcaloop.knowledge.case import PromotionCase, case_for
+from rcaloop.knowledge.case import DEFAULT_MIN_REVIEW_SCORE, PromotionCase, case_for
 from rcaloop.knowledge.rules import broken
 
 
@@ -32,39 +32,35 @@ def package_id_for(analysis_hash: str, annotation_id: str) -> str:
 
 # -- promotion ------------------------------------------------------------------------------
 def promote(
-    review: AnnotationRecord, verdict: HarnessVerdict, *, created_by: str = "", now: datetime | None = None
+    review: AnnotationRecord,
+    verdict: HarnessVerdict,
+    *,
+    created_by: str = "",
+    now: datetime | None = None,
+    min_review_score: int = DEFAULT_MIN_REVIEW_SCORE,
+    superseded_by: str | None = None,
 ) -> KnowledgePackage:
     """The candidate package of a review, or a refused (``rejected``, ``valid=False``) one with its reasons.
 
-    The trace-v3 ledger path takes precedence: when the ledger is complete its gates
-    decide and there is no fallback. Only an incomplete ledger opens the ``harness_claim``
-    path, which records no probe executions.
+    The review must be a passed review (``rules`` group ``review``). A capture that
+    exported a trace-v3 ledger is judged by every ledger rule — a ledger that breaks one
+    is refused, never sent down the fallback. Only when no ledger exists does the
+    auditable ``harness_claim`` path apply; it records no probe executions.
     """
-    case = case_for(review, verdict)
-    review_issues = broken("review", case)
-    incomplete = broken("ledger_complete", case)
-    if not incomplete:
-        issues = review_issues + broken("ledger_gate", case)
-        return _package(case, "ledger", issues, created_by, now)
-    issues = review_issues + broken("harness_claim", case)
-    return _package(case, "harness_claim", issues, created_by, now, ledger_issues=incomplete)
+    case = case_for(review, verdict, min_review_score=min_review_score, superseded_by=superseded_by)
+    path = "ledger" if case.ledger_present else "harness_claim"
+    return _package(case, path, broken("review", case) + broken(path, case), created_by, now)
 
 
-def _package(
-    case: PromotionCase,
-    path: str,
-    issues: list[Issue],
-    created_by: str,
-    now: datetime | None,
-    ledger_issues: list[Issue] | None = None,
-) -> KnowledgePackage:
+def _package(case: PromotionCase, path: str, issues: list[Issue], created_by: str, now: datetime | None) -> KnowledgePackage:
     review, now = case.review, now or utcnow()
-    if path == "ledger":
-        root = case.root_hypothesis
-        assert case.ledger is not None
+    root = case.root_hypothesis
+    if path == "ledger" and case.ledger is not None:
         supporting = list(root.supporting_evidence_ids) if root else []
         executions = list(case.ledger.probe_executions)
         observations = list(case.ledger.observations)
+    elif path == "ledger":
+        supporting, executions, observations = [], [], []
     else:
         supporting = list(case.root_claim.supports) if case.root_claim else []
         executions, observations = [], []
@@ -74,7 +70,6 @@ def _package(
         reviewer=review.annotator,
         harness_verdict=case.verdict.verdict,
         harness_score=case.verdict.score,
-        ledger_incomplete=[i.code for i in ledger_issues or []],
     )
     return KnowledgePackage(
         package_id=package_id_for(review.analysis_hash, review.annotation_id),
@@ -143,38 +138,30 @@ def decide(
     *,
     comment: str | None = None,
     now: datetime | None = None,
+    superseded_by: str | None = None,
 ) -> DecisionResult:
     """Apply one reviewer decision.
 
     * an activation (``approve``/``activate``) or ``shadow`` of a package that failed
-      validation is refused, recorded in its history and published as a ``rejected``
-      event (``inadmissible`` for activations);
+      validation (``KD201``), or whose analysis a re-analysis has superseded since
+      (``KD202``: its review is history only), is refused, recorded in its history and
+      published as a ``rejected`` event (``inadmissible`` for activations);
     * a decision the state does not allow is an error (``KD101``), nothing changes;
     * ``approve`` activates at once (events ``approved`` + ``activated``), ``shadow``
       keeps it out of the runtime snapshot until an explicit ``activate``.
     """
     now = now or utcnow()
     allowed, target = _TRANSITIONS[decision]
+    refusal = None
     if decision in _NEEDS_VALID and not package.valid:
-        issue = Issue(code="KD201", message=f"{decision} refused: the package failed validation ({_codes(package)})")
-        refused = package.model_copy(deep=True)
-        refused.history.append(PackageDecision(decision=decision, reviewer=reviewer, at=now, accepted=False,
-                                               from_state=package.state, to_state=package.state, comment=comment,
-                                               issues=[issue]))
-        refused.updated_at, refused.revision = now, package.revision + 1
-        n = len(refused.history)
-        event = _event(
-            refused,
-            "rejected",
-            f"{package.package_id}:{n}:refused",
-            decision=decision,
-            issues=[issue, *package.issues],
-            inadmissible=decision in _ACTIVATING,
-            at=now,
-            detail={"refused": decision, "reviewer": reviewer},
+        refusal = Issue(code="KD201", message=f"{decision} refused: the package failed validation ({_codes(package)})")
+    elif decision in _NEEDS_VALID and superseded_by:
+        refusal = Issue(
+            code="KD202",
+            message=f"{decision} refused: the analysis was superseded by a re-analysis ({superseded_by[:16]}…); its review is history only",
         )
-        refused.outbox.append(event)
-        return DecisionResult(refused, [event], error=issue, refused=True)
+    if refusal is not None:
+        return _refused(package, decision, reviewer, refusal, comment, now)
     if package.state not in allowed:
         message = f"cannot {decision} a {package.state} package (allowed from: {', '.join(allowed)})"
         if decision == "activate" and package.state == "candidate":
@@ -216,6 +203,29 @@ def decide(
         )
     updated.outbox.extend(events)
     return DecisionResult(updated, events)
+
+
+def _refused(
+    package: KnowledgePackage, decision: Decision, reviewer: str, issue: Issue, comment: str | None, now: datetime
+) -> DecisionResult:
+    """A refused decision: the state stays, the refusal is recorded in the history and published."""
+    refused = package.model_copy(deep=True)
+    refused.history.append(PackageDecision(decision=decision, reviewer=reviewer, at=now, accepted=False,
+                                           from_state=package.state, to_state=package.state, comment=comment,
+                                           issues=[issue]))
+    refused.updated_at, refused.revision = now, package.revision + 1
+    event = _event(
+        refused,
+        "rejected",
+        f"{package.package_id}:{len(refused.history)}:refused",
+        decision=decision,
+        issues=[issue, *package.issues],
+        inadmissible=decision in _ACTIVATING,
+        at=now,
+        detail={"refused": decision, "reviewer": reviewer},
+    )
+    refused.outbox.append(event)
+    return DecisionResult(refused, [event], error=issue, refused=True)
 
 
 def _codes(package: KnowledgePackage) -> str:

@@ -1,4 +1,4 @@
-"""Investigation feedback loop: which probe to run next (SPEC §7), as a pure function.
+"""Investigation feedback loop: which probe to run next, as a pure function.
 
 Among the valid probes for the open hypothesis set, rank first those whose collector
 has not been observed yet, then those on an independent telemetry plane (one no

@@ -1,11 +1,15 @@
-"""Promotion conditions as small named rules with stable codes (SPEC §7, STYLE §3).
+"""Promotion conditions as small named rules with stable codes (STYLE §3).
 
-Three groups, checked in this order:
+Three groups:
 
-* ``REVIEW_RULES`` (KN1xx) — always: the review passed and is bound to this analysis;
-* ``LEDGER_COMPLETE_RULES`` (KN2xx) — is the trace-v3 ledger complete? If yes, the
-  ledger path is taken and ``LEDGER_GATES`` (KN3xx) must pass — it never falls back;
-* ``HARNESS_CLAIM_RULES`` (KN4xx) — the auditable fallback when the ledger is incomplete.
+* ``review`` (KN1xx) — always: what a *passed review* is, in one place — the reviewer
+  confirmed the diagnosis (did not reject it), judged the hard gates passed, scored every
+  item at or above the floor, and reviewed the current analysis (not one a re-analysis
+  superseded); plus the pairing with a ``pass`` harness verdict of the same analysis;
+* ``ledger`` (KN2xx, KN3xx) — when the capture exported a trace-v3 ledger, the ledger
+  path decides: every ledger rule must hold, and a ledger that breaks one is refused
+  with its reason (never a fallback);
+* ``harness_claim`` (KN4xx) — the auditable fallback, only when no ledger exists.
 
 A rule's ``check`` returns ``None`` when the condition holds, else the reason it fails.
 """
@@ -16,10 +20,10 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Literal
 
-from rcaloop.contracts import Issue
-from rcaloop.knowledge.case import CANONICAL_EVIDENCE_ID, PromotionCase, normalize_family
+from rcaloop.contracts import AnnotationRecord, HarnessVerdict, Issue
+from rcaloop.knowledge.case import CANONICAL_EVIDENCE_ID, DEFAULT_MIN_REVIEW_SCORE, PromotionCase, case_for, normalize_family
 
-Group = Literal["review", "ledger_complete", "ledger_gate", "harness_claim"]
+Group = Literal["review", "ledger", "harness_claim"]
 
 
 @dataclass(frozen=True)
@@ -35,8 +39,8 @@ class Rule:
         return None if reason is None else Issue(code=self.code, message=f"{self.name}: {reason}", path=None)
 
 
-# -- review ---------------------------------------------------------------------------------
-def _review_passed(case: PromotionCase) -> str | None:
+# -- a passed review ------------------------------------------------------------------------
+def _not_rejected(case: PromotionCase) -> str | None:
     review = case.review
     if review.kind == "annotation":
         a = review.annotation
@@ -44,16 +48,45 @@ def _review_passed(case: PromotionCase) -> str | None:
             return "the annotation record carries no annotation"
         if a.category_correct is not True:
             return "the reviewer did not confirm the root-cause category"
-        if a.summary_accurate is False:
-            return "the reviewer marked the summary inaccurate"
+        if a.summary_accurate is not True:
+            return "the reviewer did not confirm the summary as accurate"
         return None
     e = review.evaluation
     if e is None:
         return "the operator evaluation record carries no evaluation"
-    if e.superseded:
-        return "the evaluation is superseded (the RCA was re-analysed)"
-    if e.hard_gate_judgement.agrees_with_harness is False or e.hard_gate_judgement.failed_gates:
-        return "the operator judged a hard gate failed"
+    if e.resolution_outcome == "not_resolved":
+        return "the operator reports the incident was not resolved"
+    return None
+
+
+def _hard_gates_judged_passed(case: PromotionCase) -> str | None:
+    e = case.review.evaluation
+    if e is None:
+        return None  # a CI annotation carries no hard-gate judgement
+    judgement = e.hard_gate_judgement
+    if judgement.failed_gates:
+        return f"the operator judged hard gates failed: {', '.join(judgement.failed_gates)}"
+    if judgement.agrees_with_harness is None:
+        return "the operator did not judge the hard gates"
+    if judgement.agrees_with_harness is False:
+        return "the operator disagrees with the harness's hard gates"
+    return None
+
+
+def _scores_at_floor(case: PromotionCase) -> str | None:
+    e = case.review.evaluation
+    if e is None:
+        return None
+    below = [f"{item} {score}" for item, score in e.scores.model_dump().items() if score < case.min_review_score]
+    return f"scored below the floor of {case.min_review_score}: {', '.join(below)}" if below else None
+
+
+def _analysis_current(case: PromotionCase) -> str | None:
+    e = case.review.evaluation
+    if e is not None and e.superseded:
+        return "the evaluation is superseded (the RCA was re-analysed); it is history only"
+    if case.superseded_by:
+        return f"the analysis was superseded by a re-analysis ({case.superseded_by[:16]}…); its reviews are history only"
     return None
 
 
@@ -71,16 +104,14 @@ def _bound_to_analysis(case: PromotionCase) -> str | None:
     return None
 
 
-# -- trace-v3 ledger completeness -------------------------------------------------------------
-def _ledger_present(case: PromotionCase) -> str | None:
-    if case.ledger_error:
-        return case.ledger_error
-    return None if case.ledger is not None else "no trace-v3 ledger in the capture"
+# -- the trace-v3 ledger (every rule; an unreadable ledger is reported once, by KN201) ---------
+def _ledger_readable(case: PromotionCase) -> str | None:
+    return case.ledger_error
 
 
 def _observations_time_related(case: PromotionCase) -> str | None:
     if case.ledger is None:
-        return "no ledger"
+        return None
     if not case.ledger.observations:
         return "the ledger records no observations"
     unknown = [o.evidence_id for o in case.ledger.observations if o.time_relation == "unknown"]
@@ -90,7 +121,7 @@ def _observations_time_related(case: PromotionCase) -> str | None:
 def _later_evidence_not_before_cause(case: PromotionCase) -> str | None:
     ledger = case.ledger
     if ledger is None:
-        return "no ledger"
+        return None
     start = ledger.incident_started_at
     wrong = [
         o.evidence_id
@@ -110,7 +141,7 @@ def _later_evidence_not_before_cause(case: PromotionCase) -> str | None:
 def _hypotheses_have_source_groups(case: PromotionCase) -> str | None:
     ledger = case.ledger
     if ledger is None:
-        return "no ledger"
+        return None
     if not ledger.hypotheses:
         return "the ledger records no hypotheses"
     if len(case.root_hypotheses) != 1:
@@ -122,7 +153,7 @@ def _hypotheses_have_source_groups(case: PromotionCase) -> str | None:
 def _ledger_references_resolve(case: PromotionCase) -> str | None:
     ledger = case.ledger
     if ledger is None:
-        return "no ledger"
+        return None
     observed = {o.evidence_id for o in ledger.observations}
     cited = {i for h in ledger.hypotheses for i in h.supporting_evidence_ids}
     cited |= {i for p in ledger.probe_executions for i in p.evidence_ids}
@@ -130,19 +161,38 @@ def _ledger_references_resolve(case: PromotionCase) -> str | None:
     return f"evidence ids cited but not observed in the ledger: {', '.join(missing)}" if missing else None
 
 
-# -- ledger path gates ---------------------------------------------------------------------
+def _ledger_evidence_in_run(case: PromotionCase) -> str | None:
+    ledger = case.ledger
+    if ledger is None:
+        return None
+    named = {o.evidence_id for o in ledger.observations}
+    named |= {i for h in ledger.hypotheses for i in h.supporting_evidence_ids}
+    named |= {i for p in ledger.probe_executions for i in p.evidence_ids}
+    missing = sorted(named - set(case.run_evidence))
+    return f"evidence ids the run does not hold: {', '.join(missing)}" if missing else None
+
+
 def _two_source_groups(case: PromotionCase) -> str | None:
+    """The ledger must say two groups support the root cause, and the run's evidence must
+    show it: groups are counted from the supporting items as the harness derived them
+    (from their collectors), never from the labels the ledger gives itself."""
     root = case.root_hypothesis
     if root is None:
-        return "no root-cause hypothesis"
-    groups = set(root.supporting_source_groups)
-    return None if len(groups) >= 2 else f"root cause supported by {len(groups)} independent source group(s); 2 needed"
+        return None  # no ledger, or not exactly one root-cause hypothesis (KN204 reports it)
+    declared = set(root.supporting_source_groups)
+    if len(declared) < 2:
+        return f"the ledger names {len(declared)} supporting source group(s); 2 needed"
+    run = case.run_evidence
+    groups = sorted({run[i].source_group for i in root.supporting_evidence_ids if i in run and run[i].live})
+    if len(groups) >= 2:
+        return None
+    return f"the supporting evidence comes from {len(groups)} independent source group(s) of live run evidence ({', '.join(groups) or 'none'}); 2 needed"
 
 
 def _linked_probe(case: PromotionCase) -> str | None:
     root, ledger = case.root_hypothesis, case.ledger
     if root is None or ledger is None:
-        return "no root-cause hypothesis"
+        return None  # KN204 reports a ledger without exactly one root-cause hypothesis
     linked = [
         p for p in ledger.probe_executions if p.hypothesis_id == root.id and p.outcome == "supports" and p.evidence_ids
     ]
@@ -152,7 +202,7 @@ def _linked_probe(case: PromotionCase) -> str | None:
 def _root_unrefuted(case: PromotionCase) -> str | None:
     root = case.root_hypothesis
     if root is None:
-        return "no root-cause hypothesis"
+        return None  # KN204 reports it
     refuting = root.refuting_source_groups
     return f"root cause refuted by source groups: {', '.join(refuting)}" if refuting else None
 
@@ -160,7 +210,7 @@ def _root_unrefuted(case: PromotionCase) -> str | None:
 def _root_family_matches_snapshot(case: PromotionCase) -> str | None:
     root = case.root_hypothesis
     if root is None:
-        return "no root-cause hypothesis"
+        return None  # KN204 reports it
     return _family_match(normalize_family(root.family), case.snapshot_family)
 
 
@@ -203,6 +253,12 @@ def _has_supporting_evidence(case: PromotionCase) -> str | None:
     return None if claim is not None and claim.supports else "the root-cause claim has no supporting evidence id"
 
 
+def _claim_evidence_in_run(case: PromotionCase) -> str | None:
+    named = {i for c in case.verdict.claims for i in (*c.supports, *c.refutes, *c.historical)}
+    missing = sorted(named - case.evidence_ids)
+    return f"claims name evidence ids the run does not hold: {', '.join(missing)}" if missing else None
+
+
 def _family_match(claimed: str | None, snapshot: str | None) -> str | None:
     if not claimed or claimed == "unknown":
         return "the root cause names no family"
@@ -212,128 +268,71 @@ def _family_match(claimed: str | None, snapshot: str | None) -> str | None:
 
 
 RULES: list[Rule] = [
-    Rule(
-        "KN101",
-        "review_passed",
-        "review",
-        "The reviewer confirmed the diagnosis (annotation) or judged no hard gate failed (evaluation, not superseded).",
-        _review_passed,
-    ),
-    Rule(
-        "KN102",
-        "harness_passed",
-        "review",
-        "The harness verdict of this analysis is `pass`.",
-        _harness_passed,
-    ),
-    Rule(
-        "KN103",
-        "bound_to_analysis",
-        "review",
-        "Review, evaluation and verdict share one `analysis_hash`.",
-        _bound_to_analysis,
-    ),
-    Rule(
-        "KN201",
-        "ledger_present",
-        "ledger_complete",
-        "The capture carries a readable trace-v3 ledger (`confidence_diagnostics.trace_v3`).",
-        _ledger_present,
-    ),
-    Rule(
-        "KN202",
-        "observations_time_related",
-        "ledger_complete",
-        "Every observation records its time relation to the incident.",
-        _observations_time_related,
-    ),
-    Rule(
-        "KN203",
-        "later_evidence_not_before_cause",
-        "ledger_complete",
-        "Evidence collected after the incident start is never labelled as observed before it.",
-        _later_evidence_not_before_cause,
-    ),
-    Rule(
-        "KN204",
-        "hypotheses_have_source_groups",
-        "ledger_complete",
-        "One root-cause hypothesis; every hypothesis lists the source groups supporting/refuting it.",
-        _hypotheses_have_source_groups,
-    ),
-    Rule(
-        "KN205",
-        "ledger_references_resolve",
-        "ledger_complete",
-        "Evidence ids cited by hypotheses and probe executions are observations of the ledger.",
-        _ledger_references_resolve,
-    ),
-    Rule(
-        "KN301",
-        "two_source_groups",
-        "ledger_gate",
-        "The root cause is supported by two independent source groups.",
-        _two_source_groups,
-    ),
-    Rule(
-        "KN302",
-        "linked_probe",
-        "ledger_gate",
-        "A probe execution with evidence supports the root-cause hypothesis.",
-        _linked_probe,
-    ),
-    Rule(
-        "KN303",
-        "root_unrefuted",
-        "ledger_gate",
-        "No source group refutes the root-cause hypothesis.",
-        _root_unrefuted,
-    ),
-    Rule(
-        "KN304",
-        "root_family_matches_snapshot",
-        "ledger_gate",
-        "The root-cause hypothesis names the snapshot family.",
-        _root_family_matches_snapshot,
-    ),
-    Rule(
-        "KN401",
-        "diagnosis_supported",
-        "harness_claim",
-        "The harness root-cause claim has status `supported`.",
-        _diagnosis_supported,
-    ),
-    Rule(
-        "KN402",
-        "claim_matches_snapshot_family",
-        "harness_claim",
-        "The root-cause claim's family is the snapshot family.",
-        _claim_matches_snapshot_family,
-    ),
-    Rule(
-        "KN403",
-        "supporting_evidence_canonical",
-        "harness_claim",
-        "Supporting evidence ids are canonical (`E01` …) live evidence of this run.",
-        _supporting_evidence_canonical,
-    ),
-    Rule(
-        "KN404",
-        "supporting_evidence_unrefuted",
-        "harness_claim",
-        "No evidence refutes the root-cause claim or doubles as refuting evidence.",
-        _supporting_evidence_unrefuted,
-    ),
-    Rule(
-        "KN405",
-        "has_supporting_evidence",
-        "harness_claim",
-        "At least one supporting evidence id.",
-        _has_supporting_evidence,
-    ),
+    Rule("KN101", "review_not_rejected", "review",
+         "The reviewer did not reject the diagnosis: an annotation confirms the root-cause category and the summary "
+         "(`category_correct` and `summary_accurate` true); an evaluation's `resolution_outcome` is not `not_resolved`.",
+         _not_rejected),
+    Rule("KN102", "harness_passed", "review", "The harness verdict of this analysis is `pass`.", _harness_passed),
+    Rule("KN103", "bound_to_analysis", "review", "Review, evaluation and verdict share one `analysis_hash`.", _bound_to_analysis),
+    Rule("KN104", "hard_gates_judged_passed", "review",
+         "An evaluation's hard-gate judgement passed: `agrees_with_harness` is true and `failed_gates` is empty.",
+         _hard_gates_judged_passed),
+    Rule("KN105", "scores_at_floor", "review",
+         "Every one of an evaluation's seven scores is at or above `KNOWLEDGE_MIN_REVIEW_SCORE` (default 3 of 5).",
+         _scores_at_floor),
+    Rule("KN106", "analysis_current", "review",
+         "The review is of the current analysis: not marked superseded, and no later analysis of the same subject "
+         "(job, else result/incident id) exists. Superseded reviews are history only.",
+         _analysis_current),
+    Rule("KN201", "ledger_readable", "ledger",
+         "The exported trace-v3 ledger (`confidence_diagnostics.trace_v3`) is readable.", _ledger_readable),
+    Rule("KN202", "observations_time_related", "ledger",
+         "Every observation records its time relation to the incident.", _observations_time_related),
+    Rule("KN203", "later_evidence_not_before_cause", "ledger",
+         "Evidence collected after the incident start is never labelled as observed before it.", _later_evidence_not_before_cause),
+    Rule("KN204", "hypotheses_have_source_groups", "ledger",
+         "One root-cause hypothesis; every hypothesis lists the source groups supporting/refuting it.", _hypotheses_have_source_groups),
+    Rule("KN205", "ledger_references_resolve", "ledger",
+         "Evidence ids cited by hypotheses and probe executions are observations of the ledger.", _ledger_references_resolve),
+    Rule("KN206", "ledger_evidence_in_run", "ledger",
+         "Every evidence id the ledger names is evidence of this run (its harness id or the agent's own id).", _ledger_evidence_in_run),
+    Rule("KN301", "two_source_groups", "ledger",
+         "The ledger names two source groups supporting the root cause, and its supporting evidence is live run evidence "
+         "from two independent source groups (as the harness derived them, not as labelled).",
+         _two_source_groups),
+    Rule("KN302", "linked_probe", "ledger",
+         "A probe execution with evidence supports the root-cause hypothesis.", _linked_probe),
+    Rule("KN303", "root_unrefuted", "ledger", "No source group refutes the root-cause hypothesis.", _root_unrefuted),
+    Rule("KN304", "root_family_matches_snapshot", "ledger",
+         "The root-cause hypothesis names the snapshot family.", _root_family_matches_snapshot),
+    Rule("KN401", "diagnosis_supported", "harness_claim",
+         "The harness root-cause claim has status `supported`.", _diagnosis_supported),
+    Rule("KN402", "claim_matches_snapshot_family", "harness_claim",
+         "The root-cause claim's family is the snapshot family.", _claim_matches_snapshot_family),
+    Rule("KN403", "supporting_evidence_canonical", "harness_claim",
+         "Supporting evidence ids are canonical (`E01` …) live evidence of this run.", _supporting_evidence_canonical),
+    Rule("KN404", "supporting_evidence_unrefuted", "harness_claim",
+         "No evidence refutes the root-cause claim or doubles as refuting evidence.", _supporting_evidence_unrefuted),
+    Rule("KN405", "has_supporting_evidence", "harness_claim",
+         "At least one supporting evidence id.", _has_supporting_evidence),
+    Rule("KN406", "claim_evidence_in_run", "harness_claim",
+         "Every evidence id the harness claims name (supporting, refuting, historical) is evidence of this run.",
+         _claim_evidence_in_run),
 ]
 
 
 def broken(group: Group, case: PromotionCase) -> list[Issue]:
     """The issues of every rule of ``group`` that ``case`` breaks, in list order."""
     return [issue for rule in RULES if rule.group == group and (issue := rule.issue(case)) is not None]
+
+
+def passed_review(
+    review: AnnotationRecord,
+    verdict: HarnessVerdict,
+    *,
+    min_review_score: int = DEFAULT_MIN_REVIEW_SCORE,
+    superseded_by: str | None = None,
+) -> list[Issue]:
+    """Why this review is not a passed review of this verdict (empty: it passed)."""
+    case = case_for(review, verdict, min_review_score=min_review_score, superseded_by=superseded_by)
+    return broken("review", case)

@@ -6,6 +6,7 @@ from pathlib import Path
 
 from pydantic import Field, SecretStr
 
+from rcaloop.knowledge.case import DEFAULT_MIN_REVIEW_SCORE
 from rcaloop.shared.settings import RuntimeSettings
 
 
@@ -16,6 +17,10 @@ class KnowledgeSettings(RuntimeSettings):
     typedb_database: str = "rcaloop"
     rcaloop_reviewer_tokens: SecretStr | None = Field(
         default=None, description="name:token,… — bearer tokens allowed to decide on knowledge packages"
+    )
+    knowledge_min_review_score: int = Field(
+        default=DEFAULT_MIN_REVIEW_SCORE, ge=0, le=5,
+        description="a passed review scores every evaluation item at least this (0–5)",
     )
 
     @property

@@ -13,7 +13,8 @@ from pathlib import Path
 
 from rcaloop.contracts import AnnotationRecord, HarnessVerdict
 from rcaloop.contracts.knowledge import KnowledgePackage
-from rcaloop.knowledge.store import StoreUnavailable, revision
+from rcaloop.knowledge.store import StoreUnavailable, evaluated_stamp, revision
+from rcaloop.shared.analysis_subject import subject_of
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS verdicts (analysis_hash TEXT PRIMARY KEY, body TEXT NOT NULL);
@@ -24,7 +25,22 @@ CREATE TABLE IF NOT EXISTS packages (
     package_id TEXT PRIMARY KEY, analysis_hash TEXT NOT NULL, state TEXT NOT NULL,
     revision INTEGER NOT NULL, body TEXT NOT NULL);
 CREATE INDEX IF NOT EXISTS packages_by_state ON packages (state);
+CREATE TABLE IF NOT EXISTS analyses (
+    analysis_hash TEXT PRIMARY KEY, subject TEXT NOT NULL, evaluated_at TEXT NOT NULL);
+CREATE INDEX IF NOT EXISTS analyses_by_subject ON analyses (subject, evaluated_at);
 """
+_ADD_ANALYSIS = "INSERT OR IGNORE INTO analyses (analysis_hash, subject, evaluated_at) VALUES (?, ?, ?)"
+
+
+def _analysis_row(verdict: HarnessVerdict) -> tuple[str, str, str]:
+    return verdict.analysis_hash, subject_of(verdict), evaluated_stamp(verdict)
+
+
+def _index_earlier_verdicts(conn: sqlite3.Connection) -> None:
+    """Verdicts stored before the analyses index existed get their row (once, on open)."""
+    rows = conn.execute("SELECT body FROM verdicts WHERE analysis_hash NOT IN (SELECT analysis_hash FROM analyses)").fetchall()
+    for (body,) in rows:
+        conn.execute(_ADD_ANALYSIS, _analysis_row(HarnessVerdict.model_validate_json(body)))
 
 
 class SqliteKnowledgeStore:
@@ -46,6 +62,7 @@ class SqliteKnowledgeStore:
             conn = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None, timeout=10)
             conn.execute("PRAGMA journal_mode=WAL")
             conn.executescript(_SCHEMA)
+            _index_earlier_verdicts(conn)
         except (OSError, sqlite3.Error) as exc:
             raise StoreUnavailable(f"knowledge store {self.path}: {exc}") from None
         self._conn = conn
@@ -74,11 +91,19 @@ class SqliteKnowledgeStore:
             "INSERT OR IGNORE INTO verdicts (analysis_hash, body) VALUES (?, ?)",
             (verdict.analysis_hash, verdict.model_dump_json()),
         )
+        await self._run(_ADD_ANALYSIS, _analysis_row(verdict))  # a redelivery fills it if a crash skipped it
         return n == 1
 
     async def get_verdict(self, analysis_hash: str) -> HarnessVerdict | None:
         rows = await self._run("SELECT body FROM verdicts WHERE analysis_hash = ?", (analysis_hash,))
         return HarnessVerdict.model_validate_json(rows[0][0]) if rows else None
+
+    async def latest_analysis(self, subject: str) -> str | None:
+        rows = await self._run(
+            "SELECT analysis_hash FROM analyses WHERE subject = ? ORDER BY evaluated_at DESC, analysis_hash DESC LIMIT 1",
+            (subject,),
+        )
+        return rows[0][0] if rows else None
 
     async def put_review(self, review: AnnotationRecord) -> bool:
         [(n,)] = await self._run(

@@ -7,6 +7,7 @@ package updates are compare-and-set on the package's ``revision`` (bumped by eve
 
 from __future__ import annotations
 
+from datetime import UTC
 from typing import Protocol, runtime_checkable
 
 from rcaloop.contracts import AnnotationRecord, HarnessVerdict
@@ -19,6 +20,11 @@ class StoreUnavailable(RuntimeError):
 
 def revision(package: KnowledgePackage) -> int:
     return package.revision
+
+
+def evaluated_stamp(verdict: HarnessVerdict) -> str:
+    """``evaluated_at`` as fixed-width UTC text, so later analyses sort later."""
+    return verdict.evaluated_at.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
 
 
 @runtime_checkable
@@ -34,6 +40,10 @@ class KnowledgeStore(Protocol):
         """Store the verdict unless one with its ``analysis_hash`` exists; True when inserted."""
 
     async def get_verdict(self, analysis_hash: str) -> HarnessVerdict | None: ...
+
+    async def latest_analysis(self, subject: str) -> str | None:
+        """The ``analysis_hash`` of the latest stored verdict (by ``evaluated_at``) of this subject
+        (``rcaloop.shared.analysis_subject``); ``None`` when none is stored."""
 
     async def put_review(self, review: AnnotationRecord) -> bool:
         """Store the review unless its annotation id exists; True when inserted."""

@@ -20,7 +20,8 @@ from typing import Any, TypeVar
 
 from rcaloop.contracts import AnnotationRecord, HarnessVerdict
 from rcaloop.contracts.knowledge import KnowledgePackage
-from rcaloop.knowledge.store import StoreUnavailable, revision
+from rcaloop.knowledge.store import StoreUnavailable, evaluated_stamp, revision
+from rcaloop.shared.analysis_subject import subject_of
 
 T = TypeVar("T")
 
@@ -36,11 +37,13 @@ define
   attribute probe-template-id, value string;
   attribute probe-outcome, value string;
   attribute evidence-source, value string;
+  attribute subject-key, value string;
+  attribute evaluated-at, value string;
   entity knowledge-package,
     owns package-id @key, owns analysis-hash, owns annotation-id, owns package-state,
     owns revision, owns evidence-source, owns body,
     plays classification:package, plays probe-execution:package;
-  entity harness-verdict, owns analysis-hash @key, owns body;
+  entity harness-verdict, owns analysis-hash @key, owns body, owns subject-key, owns evaluated-at;
   entity review, owns annotation-id @key, owns analysis-hash, owns body;
   entity family, owns family-name @key, plays classification:family;
   entity probe-template, owns probe-template-id @key, plays probe-execution:template;
@@ -160,7 +163,10 @@ class TypeDBKnowledgeStore:
             if _rows(tx, f"match $v isa harness-verdict, has analysis-hash {key};"):
                 return False
             body = lit(_b64(verdict.model_dump_json()))
-            tx.query(f"insert $v isa harness-verdict, has analysis-hash {key}, has body {body};").resolve()
+            tx.query(
+                f"insert $v isa harness-verdict, has analysis-hash {key}, has body {body}, "
+                f"has subject-key {lit(subject_of(verdict))}, has evaluated-at {lit(evaluated_stamp(verdict))};"
+            ).resolve()
             return True
 
         return await asyncio.to_thread(self._write, work)
@@ -170,6 +176,14 @@ class TypeDBKnowledgeStore:
             self._read, f"match $v isa harness-verdict, has analysis-hash {lit(analysis_hash)}, has body $b; select $b;"
         )
         return HarnessVerdict.model_validate_json(_unb64(rows[0]["b"])) if rows else None
+
+    async def latest_analysis(self, subject: str) -> str | None:
+        rows = await asyncio.to_thread(
+            self._read,
+            f"match $v isa harness-verdict, has subject-key {lit(subject)}, has analysis-hash $h, has evaluated-at $t; select $h, $t;",
+        )
+        latest = max(((str(r["t"]), str(r["h"])) for r in rows), default=None)
+        return latest[1] if latest else None
 
     async def put_review(self, review: AnnotationRecord) -> bool:
         key = lit(review.annotation_id)

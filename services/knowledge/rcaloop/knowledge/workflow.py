@@ -12,8 +12,10 @@ from rcaloop.contracts import AnnotationRecord, HarnessVerdict, Issue, Knowledge
 from rcaloop.contracts.common import utcnow
 from rcaloop.contracts.knowledge import Decision, KnowledgePackage, ProbeMetric, RuntimeSnapshot
 from rcaloop.knowledge import core
+from rcaloop.knowledge.case import DEFAULT_MIN_REVIEW_SCORE
 from rcaloop.knowledge.snapshot import SnapshotCache, runtime_snapshot, typedb_outage_runtime_activation_success
 from rcaloop.knowledge.store import KnowledgeStore, revision
+from rcaloop.shared.analysis_subject import subject_of
 from rcaloop.shared.logs import get_logger
 
 OUTAGE_METRIC = "typedb_outage_runtime_activation_success"
@@ -37,8 +39,16 @@ class DecisionError(Exception):
 
 
 class KnowledgeWorkflow:
-    def __init__(self, store: KnowledgeStore, cache: SnapshotCache, publish: Publish | None = None):
+    def __init__(
+        self,
+        store: KnowledgeStore,
+        cache: SnapshotCache,
+        publish: Publish | None = None,
+        *,
+        min_review_score: int = DEFAULT_MIN_REVIEW_SCORE,
+    ):
         self.store, self.cache, self.publish = store, cache, publish or _no_publish
+        self.min_review_score = min_review_score
         self.outbox_pending = True  # check once after start: an earlier process may have left events
         self.log = get_logger("knowledge")
 
@@ -65,7 +75,10 @@ class KnowledgeWorkflow:
         self, review: AnnotationRecord, verdict: HarnessVerdict, created_by: str
     ) -> list[KnowledgeEvent]:
         """Insert-if-absent; only the message that created the package emits its event (again on redelivery)."""
-        package = core.promote(review, verdict, created_by=created_by)
+        package = core.promote(
+            review, verdict, created_by=created_by, min_review_score=self.min_review_score,
+            superseded_by=await self._superseded_by(verdict),
+        )
         stored = await self.store.insert_package(package)
         return [core.promotion_event(stored)] if stored.created_by == created_by else []
 
@@ -80,7 +93,9 @@ class KnowledgeWorkflow:
         package = await self.store.get_package(package_id)
         if package is None:
             raise DecisionError(Issue(code="KD404", message=f"no knowledge package {package_id!r}"), 404)
-        result = core.decide(package, decision, reviewer, comment=comment)
+        verdict = await self.store.get_verdict(package.analysis_hash)
+        superseded_by = await self._superseded_by(verdict) if verdict else None
+        result = core.decide(package, decision, reviewer, comment=comment, superseded_by=superseded_by)
         if not result.changed:
             assert result.error is not None
             raise DecisionError(result.error, 409)
@@ -95,6 +110,11 @@ class KnowledgeWorkflow:
             assert result.error is not None
             raise DecisionError(result.error, 422)
         return stored, result.events
+
+    async def _superseded_by(self, verdict: HarnessVerdict) -> str | None:
+        """The later analysis of the same subject, when a re-analysis replaced this one."""
+        latest = await self.store.latest_analysis(subject_of(verdict))
+        return latest if latest and latest != verdict.analysis_hash else None
 
     async def _send(self, package: KnowledgePackage, events: list[KnowledgeEvent]) -> KnowledgePackage:
         """Publish, then drop the sent events from the outbox; unsent ones stay for ``flush_outbox``."""
