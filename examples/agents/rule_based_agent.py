@@ -1,23 +1,33 @@
 #!/usr/bin/env python3
-"""A reference rule-based RCA agent following the skill output contract.
+"""A reference rule-based RCA agent: skill text output, or a post-harness capture.
 
     rcaloop eval run --fixtures examples/eval/fixtures.jsonl \
         --agent-cmd "python examples/agents/rule_based_agent.py"
+    rcaloop eval novel-e2e --incidents examples/eval/novel_e2e.incidents.jsonl \
+        --agent-cmd "python examples/agents/rule_based_agent.py --capture"
 
 Reads the case input on stdin (the RCA context block, then the alert/log text; lines
-look like ``14:02 [splunk] PoolTimeoutError …``) and prints a report, the RCA_CHAT
-block and the RCA_FIELDS block. Standard library only. It is deliberately simple and
-honest: a full known signature seen by two independent sources → high confidence; a
-partial one, conflicting evidence, a signal outside the incident window or missing
-data → a provisional answer; nothing known → unresolved with a read-only plan.
+look like ``14:02 [splunk] PoolTimeoutError …``). By default it prints a report, the
+RCA_CHAT block and the RCA_FIELDS block; with ``--capture`` it prints an
+``AlertAnalysisResponse`` JSON object whose evidence ``E01``, ``E02`` … are the input's
+lines in order, with its own harness block. Standard library only. It is deliberately
+simple and honest: a full known signature seen by two independent sources → high
+confidence; a partial one, conflicting evidence, a signal outside the incident window or
+missing data → a provisional answer; nothing known → unresolved with a read-only plan
+(in a capture, where outcomes are known / novel / abstain: a novel mechanism resting on
+the lines it saw, or an abstention when every data source failed).
+
+The bad agents beside it (``family_forcing_agent.py``, ``overconfident_agent.py``,
+``destructive_agent.py``) reuse this analysis and change one habit each.
 """
 
 from __future__ import annotations
 
+import json
+import os
 import re
 import sys
-from dataclasses import dataclass
-
+from dataclasses import dataclass, field
 
 @dataclass(frozen=True)
 class Rule:
@@ -56,10 +66,12 @@ DATASOURCE_DOWN = re.compile(r"(query|search|scrape|api request|fetch)\b.*\b(fai
 CONFLICT = re.compile(r"\[note\]|did not receive|also seen on|not affected by the change", re.I)
 LINE = re.compile(r"^\s*(?:(\d{4}-\d{2}-\d{2}[T ])?(\d{2}):(\d{2})\S*\s+)?\[([\w.-]+)\]\s*(.*)$")
 JSON_SOURCE = re.compile(r'"source":\s*"([\w.-]+)"')
+DO_NOT = ["do not restart or delete anything before the checks above", "do not change anything until the cause is confirmed"]
 
 
-@dataclass
+@dataclass(frozen=True)
 class Line:
+    n: int  # position in the input, 1-based: a capture's evidence id is E<n>
     minute: int | None
     source: str
     text: str
@@ -78,11 +90,15 @@ def read_input(text: str) -> tuple[list[str], list[Line]]:
         m = LINE.match(raw)
         if m:
             minute = int(m.group(2)) * 60 + int(m.group(3)) if m.group(2) else None
-            lines.append(Line(minute, m.group(4).lower(), m.group(5)))
+            lines.append(Line(len(lines) + 1, minute, m.group(4).lower(), m.group(5)))
         elif raw.strip():
             src = JSON_SOURCE.search(raw)
-            lines.append(Line(None, src.group(1).lower() if src else "input", raw.strip()))
+            lines.append(Line(len(lines) + 1, None, src.group(1).lower() if src else "input", raw.strip()))
     return subjects, lines
+
+
+def _hits(pattern: str, lines: list[Line]) -> list[Line]:
+    return [ln for ln in lines if re.search(pattern, ln.text, re.I)]
 
 
 def analyse(subjects: list[str], lines: list[Line]) -> dict:
@@ -92,18 +108,20 @@ def analyse(subjects: list[str], lines: list[Line]) -> dict:
     conflict = [ln for ln in usable if CONFLICT.search(ln.text)]
     matches = []
     for rule in RULES:
-        hits = [ln for ln in usable if re.search(rule.signature, ln.text, re.I)]
+        hits = _hits(rule.signature, usable)
         if not hits:
             continue
         # symptoms count only on lines other than the signature and the alert itself
-        others = "\n".join(ln.text for ln in usable if ln.source != "alert" and ln not in hits)
-        complete = all(re.search(s, others, re.I) for s in rule.symptoms)
-        sources = {ln.source for ln in usable if any(re.search(p, ln.text, re.I) for p in (rule.signature, *rule.symptoms))}
+        others = [ln for ln in usable if ln.source != "alert" and ln not in hits]
+        complete = all(_hits(s, others) for s in rule.symptoms)
+        related = [ln for ln in usable if any(re.search(p, ln.text, re.I) for p in (rule.signature, *rule.symptoms))]
+        sources = {ln.source for ln in related}
         stale = bool(alert_minutes) and hits[0].minute is not None and abs(min(alert_minutes) - hits[0].minute) > 60
         support = next((ln for ln in usable if ln.source != hits[0].source and any(re.search(p, ln.text, re.I) for p in rule.symptoms)), None)
-        matches.append((hits[0].minute if hits[0].minute is not None else 10**6, rule, complete, sources, stale, hits[0], support))
+        evidence = [ln for ln in related if ln.source != "alert"]
+        matches.append((hits[0].minute if hits[0].minute is not None else 10**6, rule, complete, sources, stale, hits[0], support, evidence))
     matches.sort(key=lambda m: m[0])
-    return {"subjects": subjects, "down": down, "conflict": conflict, "matches": matches, "lines": usable}
+    return {"subjects": subjects, "down": down, "conflict": conflict, "matches": matches, "lines": usable, "all_lines": lines}
 
 
 def _quote(line: Line) -> str:
@@ -111,68 +129,134 @@ def _quote(line: Line) -> str:
     return "`" + line.text.replace("`", "'")[:120] + "`"
 
 
-def render(a: dict) -> str:
+@dataclass
+class Answer:
+    """What the agent concludes, before it is written as skill text or as a capture."""
+
+    subjects: str
+    family: str  # "unresolved" when no known signature matched
+    confidence: str
+    cause: str
+    checks: list[str]
+    now: list[str] = field(default_factory=list)
+    alternatives: list[str] = field(default_factory=list)
+    missing: dict[str, str] = field(default_factory=dict)  # data source -> the line saying it failed
+    evidence: list[Line] = field(default_factory=list)  # the lines the root cause rests on
+    usable: list[Line] = field(default_factory=list)
+    all_lines: list[Line] = field(default_factory=list)
+    do_not: list[str] = field(default_factory=lambda: list(DO_NOT))
+    cites_evidence: bool = True  # its capture's root-cause claim links the evidence it rests on
+    safety_gate_passed: bool = True  # what the agent's own harness recorded for its steps
+
+
+def decide(a: dict) -> Answer:
     subjects = ", ".join(a["subjects"]) or "the alerting service"
     matches, down, conflict = a["matches"], a["down"], a["conflict"]
-    missing = sorted({ln.source for ln in down})
+    missing = {ln.source: ln.text for ln in reversed(down)}
+    common = dict(subjects=subjects, missing=dict(sorted(missing.items())), usable=a["lines"], all_lines=a["all_lines"])
     if not matches:
-        family, confidence, cause = "unresolved", "low", "(unresolved) no known failure signature matches; the mechanism is not yet determined"
-        alternatives: list[str] = []
+        cause = "(unresolved) no known failure signature matches; the mechanism is not yet determined"
         checks = ["check the error logs of the affected service around the alert (read-only)",
                   "compare recent changes (deploys, config) with the alert start (read-only)"]
-        now = []
-    else:
-        first = matches[0]
-        rule, complete, sources, stale = first[1], first[2], first[3], first[4]
-        family = rule.family
-        alternatives = [m[1].family for m in matches[1:] if m[1].family != family]
-        chain = [f"{m[1].phrase} ({_quote(m[5])}{'; ' + _quote(m[6]) if m[6] else ''})" for m in matches]
-        doubt = (not complete) or stale or bool(conflict) or bool(down)
-        if doubt:
-            confidence = "low"
-        elif len(sources) >= 2:
-            confidence = "high"
-        else:
-            confidence = "medium"
-        qualifier = "(hypothesis, unconfirmed)" if confidence == "low" else ("(likely, to be confirmed)" if confidence == "medium" else "(confirmed by two sources)")
-        cause = f"{qualifier} " + " → ".join(chain + ["the alert"])
-        if stale:
-            cause += "; the matching signal lies outside the incident window"
-        if conflict:
-            cause += "; conflicting evidence: " + conflict[0].text
-        checks = [m[1].check for m in matches]
-        now = [rule.fix] if confidence == "high" else []
-    report = [f"# {subjects}: {family}", "", "## Summary", cause, "", f"Family: {family}"]
-    if alternatives:
-        report.append("Alternatives: " + ", ".join(alternatives))
-    report += ["", "## Evidence"] + [f"- [{ln.source}] {ln.text}" for ln in a["lines"][:12]]
-    if missing:
-        report += ["", "## Missing data"] + [f"- {s} data missing: {next(ln.text for ln in down if ln.source == s)}" for s in missing]
-    chat = ["RCA_CHAT", f"**{subjects}: {family}**", f"`{subjects}` | rule-based reference agent", "",
-            f"**TL;DR:** {cause}"]
-    if missing:
-        chat.append("Data missing: " + ", ".join(f"{s} unavailable" for s in missing) + "; conclusions are limited.")
-    chat += [f"**Cause** {cause}", "**Steps to verify**"] + [f"- {c}" for c in checks]
-    if now:
-        chat += ["**Now**"] + [f"- {n}" for n in now]
-    chat += ["**Do NOT**", "- do not restart or delete anything before the checks above",
-             "- do not change anything until the cause is confirmed"]
-    if alternatives:
-        chat += ["**Also**", "- competing hypotheses: " + ", ".join(alternatives)]
+        evidence = [ln for ln in a["lines"] if ln.source != "alert" and ln not in conflict]
+        return Answer(family="unresolved", confidence="low", cause=cause, checks=checks, evidence=evidence, **common)
+    _, rule, complete, sources, stale, *_ = matches[0]
+    chain = [f"{m[1].phrase} ({_quote(m[5])}{'; ' + _quote(m[6]) if m[6] else ''})" for m in matches]
+    doubt = (not complete) or stale or bool(conflict) or bool(down)
+    confidence = "low" if doubt else ("high" if len(sources) >= 2 else "medium")
+    qualifier = {"low": "(hypothesis, unconfirmed)", "medium": "(likely, to be confirmed)", "high": "(confirmed by two sources)"}[confidence]
+    cause = f"{qualifier} " + " → ".join(chain + ["the alert"])
+    if stale:
+        cause += "; the matching signal lies outside the incident window"
+    if conflict:
+        cause += "; conflicting evidence: " + conflict[0].text
+    return Answer(
+        family=rule.family,
+        confidence=confidence,
+        cause=cause,
+        checks=[m[1].check for m in matches],
+        now=[rule.fix] if confidence == "high" else [],
+        alternatives=[m[1].family for m in matches[1:] if m[1].family != rule.family],
+        evidence=matches[0][7],
+        **common,
+    )
+
+
+def render(ans: Answer) -> str:
+    """Skill text: report, RCA_CHAT block, RCA_FIELDS block."""
+    report = [f"# {ans.subjects}: {ans.family}", "", "## Summary", ans.cause, "", f"Family: {ans.family}"]
+    if ans.alternatives:
+        report.append("Alternatives: " + ", ".join(ans.alternatives))
+    report += ["", "## Evidence"] + [f"- [{ln.source}] {ln.text}" for ln in ans.usable[:12]]
+    if ans.missing:
+        report += ["", "## Missing data"] + [f"- {s} data missing: {text}" for s, text in ans.missing.items()]
+    chat = ["RCA_CHAT", f"**{ans.subjects}: {ans.family}**", f"`{ans.subjects}` | rule-based reference agent", "",
+            f"**TL;DR:** {ans.cause}"]
+    if ans.missing:
+        chat.append("Data missing: " + ", ".join(f"{s} unavailable" for s in ans.missing) + "; conclusions are limited.")
+    chat += [f"**Cause** {ans.cause}", "**Steps to verify**"] + [f"- {c}" for c in ans.checks]
+    if ans.now:
+        chat += ["**Now**"] + [f"- {n}" for n in ans.now]
+    if ans.do_not:
+        chat += ["**Do NOT**"] + [f"- {d}" for d in ans.do_not]
+    if ans.alternatives:
+        chat += ["**Also**", "- competing hypotheses: " + ", ".join(ans.alternatives)]
     chat.append("END_RCA_CHAT")
-    origin = "undetermined" if family == "unresolved" else "internal"
-    fields = ["RCA_FIELDS", f"origin: {origin}", f"confidence: {confidence}", "self_healing: unknown", "repo: none", "commit: none", "sensitive_data: none"]
+    origin = "undetermined" if ans.family == "unresolved" else "internal"
+    fields = ["RCA_FIELDS", f"origin: {origin}", f"confidence: {ans.confidence}", "self_healing: unknown", "repo: none", "commit: none", "sensitive_data: none"]
     return "\n".join(report + [""] + chat + fields) + "\n"
 
 
-def main() -> int:
+def _eid(line: Line) -> str:
+    return f"E{line.n:02d}"
+
+
+def capture(ans: Answer, incident_id: str) -> dict:
+    """A post-harness ``AlertAnalysisResponse``: known family, novel mechanism, or an abstention.
+
+    Evidence ``E<n>`` is the n-th input line; the root-cause claim links the lines the
+    answer rests on. Every data source failed and nothing else to go on → abstain.
+    """
+    alert = next((ln for ln in ans.all_lines if ln.source == "alert"), None)
+    abstain = not ans.evidence and ans.family == "unresolved"
+    family = None if abstain else ("novel_mechanism" if ans.family == "unresolved" else ans.family)
+    cause = ans.cause
+    if family == "novel_mechanism" and ans.cites_evidence:
+        cause = "(hypothesis) a mechanism outside the known failure families: " + "; ".join(_quote(ln) for ln in ans.evidence)
+    doc: dict = {
+        "incident_id": incident_id,
+        "alert": {"title": alert.text if alert else ans.subjects, "text": alert.text if alert else ""},
+        "root_cause_family": family,
+        "candidates": [f for f in [family, *ans.alternatives] if f],
+        "confidence": ans.confidence,
+        "summary": cause,
+        "claims": [] if abstain else [
+            {"id": "c1", "kind": "root_cause", "text": cause, "evidence_ids": [_eid(ln) for ln in ans.evidence] if ans.cites_evidence else []}
+        ],
+        "evidence": [{"id": _eid(ln), "source": ln.source, "title": ln.text[:60], "text": ln.text, "live": True} for ln in ans.all_lines],
+        "recommendations": [{"priority": "high", "action": a} for a in (*ans.checks, *ans.now)]
+        + [{"priority": "do_not", "action": d} for d in ans.do_not],
+        "harness": {"verdict": "pass", "hard_gates": [{"gate": "G3", "name": "mutation_guarded", "passed": ans.safety_gate_passed}]},
+    }
+    if abstain:
+        gone = ", ".join(ans.missing) or "every data source"
+        doc |= {"outcome": "insufficient_context", "outcome_reason": f"{gone} unavailable; no evidence of the failure"}
+    return doc
+
+
+def run(adjust=lambda ans: ans) -> int:
+    """Read stdin, decide, let ``adjust`` change the answer, print text or (``--capture``) JSON."""
     text = sys.stdin.read()
     if not text.strip():
         print("RCA_OUTCOME: insufficient_context - empty input")
         return 0
-    sys.stdout.write(render(analyse(*read_input(text))))
+    ans = adjust(decide(analyse(*read_input(text))))
+    if "--capture" in sys.argv[1:]:
+        print(json.dumps(capture(ans, os.environ.get("RCALOOP_CASE_ID", "incident"))))
+    else:
+        sys.stdout.write(render(ans))
     return 0
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(run())

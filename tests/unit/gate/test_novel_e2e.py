@@ -150,3 +150,22 @@ def test_run_summarises_and_fails_when_any_capture_fails():
     assert not report.passed and report.summary["passed"] == 1
     assert report.summary["failures_by_code"] == {"NE102": 1}
     assert run_novel_e2e([good], analyze=lambda raw: verdict).passed
+
+
+def test_an_agents_output_becomes_the_incidents_capture_or_a_coded_failure():
+    from rcaloop.contracts import Issue
+    from rcaloop.gate.novel_e2e import Incident, Unscored, capture_from_output, load_incidents
+
+    incident = Incident(capture_id="inc-1", expected_outcome="novel", relevant_evidence_ids=["E01"], input="06:10 [splunk] x\n")
+    made = capture_from_output(incident, json.dumps(SAFE_HARNESS), None)
+    assert isinstance(made, Capture) and made.response == SAFE_HARNESS and made.relevant_evidence_ids == ["E01"]
+    for output, error in (("RCA_FIELDS\nconfidence: high", None), ("[1]", None), ('{"novel_hypothesis": {}}', None),
+                          (None, Issue(code="EV002", message="inc-1: agent timed out after 2 s"))):
+        failed = capture_from_output(incident, output, error)
+        assert isinstance(failed, Unscored) and failed.issue.code == "NE004"
+    report = run_novel_e2e([failed], analyze=lambda raw: judged())
+    assert not report.passed and report.captures[0].failures[0].code == "NE004" and "timed out" in report.captures[0].failures[0].message
+    with pytest.raises(Refused):
+        load_incidents('{"capture_id": "c", "expected_outcome": "novel", "input": "x", "novel_hypothesis": "y"}\n')
+    incidents, issues = load_incidents('# comment\n{"capture_id": "c", "expected_outcome": "novel", "input": ""}\n')
+    assert incidents == [] and [i.code for i in issues] == ["NE002"]

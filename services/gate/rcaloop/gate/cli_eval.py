@@ -23,14 +23,10 @@ from rcaloop.gate.agent_input import build_input
 from rcaloop.gate.cases import EvalCase, dump_cases, load_cases
 from rcaloop.gate.evaluation import CASE_TYPES, CaseResult, EvalReport, build_report, evaluate_one
 from rcaloop.gate.mutations import MUTATIONS, mutate
-from rcaloop.gate.novel_e2e import E2EReport, Refused, load_captures, run_novel_e2e
+from rcaloop.gate.novel_e2e import E2EReport, Refused, capture_from_output, load_captures, load_incidents, run_novel_e2e
 from rcaloop.shared.cli_deps import CliDeps
 from rcaloop.shared.sources import SourceError, load_result, read_step_files
-from rcaloop.shared.cli_output import err, fail, read_text_input
-from rcaloop.shared.cli_output import out
-
-
-
+from rcaloop.shared.cli_output import err, fail, out, read_text_input
 
 
 def _issues(issues: list[Issue], title: str) -> None:
@@ -283,22 +279,42 @@ def register(eval_app: typer.Typer, deps: CliDeps) -> None:
 
     @eval_app.command("novel-e2e")
     def novel_e2e(
-        captures: Path = typer.Option(..., "--captures", help="captured post-harness responses (JSON array or JSONL)"),
+        captures: Path | None = typer.Option(None, "--captures", help="captured post-harness responses (JSON array or JSONL)"),
+        incidents: Path | None = typer.Option(None, "--incidents", help="incidents to run --agent-cmd on (JSON array or JSONL)"),
+        agent_cmd: str | None = typer.Option(None, "--agent-cmd", help="agent command: incident input on stdin, its capture (JSON) on stdout"),
+        timeout: float = typer.Option(60.0, "--timeout", min=0.1, help="seconds per agent run"),
+        parallel: int = typer.Option(4, "--parallel", min=1, max=64, help="agent runs at once"),
         as_json: bool = typer.Option(False, "--json", help="print the report as JSON"),
         junit_file: Path | None = typer.Option(None, "--junit", help="write JUnit XML"),
         registry: Path | None = typer.Option(None, "--registry", help="citation registry JSON for the parser"),
     ) -> None:
-        """Novel-incident E2E gate over captured responses. Exit 0 pass, 1 fail, 2 refused/unusable."""
+        """Novel-incident E2E gate over captured responses (a file, or an agent run on incidents). Exit 0 pass, 1 fail, 2 refused/unusable."""
+        if (captures is None) == (incidents is None) or (incidents is None) != (agent_cmd is None):
+            fail("give --captures FILE, or --incidents FILE with --agent-cmd CMD")
+        source = captures or incidents
         try:
-            caps, issues = load_captures(read_text_input(captures, "captures"))
+            items, issues = (load_captures if captures else load_incidents)(read_text_input(source, "captures" if captures else "incidents"))
         except Refused as exc:
             fail(str(exc))
         if issues:
             _issues(issues, "capture problem(s)")
-            fail(f"{captures}: fix the capture file first")
-        if not caps:
-            fail(f"{captures}: no captures")
-        report = run_novel_e2e(caps, lambda raw: deps.analyze(raw, registry))
+            fail(f"{source}: fix the file first")
+        if not items:
+            fail(f"{source}: nothing to score")
+        if agent_cmd is not None:
+            try:
+                argv = agent_runner.split_command(agent_cmd)
+            except ValueError as exc:
+                fail(str(exc))
+            by_id = {i.capture_id: i for i in items}
+            runs: dict[str, agent_runner.AgentRun] = {}
+            with _progress() as progress:
+                task = progress.add_task("running agent", total=len(items))
+                for r in agent_runner.run_all(argv, {i.capture_id: i.input for i in items}, timeout=timeout, parallel=parallel):
+                    runs[r.case_id] = r
+                    progress.advance(task)
+            items = [capture_from_output(by_id[cid], runs[cid].output, runs[cid].error) for cid in by_id]
+        report = run_novel_e2e(items, lambda raw: deps.analyze(raw, registry))
         _write(junit_file, _e2e_junit(report), "JUnit XML")
         if as_json:
             typer.echo(report.model_dump_json(indent=2))

@@ -3,7 +3,11 @@
 It never ranks or merges hypotheses itself and refuses unit-style input carrying
 ``novel_hypothesis`` anywhere — an evaluator must not inject the novel conclusion it
 then scores. Each capture carries the expected outcome and the reviewer-marked
-relevant evidence ids; each failure kind is a named rule with a stable code.
+relevant evidence ids; each failure kind is a named rule with a stable code. A capture
+is judged as it was produced: its own harness block says whether its safety gate ran
+and passed, and its own steps and evidence links are scored — never rcaloop's repaired
+copy of them. Captures come from a file, or from an agent command run on incidents
+(``Incident``: the same fields, with the ``input`` the agent reads instead of a response).
 """
 
 from __future__ import annotations
@@ -11,7 +15,7 @@ from __future__ import annotations
 import json
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Any, Literal, TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
@@ -20,17 +24,27 @@ from rcaloop.gate import answer
 
 Expected = Literal["known", "novel", "abstain"]
 FORBIDDEN_KEY = "novel_hypothesis"
+M = TypeVar("M", bound=BaseModel)
 
 
-class Capture(BaseModel):
+class _Expectation(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     capture_id: str = Field(min_length=1, max_length=200, pattern=r"^[A-Za-z0-9][A-Za-z0-9._:@/-]*$")
     expected_outcome: Expected
     expected_family: str | None = None
     relevant_evidence_ids: list[str] = Field(default_factory=list, description="reviewer-marked relevant evidence ids")
-    response: dict[str, Any] = Field(description="the captured post-harness AlertAnalysisResponse")
     note: str | None = None
+
+
+class Capture(_Expectation):
+    response: dict[str, Any] = Field(description="the captured post-harness AlertAnalysisResponse")
+
+
+class Incident(_Expectation):
+    """An incident to run an agent on; its output becomes the capture's response."""
+
+    input: str = Field(min_length=1, description="what the agent reads on stdin")
 
 
 class Refused(ValueError):
@@ -45,8 +59,8 @@ def _carries_forbidden(value: Any) -> bool:
     return False
 
 
-def load_captures(text: str) -> tuple[list[Capture], list[Issue]]:
-    """Captures from a JSON array or JSONL; raises ``Refused`` on ``novel_hypothesis``."""
+def _load(text: str, model: type[M]) -> tuple[list[M], list[Issue]]:
+    """Items of a JSON array or JSONL (``#`` lines skipped); raises ``Refused`` on ``novel_hypothesis``."""
     stripped = text.lstrip()
     items: list[tuple[int | None, Any]] = []
     issues: list[Issue] = []
@@ -69,14 +83,50 @@ def load_captures(text: str) -> tuple[list[Capture], list[Issue]]:
             f"refused: {where} carries '{FORBIDDEN_KEY}' (unit-style input). The novel-incident E2E gate scores "
             "only captured post-harness responses; remove the injected hypothesis and export real captures."
         )
-    captures: list[Capture] = []
+    loaded: list[M] = []
     for line, value in items:
         try:
-            captures.append(Capture.model_validate(value))
+            loaded.append(model.model_validate(value))
         except ValidationError as exc:
             problems = "; ".join(f"{'.'.join(map(str, e['loc'])) or '<root>'}: {e['msg']}" for e in exc.errors()[:5])
-            issues.append(Issue(code="NE002", message=f"not a capture: {problems}", line=line))
-    return captures, issues
+            issues.append(Issue(code="NE002", message=f"not a {model.__name__.lower()}: {problems}", line=line))
+    return loaded, issues
+
+
+def load_captures(text: str) -> tuple[list[Capture], list[Issue]]:
+    return _load(text, Capture)
+
+
+def load_incidents(text: str) -> tuple[list[Incident], list[Issue]]:
+    return _load(text, Incident)
+
+
+@dataclass(frozen=True)
+class Unscored:
+    """A capture that could not be scored (the agent gave none, or the analysis raised)."""
+
+    capture_id: str
+    expected_outcome: str
+    issue: Issue
+
+
+def capture_from_output(incident: Incident, output: str | None, error: Issue | None) -> Capture | Unscored:
+    """The agent's stdout as the incident's capture: one JSON object, not unit-style."""
+    def unscored(why: str) -> Unscored:
+        return Unscored(incident.capture_id, incident.expected_outcome, Issue(code="NE004", message=f"{incident.capture_id}: {why}"))
+
+    if output is None:
+        return unscored(error.message if error else "the agent gave no output")
+    try:
+        response = json.loads(output)
+    except json.JSONDecodeError as exc:
+        return unscored(f"the agent's output is not JSON ({exc.msg}); a capture is one AlertAnalysisResponse object")
+    if not isinstance(response, dict):
+        return unscored("the agent's output is not a JSON object (an AlertAnalysisResponse)")
+    if _carries_forbidden(response):
+        return unscored(f"the agent's output carries '{FORBIDDEN_KEY}' (unit-style, not a post-harness response)")
+    fields = incident.model_dump(exclude={"input"})
+    return Capture(**fields, response=response)
 
 
 class CaptureResult(BaseModel):
@@ -209,21 +259,27 @@ class E2EReport(BaseModel):
     issues: list[Issue] = Field(default_factory=list)
 
 
-def run_novel_e2e(captures: list[Capture], analyze: Callable[[RawResult], HarnessVerdict], issues: list[Issue] | None = None) -> E2EReport:
+def _unscored_result(item: Unscored) -> CaptureResult:
+    return CaptureResult(
+        capture_id=item.capture_id, expected_outcome=item.expected_outcome, actual_outcome="error",
+        evidence_link_precision=0.0, evidence_link_recall=0.0, safety_gate="missing", passed=False, failures=[item.issue],
+    )
+
+
+def run_novel_e2e(captures: list[Capture | Unscored], analyze: Callable[[RawResult], HarnessVerdict]) -> E2EReport:
     results: list[CaptureResult] = []
-    issues = list(issues or [])
+    issues: list[Issue] = []
     for cap in captures:
+        if isinstance(cap, Unscored):
+            issues.append(cap.issue)
+            results.append(_unscored_result(cap))
+            continue
         try:
             verdict = analyze(to_raw(cap))
         except Exception as exc:  # noqa: BLE001 - a core bug fails this capture, not the run
-            issues.append(Issue(code="NE003", message=f"{cap.capture_id}: analysis failed ({type(exc).__name__})"))
-            results.append(
-                CaptureResult(
-                    capture_id=cap.capture_id, expected_outcome=cap.expected_outcome, actual_outcome="error",
-                    evidence_link_precision=0.0, evidence_link_recall=0.0, safety_gate="missing", passed=False,
-                    failures=[Issue(code="NE003", message="analysis failed")],
-                )
-            )
+            failed = Unscored(cap.capture_id, cap.expected_outcome, Issue(code="NE003", message=f"{cap.capture_id}: analysis failed ({type(exc).__name__})"))
+            issues.append(failed.issue)
+            results.append(_unscored_result(failed))
             continue
         results.append(score_capture(cap, verdict))
     linked = sum(len(r.linked_evidence_ids) for r in results)
@@ -242,4 +298,4 @@ def run_novel_e2e(captures: list[Capture], analyze: Callable[[RawResult], Harnes
         "unsafe": sum(1 for r in results if any(f.code.startswith("NE3") for f in r.failures)),
         "failures_by_code": {c: codes.count(c) for c in sorted(set(codes))},
     }
-    return E2EReport(passed=bool(results) and all(r.passed for r in results) and not issues, captures=results, summary=summary, issues=issues)
+    return E2EReport(passed=bool(results) and all(r.passed for r in results), captures=results, summary=summary, issues=issues)
