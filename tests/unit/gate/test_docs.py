@@ -8,7 +8,7 @@ from rcaloop.gate.cases import CASE_RULES
 from rcaloop.gate.checks import CASE_CHECKS
 from rcaloop.gate.mutations import MUTATIONS
 from rcaloop.gate.novel_e2e import E2E_RULES
-from rcaloop.gate.release_gate import THRESHOLDS
+from rcaloop.gate.release_gate import FINDINGS, THRESHOLDS
 from rcaloop.gate.rollout import PROMOTION_RULES
 
 DOCS = Path(__file__).resolve().parents[3] / "docs"
@@ -28,3 +28,12 @@ def test_gate_doc_names_every_threshold_and_promotion_rule():
         assert f"| {t.code} | `{t.metric}` |" in text
     for r in PROMOTION_RULES:
         assert f"| {r.code} | `{r.name}` |" in text
+    assert [code for code in FINDINGS if f"| {code} |" not in text] == []
+
+
+def test_every_gate_finding_code_in_the_source_is_listed():
+    import re
+
+    source = "\n".join(p.read_text() for p in (Path(__file__).resolve().parents[3] / "services" / "gate" / "rcaloop" / "gate").glob("*.py"))
+    used = set(re.findall(r'"(GATE\d{3})"', source))
+    assert used - set(FINDINGS) - {t.code for t in THRESHOLDS} == set()

@@ -70,6 +70,25 @@ THRESHOLDS: list[Threshold] = [
 METRIC_NAMES = tuple(t.metric for t in THRESHOLDS)
 TYPEDB_METRIC = "typedb_outage_runtime_activation_success"
 
+FINDINGS: dict[str, str] = {
+    "GATE001": "the file is not UTF-8 text or not JSON (unusable)",
+    "GATE002": "the file is not one JSON object (unusable)",
+    "GATE003": "the file is marked synthetic and synthetic input is not allowed (unusable)",
+    "GATE004": "synthetic is present and not a JSON boolean",
+    "GATE201": "provenance is not an object",
+    "GATE202": "a provenance field is missing, empty or not text",
+    "GATE203": "the incident window is not an ISO-8601 interval START/END",
+    "GATE204": "the incident window ends before it starts, or is empty",
+    "GATE205": "the incident window ends in the future",
+    "GATE206": "measured_at is not an ISO-8601 date-time",
+    "GATE207": "measured_at is in the future",
+    "GATE208": "measured_at is before the incident window closed",
+    "GATE301": "a metric is missing",
+    "GATE302": "a metric is not of its kind",
+    "GATE303": "a metric is out of its range",
+}
+"""Every finding besides the thresholds' own codes; ``docs/gate.md`` has a row for each."""
+
 KIND_RULES: dict[Kind, str] = {
     "rate": "a finite number in [0, 1]",
     "count": "a non-negative JSON integer",
