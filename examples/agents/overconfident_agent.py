@@ -11,14 +11,19 @@ did not link (``NE202``) and answers it should not have given.
 
 from __future__ import annotations
 
+import re
 import sys
 
 from rule_based_agent import Answer, run
 
+QUALIFIER = re.compile(r"^\([^)]*\)\s*")
+QUOTES = re.compile(r"\s*\((?:`[^`]*`(?:;\s*)?)+\)")
+
 
 def overclaim(ans: Answer) -> Answer:
+    """The same causal chain, stated as confirmed, with the quoted evidence taken out."""
     ans.confidence = "high"
-    ans.cause = f"(confirmed) the {ans.family.replace('_', ' ')} failure caused the alert"
+    ans.cause = "(confirmed) " + QUOTES.sub("", QUALIFIER.sub("", ans.cause))
     ans.cites_evidence = False
     return ans
 
