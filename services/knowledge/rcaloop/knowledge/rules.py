@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from rcaloop.contracts import AnnotationRecord, HarnessVerdict, Issue
+from rcaloop.contracts.knowledge import TraceLedger
 from rcaloop.knowledge.case import CANONICAL_EVIDENCE_ID, DEFAULT_MIN_REVIEW_SCORE, PromotionCase, case_for, normalize_family
 
 Group = Literal["review", "ledger", "harness_claim"]
@@ -150,14 +151,16 @@ def _hypotheses_have_source_groups(case: PromotionCase) -> str | None:
     return f"hypotheses without supporting or refuting source groups: {', '.join(bare)}" if bare else None
 
 
+def _cited_ids(ledger: TraceLedger) -> set[str]:
+    """Evidence ids the ledger's hypotheses and probe executions cite."""
+    return {i for h in ledger.hypotheses for i in h.supporting_evidence_ids} | {i for p in ledger.probe_executions for i in p.evidence_ids}
+
+
 def _ledger_references_resolve(case: PromotionCase) -> str | None:
     ledger = case.ledger
     if ledger is None:
         return None
-    observed = {o.evidence_id for o in ledger.observations}
-    cited = {i for h in ledger.hypotheses for i in h.supporting_evidence_ids}
-    cited |= {i for p in ledger.probe_executions for i in p.evidence_ids}
-    missing = sorted(cited - observed)
+    missing = sorted(_cited_ids(ledger) - {o.evidence_id for o in ledger.observations})
     return f"evidence ids cited but not observed in the ledger: {', '.join(missing)}" if missing else None
 
 
@@ -165,9 +168,7 @@ def _ledger_evidence_in_run(case: PromotionCase) -> str | None:
     ledger = case.ledger
     if ledger is None:
         return None
-    named = {o.evidence_id for o in ledger.observations}
-    named |= {i for h in ledger.hypotheses for i in h.supporting_evidence_ids}
-    named |= {i for p in ledger.probe_executions for i in p.evidence_ids}
+    named = {o.evidence_id for o in ledger.observations} | _cited_ids(ledger)
     missing = sorted(named - set(case.run_evidence))
     return f"evidence ids the run does not hold: {', '.join(missing)}" if missing else None
 
