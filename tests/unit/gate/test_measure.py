@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 
 import pytest
 
@@ -77,6 +77,17 @@ def test_a_superseded_evaluation_is_history_only():
     old.evaluation.superseded = True
     m, _, _ = compute_metrics(facts([v], [old]))
     assert m["known_top1"] is None
+
+
+def test_reviews_of_a_superseded_analysis_are_history_only():
+    first = judged(family="network", cause="first")
+    again = judged(family="network", cause="second")
+    first.result_id = again.result_id = "inc-7"
+    again.evaluated_at = first.evaluated_at + timedelta(minutes=30)
+    m, _, _ = compute_metrics(facts([first, again], [evaluation(first, expected="network")]))
+    assert m["known_top1"] is None  # only the re-analysis is current, and it has no review yet
+    m, _, _ = compute_metrics(facts([first, again], [evaluation(again, expected="network")]))
+    assert m["known_top1"] == 1.0
 
 
 def test_groundless_high_confidence_counted_from_verdicts():

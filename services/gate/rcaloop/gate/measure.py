@@ -16,6 +16,7 @@ from typing import Any
 from rcaloop.contracts import AnnotationRecord, HarnessVerdict, KnowledgeEvent
 from rcaloop.gate import answer
 from rcaloop.gate.release_gate import METRIC_NAMES, TYPEDB_METRIC
+from rcaloop.shared.analysis_subject import subject_of
 
 NO_TOOL_LOG = "rcaloop stores no record of the agent's tool executions; measure it from the agent's tool audit log (--merge)"
 
@@ -30,10 +31,21 @@ class StoredFacts:
     events: list[KnowledgeEvent]
 
 
-def _latest_reviews(reviews: list[AnnotationRecord]) -> list[AnnotationRecord]:
+def superseded_analyses(verdicts: list[HarnessVerdict]) -> set[str]:
+    """Analyses a later analysis of the same subject replaced (their reviews are history)."""
+    latest: dict[str, HarnessVerdict] = {}
+    for v in verdicts:
+        key = subject_of(v)
+        if key not in latest or (v.evaluated_at, v.analysis_hash) > (latest[key].evaluated_at, latest[key].analysis_hash):
+            latest[key] = v
+    return {v.analysis_hash for v in verdicts} - {v.analysis_hash for v in latest.values()}
+
+
+def _latest_reviews(reviews: list[AnnotationRecord], superseded: set[str]) -> list[AnnotationRecord]:
+    """The latest review per analysis and kind, leaving out superseded evaluations and analyses."""
     latest: dict[tuple[str, str], AnnotationRecord] = {}
     for r in sorted(reviews, key=lambda r: r.created_at):
-        if r.kind == "operator_evaluation" and r.evaluation and r.evaluation.superseded:
+        if r.analysis_hash in superseded or (r.kind == "operator_evaluation" and r.evaluation and r.evaluation.superseded):
             continue
         latest[(r.analysis_hash, r.kind)] = r
     return list(latest.values())
@@ -63,8 +75,9 @@ def _latency(event: KnowledgeEvent) -> object:
 
 def compute_metrics(facts: StoredFacts) -> tuple[dict[str, Any], dict[str, str], dict[str, Any]]:
     """(metrics, missing reasons, population counts)."""
-    reviews = _latest_reviews(facts.reviews)
     by_hash = facts.verdicts_by_hash
+    known = {v.analysis_hash: v for v in [*facts.verdicts, *by_hash.values()]}
+    reviews = _latest_reviews(facts.reviews, superseded_analyses(list(known.values())))
     fact_of = {h: answer.facts(v.parsed, v) for h, v in by_hash.items()}
     evals = [r.evaluation for r in reviews if r.kind == "operator_evaluation" and r.evaluation and r.analysis_hash in by_hash]
     annots = [r for r in reviews if r.kind == "annotation" and r.annotation is not None]
