@@ -156,3 +156,9 @@ def test_rejecting_an_activated_package_requires_a_gate_rerun():
     assert requires_gate_rerun(retired)
     candidate_rejected = retired.model_copy(update={"detail": {"from_state": "candidate"}})
     assert not requires_gate_rerun(candidate_rejected)
+
+
+def test_a_recorded_future_measurement_never_hides_a_later_knowledge_change():
+    decision = promote("staging")
+    decision.provenance["measured_at"] = "2999-01-01T00:00:00+00:00"  # recorded before future timestamps were refused
+    assert status([decision], decision.created_at + timedelta(minutes=1), {}).needs_rerun

@@ -39,6 +39,12 @@ def measured_at(decision_or_gate: GateDecision | GateResult) -> datetime | None:
     return parse_instant(decision_or_gate.provenance.get("measured_at"))
 
 
+def promoted_measurement(decision: GateDecision) -> datetime:
+    """When a promotion's artifact was measured — never later than the decision itself."""
+    measured = measured_at(decision)
+    return min(measured, decision.created_at) if measured else decision.created_at
+
+
 @dataclass(frozen=True)
 class RolloutState:
     """What the store and the gate settings say when a promotion is asked for."""
@@ -59,7 +65,7 @@ def state_of(promotions: list[GateDecision], last_material_change: datetime | No
         current_stage=last.stage if last else None,
         used_artifacts=frozenset(d.artifact_hash for d in passed),
         last_material_change=last_material_change,
-        last_measured_at=measured_at(last) if last else None,
+        last_measured_at=promoted_measurement(last) if last else None,
         staging=next((d for d in reversed(passed) if d.stage == "staging"), None),
         shadow_max_regression=shadow_max_regression,
     )
@@ -229,8 +235,7 @@ def status(promotions: list[GateDecision], last_material_change: datetime | None
     passed = [d for d in promotions if d.passed]
     last = max(passed, key=lambda d: d.created_at) if passed else None
     current = last.stage if last else None
-    measured = measured_at(last) if last else None
-    anchor = measured or (last.created_at if last else None)
+    anchor = promoted_measurement(last) if last else None
     needs = last_material_change is not None and (anchor is None or last_material_change >= anchor)
     return RolloutStatus(
         current_stage=current,
