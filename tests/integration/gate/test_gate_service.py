@@ -91,7 +91,7 @@ def _cli(args: list[str], env: dict[str, str]):
 
 def test_promotions_land_on_gate_decisions_and_in_the_store(redis_url, prefix, tmp_path):
     env = {"REDIS_URL": redis_url, "RCALOOP_STREAM_PREFIX": prefix, "RCALOOP_DATA_DIR": str(tmp_path / "data")}
-    now = datetime.now(UTC)
+    now = datetime.now(UTC) - timedelta(minutes=5)  # every measurement lies in the past
     first = _cli(["gate", "promote", "staging", "--artifact", str(_artifact(tmp_path / "a1.json", now)), "--decided-by", "rel-owner"], env)
     assert first.exit_code == 0, first.output
     again = _cli(["gate", "promote", "shadow", "--artifact", str(tmp_path / "a1.json")], env)  # same artifact: not fresh
