@@ -3,10 +3,11 @@
 * ``evaluation`` / ``checks`` / ``cases`` — offline evaluation of fixture cases;
 * ``mutations`` — novel variants of known cases;
 * ``novel_e2e`` — the novel-incident E2E gate over captured responses;
-* ``release_gate`` — the ten thresholds of ``rcaloop gate check``;
+* ``release_gate`` — the ten thresholds and every finding of ``rcaloop gate check``;
+* ``intervals`` — ISO-8601 instants and incident windows, read one way everywhere;
 * ``measure`` — the metrics object from stored facts;
 * ``rollout`` — stages and promotion rules;
-* ``answer`` — how every metric reads one judged answer.
+* ``answer`` — how every metric reads an answer: the agent's own, the harness as judge.
 
 None of them imports redis, FastStream, HTTP or the filesystem.
 """
