@@ -204,7 +204,8 @@ def _plausible(line: str, name_start: int, value_start: int, value: str, quoted:
 
     A ``name: value`` in prose (``the secret: payments/webhook-signing was rotated``) is no
     assignment; it counts when the name starts the line and the value ends it (YAML, a
-    config line) or when the value looks generated (letters with digits, or symbols).
+    config line) or when the value looks generated (letters with digits, symbols, or mixed
+    case inside a long value).
     """
     if (
         len(value) < 3
@@ -221,13 +222,18 @@ def _plausible(line: str, name_start: int, value_start: int, value: str, quoted:
     ):
         return False
     operator = line[name_start:value_start]
-    if quoted or "=" in operator or not _PLAIN_WORD.fullmatch(value):
+    if quoted or "=" in operator or not _PLAIN_WORD.fullmatch(value) or _mixed_case(value):
         return True
     while name_start and (line[name_start - 1].isalnum() or line[name_start - 1] in "_-"):
         name_start -= 1
     starts = not line[:name_start].strip(" \t-*>#`'\"{[")
     ends = not line[value_start + len(value) :].strip(" \t" + _TRAILING + "`'\"")
     return starts and ends
+
+
+def _mixed_case(value: str) -> bool:
+    """Letters only, but mixed case inside a long value (``wyNiPorvVrWncgkb``): generated, not a word."""
+    return len(value) >= 10 and any(c.isupper() for c in value[1:]) and any(c.islower() for c in value)
 
 
 def _unemphasised(line: str) -> tuple[str, list[int] | None]:

@@ -51,6 +51,8 @@ LINES = [
     ("https://chat.example/hooks/a1b2c3d4e5f6g7h8i9j0k1l2m3", "webhook-url", "a1b2c3d4e5f6g7h8i9j0k1l2m3"),
     ("GET https://api.example/v1/x?page=2&access_token=Zx81Kq0LmW7pRt3V", "token", "Zx81Kq0LmW7pRt3V"),
     ("key AKIAQ3EGRT7P\u200bLMN4XWZY split", "aws-access-key", "LMN4XWZY"),
+    ("the bastion (used password: wyNiPorvVrWncgkb) since", "password", "wyNiPorvVrWncgkb"),
+    ("secret_id was reset; password: 7zZ9BcrHGA36uFxN now", "password", "7zZ9BcrHGA36uFxN"),
 ]
 
 
