@@ -64,7 +64,7 @@ class Annotation(_Loose):
     evidence: list[TraceItem] = Field(default_factory=list)
     evidence_feedback: str | None = None
     difficulty: str | None = None
-    difficulty_score: float | None = None
+    difficulty_score: int | None = Field(default=None, description="0–10, a whole number")
     difficulty_justification: str | None = None
     difficulty_appropriate: bool | None = None
     difficulty_comment: str | None = None

@@ -111,6 +111,7 @@ async def test_one_annotator_cannot_overwrite_anothers_annotation(api, store, an
 
     changed = copy.deepcopy(VALID)
     changed["category_correct"] = False
+    changed["root_cause"]["category"] = "configuration"
     resp = await api.put(f"/api/v1/annotations/{annotation_id}", json=changed, headers=auth("bob"))
     assert resp.status_code == 403 and resp.json()["error"]["code"] == "not_your_annotation"
     [row] = await store.annotation_rows()
@@ -128,6 +129,7 @@ async def test_invalid_annotation_is_refused_with_every_error(api, store):
     task = await _add(store, 1)
     await _claim(api, "alice")
     bad = copy.deepcopy(VALID)
+    bad["category_correct"] = False
     bad["root_cause"]["category"] = "auth"
     bad["evidence"][1]["json_path"] = "failed_tasks[9].duration"
     bad["difficulty"] = "hard"

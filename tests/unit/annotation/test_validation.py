@@ -39,10 +39,14 @@ _DELETE = object()
 FAILING: dict[str, tuple[Callable[[dict], None], str]] = {
     "ANN001": (_set("evidence.1.is_root_cause", {"yes": 1}), "evidence[1].is_root_cause"),
     "ANN002": (_set("job_id", "7654321"), "job_id"),
+    "ANN003": (_set("annotated_at", _DELETE), "annotated_at"),
     "ANN101": (_set("root_cause.category", "auth"), "root_cause.category"),
     "ANN102": (_set("root_cause.confidence", "certain"), "root_cause.confidence"),
     "ANN103": (_set("root_cause.summary", "  "), "root_cause.summary"),
     "ANN104": (_set("category_correct", None), "category_correct"),
+    # the agent said credential; "not correct" with the category left unchanged
+    "ANN105": (_set("category_correct", False), "root_cause.category"),
+    "ANN106": (_set("summary_accurate", _DELETE), "summary_accurate"),
     "ANN110": (_set("evidence.0.is_root_cause", False), "evidence"),
     "ANN111": (_set("evidence.2.is_root_cause", True), "evidence[2].is_root_cause"),
     "ANN120": (_set("evidence.1.source_file", _DELETE), "evidence[1].source_file"),
@@ -61,11 +65,32 @@ FAILING: dict[str, tuple[Callable[[dict], None], str]] = {
     ),
     "ANN131": (_set("evidence.1.source", "step3"), "evidence[1].source"),
     "ANN132": (_set("evidence.1.confidence", "very"), "evidence[1].confidence"),
+    # the agent's own summary cited as evidence: the value resolves there, and must still be refused
+    "ANN133": (
+        lambda doc: doc["evidence"][1].update(
+            source=None,
+            source_file=".analysis/1234567/step5_summary.json",
+            json_path="root_cause.category",
+            exact_value="credential",
+        ),
+        "evidence[1].source_file",
+    ),
+    "ANN134": (
+        _set("evidence.3.github_path", "org/deploy-playbooks:inventories/prod/group_vars/all/vault.yml"),
+        "evidence[3].github_path",
+    ),
     "ANN140": (_set("difficulty_score", 11), "difficulty_score"),
     "ANN141": (_set("difficulty", "hard"), "difficulty"),
     "ANN142": (_set("difficulty_justification", None), "difficulty_justification"),
+    "ANN143": (
+        _set("difficulty_justification", "Cross-source correlation (+3), generic error (+2). Total: 7."),
+        "difficulty_justification",
+    ),
+    "ANN144": (_set("difficulty_appropriate", _DELETE), "difficulty_appropriate"),
     "ANN150": (_set("alternative_diagnoses.0.plausibility", _DELETE), "alternative_diagnoses[0].plausibility"),
     "ANN151": (_set("alternative_diagnoses.0.category", "dns"), "alternative_diagnoses[0].category"),
+    "ANN152": (_set("alternative_diagnoses.0.why_wrong", _DELETE), "alternative_diagnoses[0].why_wrong"),
+    "ANN160": (_set("recommendations.1.priority", "urgent"), "recommendations[1].priority"),
 }
 
 
@@ -149,3 +174,71 @@ def test_step5_evidence_of_the_example_is_traceable():
     doc = copy.deepcopy(VALID)
     doc["evidence"] = step5["evidence"]
     assert validate(doc, FILES, "1234567") == []
+
+
+def test_category_corrected_when_marked_wrong_passes():
+    """The control for ANN105: "not correct" with a different category is the valid answer."""
+    doc = copy.deepcopy(VALID)
+    doc["category_correct"] = False
+    doc["root_cause"]["category"] = "configuration"
+    assert validate(doc, FILES, "1234567") == []
+
+
+def test_category_marked_right_but_changed_is_refused():
+    doc = copy.deepcopy(VALID)
+    doc["root_cause"]["category"] = "configuration"
+    assert [(i.code, i.path) for i in validate(doc, FILES, "1234567")] == [("ANN105", "category_correct")]
+
+
+@pytest.mark.parametrize(
+    ("justification", "codes"),
+    [
+        ("Cross-source (+3), generic error (+2). Total: 5.", []),
+        ("About 5/10: cross-source and a generic error.", []),
+        ("Cross-source correlation and a generic error, no total stated.", []),
+        ("Cross-source (+3), generic error (+2) = 6/10.", ["ANN143"]),
+        ("TOTAL 4", ["ANN143"]),
+    ],
+)
+def test_stated_total_must_equal_the_score(justification, codes):
+    doc = copy.deepcopy(VALID)
+    doc["difficulty_justification"] = justification
+    assert [i.code for i in validate(doc, FILES, "1234567")] == codes
+
+
+def test_difficulty_score_written_as_a_float_is_refused():
+    doc = copy.deepcopy(VALID)
+    doc["difficulty_score"] = 5.0
+    assert [i.code for i in validate(doc, FILES, "1234567")] == ["ANN140"]
+
+
+def test_annotation_json_writes_the_score_as_an_integer():
+    from rcaloop.contracts import Annotation
+
+    doc = copy.deepcopy(VALID)
+    doc["difficulty_score"] = 5.0  # an agent's float, coerced by the model
+    written = json.loads(annotation_files.annotation_json(Annotation.model_validate(doc)))
+    assert written["difficulty_score"] == 5 and isinstance(written["difficulty_score"], int)
+    assert validate(written, FILES, "1234567") == []
+
+
+def test_github_path_of_another_fetch_than_the_json_path_is_refused():
+    doc = copy.deepcopy(VALID)
+    doc["evidence"][3]["github_path"] = "org/deploy-playbooks:roles/vault_login/tasks/main.yml"
+    assert [i.code for i in validate(doc, FILES, "1234567")] == ["ANN134"]
+
+
+def test_github_path_without_step4_is_refused():
+    files = {k: v for k, v in FILES.items() if k != "step4_github_fetch_history.json"}
+    doc = copy.deepcopy(VALID)
+    doc["evidence"] = doc["evidence"][:2]
+    doc["evidence"][1]["github_path"] = "org/deploy-playbooks:roles/vault_login/tasks/main.yml:6"
+    assert [i.code for i in validate(doc, files, "1234567")] == ["ANN134"]
+
+
+@pytest.mark.parametrize("name", ["annotation.json", "notes.json", "step2_logs.json"])
+def test_only_collected_step_files_are_evidence(name):
+    files = dict(FILES, **{name: {"x": 1}})
+    doc = copy.deepcopy(VALID)
+    doc["evidence"][1].update(source=None, source_file=name, json_path="x", exact_value=1)
+    assert [i.code for i in validate(doc, files, "1234567")] == ["ANN133"]

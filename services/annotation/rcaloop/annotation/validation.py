@@ -23,7 +23,12 @@ from rcaloop.shared import jsonpath
 CONFIDENCES = ("high", "medium", "low")
 DIFFICULTIES = ("easy", "medium", "hard")
 EVIDENCE_SOURCES = ("step1", "step3", "step4")
+PRIORITIES = ("high", "medium", "low")
+SUMMARY_FILE = "step5_summary.json"
+STEP4_FILE = "step4_github_fetch_history.json"
 _GITHUB_LINE = re.compile(r":(\d+)$")
+_FETCH_INDEX = re.compile(r"^\$?\.?github_fetches\[(\d+)\]")
+_STATED_TOTAL = re.compile(r"\btotal\b\W{0,3}(\d+(?:\.\d+)?)|(\d+(?:\.\d+)?)\s*/\s*10\b", re.I)
 
 
 @dataclass(frozen=True)
@@ -103,6 +108,11 @@ def _schema(ctx: Context) -> Iterator[Finding]:
             yield f"{err['msg']}", path
 
 
+def _annotated_at(ctx: Context) -> Iterator[Finding]:
+    if not _present(ctx.document, "annotated_at"):
+        yield "annotated_at is missing: when the annotation was made (ISO-8601, e.g. 2026-03-19T12:05:00Z)", "annotated_at"
+
+
 def _job_id(ctx: Context) -> Iterator[Finding]:
     job_id = ctx.document.get("job_id")
     if ctx.job_id is not None and isinstance(job_id, str) and job_id and str(job_id) != ctx.job_id:
@@ -134,6 +144,40 @@ def _rc_summary(ctx: Context) -> Iterator[Finding]:
 def _category_correct(ctx: Context) -> Iterator[Finding]:
     if not isinstance(ctx.document.get("category_correct"), bool):
         yield "category_correct must be true or false (was the agent's category right?)", "category_correct"
+
+
+def _agent_category(ctx: Context) -> str | None:
+    """The category the agent wrote in its summary (step5), when the job's files hold it."""
+    step5 = ctx.files.get(SUMMARY_FILE)
+    rc = step5.get("root_cause") if isinstance(step5, dict) else None
+    category = rc.get("category") if isinstance(rc, dict) else None
+    return category if isinstance(category, str) else None
+
+
+def _category_consistent(ctx: Context) -> Iterator[Finding]:
+    """``category_correct: false`` needs a corrected category; ``true`` keeps the agent's."""
+    agent, answer = _agent_category(ctx), ctx.document.get("category_correct")
+    category = _root_cause(ctx).get("category")
+    if agent is None or not isinstance(answer, bool):
+        return
+    if answer is False and category == agent:
+        yield (
+            f"category_correct is false but root_cause.category is still the agent's {agent!r}: give the right one",
+            "root_cause.category",
+        )
+    elif answer is True and category != agent:
+        yield (
+            f"category_correct is true but root_cause.category {category!r} is not the agent's {agent!r}",
+            "category_correct",
+        )
+
+
+def _answered(key: str, question: str) -> Callable[[Context], Iterator[Finding]]:
+    def check(ctx: Context) -> Iterator[Finding]:
+        if not isinstance(ctx.document.get(key), bool):
+            yield f"{key} must be true or false ({question})", key
+
+    return check
 
 
 # -- evidence --------------------------------------------------------------------------
@@ -293,6 +337,52 @@ def _source(ctx: Context) -> Iterator[Finding]:
             )
 
 
+def _collected_file(ctx: Context) -> Iterator[Finding]:
+    """Evidence is what the run collected (step1/3/4), never the agent's own summary or another file."""
+    for i, item in ctx.evidence():
+        located = ctx.located(item)
+        if located is None or located.name is None:
+            continue
+        name = located.name.split("/")[-1]
+        if not any(name.startswith(f"{source}_") for source in EVIDENCE_SOURCES):
+            what = "the agent's own summary" if name == SUMMARY_FILE else "not a collected step file"
+            yield (
+                f"evidence[{i}].source_file {located.name!r} is {what}: cite step1, step3 or step4",
+                f"evidence[{i}].source_file",
+            )
+
+
+def _fetch_paths(ctx: Context) -> list[str | None]:
+    step4 = ctx.files.get(STEP4_FILE)
+    fetches = step4.get("github_fetches") if isinstance(step4, dict) else None
+    if not isinstance(fetches, list):
+        return []
+    return [f.get("path") if isinstance(f, dict) and isinstance(f.get("path"), str) else None for f in fetches]
+
+
+def _github_fetch(ctx: Context) -> Iterator[Finding]:
+    """``github_path`` names a file step4 fetched: the one the item points into, else any."""
+    fetched = _fetch_paths(ctx)
+    for i, item in ctx.evidence():
+        gh = item.get("github_path")
+        if not isinstance(gh, str) or not gh.strip():
+            continue
+        target = _GITHUB_LINE.sub("", gh.strip())
+        m = _FETCH_INDEX.match(item.get("json_path") or "") if item.get("source") == "step4" else None
+        own = fetched[int(m.group(1))] if m and int(m.group(1)) < len(fetched) else None
+        if own is not None and target != own:
+            yield (
+                f"evidence[{i}].github_path {target!r} is not the fetch its json_path points into ({own!r})",
+                f"evidence[{i}].github_path",
+            )
+        elif own is None and target not in fetched:
+            known = ", ".join(repr(p) for p in fetched if p) or "none"
+            yield (
+                f"evidence[{i}].github_path {target!r} matches no file fetched in step4 (fetched: {known})",
+                f"evidence[{i}].github_path",
+            )
+
+
 def _evidence_confidence(ctx: Context) -> Iterator[Finding]:
     for i, item in ctx.evidence():
         if item.get("confidence") is not None and item.get("confidence") not in CONFIDENCES:
@@ -303,17 +393,18 @@ def _evidence_confidence(ctx: Context) -> Iterator[Finding]:
 
 
 # -- difficulty --------------------------------------------------------------------------
-def _score(ctx: Context) -> float | None:
+def _score(ctx: Context) -> int | None:
+    """The score when it is a JSON integer 0–10 (``5``, not ``5.0``: the seed writes a whole number)."""
     score = ctx.document.get("difficulty_score")
-    if isinstance(score, bool) or not isinstance(score, int | float):
+    if isinstance(score, bool) or not isinstance(score, int):
         return None
-    return score if 0 <= score <= 10 and float(score).is_integer() else None
+    return score if 0 <= score <= 10 else None
 
 
 def _difficulty_score(ctx: Context) -> Iterator[Finding]:
     if _score(ctx) is None:
         score = ctx.document.get("difficulty_score")
-        yield f"difficulty_score {score!r} must be a whole number from 0 to 10", "difficulty_score"
+        yield f"difficulty_score {score!r} must be an integer from 0 to 10 (written without a decimal point)", "difficulty_score"
 
 
 def _difficulty_label(ctx: Context) -> Iterator[Finding]:
@@ -327,6 +418,21 @@ def _difficulty_label(ctx: Context) -> Iterator[Finding]:
 def _justification(ctx: Context) -> Iterator[Finding]:
     if not _present(ctx.document, "difficulty_justification"):
         yield "difficulty_justification is empty: say which rubric criteria apply", "difficulty_justification"
+
+
+def _justification_total(ctx: Context) -> Iterator[Finding]:
+    """A justification that states a total ("Total: 5", "5/10") states the score."""
+    text, score = ctx.document.get("difficulty_justification"), _score(ctx)
+    if not isinstance(text, str) or score is None:
+        return
+    for m in _STATED_TOTAL.finditer(text):
+        stated = float(m.group(1) or m.group(2))
+        if stated != score:
+            yield (
+                f"difficulty_justification states a total of {stated:g} but difficulty_score is {score}",
+                "difficulty_justification",
+            )
+            return
 
 
 # -- alternatives ------------------------------------------------------------------------
@@ -348,6 +454,26 @@ def _alt_category(ctx: Context) -> Iterator[Finding]:
             )
 
 
+def _why_wrong(ctx: Context) -> Iterator[Finding]:
+    for i, alt in ctx.alternatives():
+        if not _present(alt, "why_wrong"):
+            yield (
+                f"alternative_diagnoses[{i}] has no why_wrong: why the evidence does not support it",
+                f"alternative_diagnoses[{i}].why_wrong",
+            )
+
+
+# -- recommendations ---------------------------------------------------------------------
+def _priority(ctx: Context) -> Iterator[Finding]:
+    items = ctx.document.get("recommendations")
+    for i, rec in enumerate(items if isinstance(items, list) else []):
+        if isinstance(rec, dict) and rec.get("priority") not in PRIORITIES:
+            yield (
+                f"recommendations[{i}].priority {rec.get('priority')!r} must be high | medium | low",
+                f"recommendations[{i}].priority",
+            )
+
+
 def _short(value: Any, limit: int = 80) -> str:
     text = repr(value)
     return text if len(text) <= limit else text[: limit - 1] + "…"
@@ -356,10 +482,23 @@ def _short(value: Any, limit: int = 80) -> str:
 RULES: tuple[Rule, ...] = (
     Rule("ANN001", "schema", "fields have the types of the seed's annotation.json", _schema),
     Rule("ANN002", "job-id", "job_id equals the job's id (step5/step1 job_id, else the directory name)", _job_id),
+    Rule("ANN003", "annotated-at", "annotated_at is present (ISO-8601 time of the annotation)", _annotated_at),
     Rule("ANN101", "category", "root_cause.category is one of the ten categories", _category),
     Rule("ANN102", "root-cause-confidence", "root_cause.confidence is high, medium or low", _rc_confidence),
     Rule("ANN103", "root-cause-summary", "root_cause.summary is present", _rc_summary),
     Rule("ANN104", "category-correct", "category_correct is answered (true/false)", _category_correct),
+    Rule(
+        "ANN105",
+        "category-consistent",
+        "category_correct false changes the agent's category; true keeps it",
+        _category_consistent,
+    ),
+    Rule(
+        "ANN106",
+        "summary-accurate",
+        "summary_accurate is answered (true/false)",
+        _answered("summary_accurate", "is the agent's summary accurate and specific?"),
+    ),
     Rule("ANN110", "no-root-cause", "exactly one evidence item has is_root_cause: true (none has)", _no_root_cause),
     Rule(
         "ANN111",
@@ -392,7 +531,14 @@ RULES: tuple[Rule, ...] = (
     Rule(
         "ANN132", "evidence-confidence", "evidence confidence, when given, is high, medium or low", _evidence_confidence
     ),
-    Rule("ANN140", "difficulty-score", "difficulty_score is a whole number 0–10", _difficulty_score),
+    Rule(
+        "ANN133",
+        "collected-file",
+        "source_file is a collected step file (step1, step3, step4), never the agent's summary",
+        _collected_file,
+    ),
+    Rule("ANN134", "github-fetch", "github_path names a file that step4 fetched", _github_fetch),
+    Rule("ANN140", "difficulty-score", "difficulty_score is an integer 0–10", _difficulty_score),
     Rule(
         "ANN141",
         "difficulty-label",
@@ -401,12 +547,26 @@ RULES: tuple[Rule, ...] = (
     ),
     Rule("ANN142", "difficulty-justification", "difficulty_justification is present", _justification),
     Rule(
+        "ANN143",
+        "justification-total",
+        "a total stated in difficulty_justification equals difficulty_score",
+        _justification_total,
+    ),
+    Rule(
+        "ANN144",
+        "difficulty-appropriate",
+        "difficulty_appropriate is answered (true/false)",
+        _answered("difficulty_appropriate", "is the agent's difficulty rating appropriate?"),
+    ),
+    Rule(
         "ANN150",
         "alternative-plausibility",
         "every alternative diagnosis has plausibility high, medium or low",
         _plausibility,
     ),
     Rule("ANN151", "alternative-category", "every alternative diagnosis has a valid category", _alt_category),
+    Rule("ANN152", "alternative-why-wrong", "every alternative diagnosis says why_wrong", _why_wrong),
+    Rule("ANN160", "recommendation-priority", "every recommendation has priority high, medium or low", _priority),
 )
 NOT_AN_OBJECT = "ANN000"
 
