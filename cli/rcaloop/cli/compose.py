@@ -6,6 +6,7 @@ import os
 from functools import lru_cache
 from pathlib import Path
 
+from rcaloop.annotation.files import job_annotation_issues
 from rcaloop.contracts import HarnessVerdict, ParsedRCA, RawResult, analysis_hash
 from rcaloop.contracts.common import utcnow
 from rcaloop.contracts.results import IngestedRecord
@@ -44,4 +45,4 @@ def _evaluate(parsed: ParsedRCA) -> HarnessVerdict:
 
 
 def cli_deps() -> CliDeps:
-    return CliDeps(parse=_parse, evaluate=_evaluate)
+    return CliDeps(parse=_parse, evaluate=_evaluate, check_annotation=job_annotation_issues)

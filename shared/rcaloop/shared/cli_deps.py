@@ -11,18 +11,22 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-from rcaloop.contracts import HarnessVerdict, ParsedRCA, RawResult
+from rcaloop.contracts import HarnessVerdict, Issue, ParsedRCA, RawResult
 
 ParseFn = Callable[[RawResult, Path | None], ParsedRCA]
 """(raw result, registry file or None) → canonical parse, as the parser service does it."""
 EvaluateFn = Callable[[ParsedRCA], HarnessVerdict]
 """canonical parse → harness verdict with the harness settings from the environment."""
+CheckAnnotationFn = Callable[[Path], list[Issue]]
+"""job directory → the annotation validator's findings on its annotation.json (none: valid or absent)."""
 
 
 @dataclass(frozen=True)
 class CliDeps:
     parse: ParseFn
     evaluate: EvaluateFn
+    check_annotation: CheckAnnotationFn | None = None
+    """``rcaloop upload`` refuses an annotation this finds problems in, before any connection."""
 
     def analyze(self, raw: RawResult, registry: Path | None = None) -> HarnessVerdict:
         """The whole offline path of one output: parse, then judge."""

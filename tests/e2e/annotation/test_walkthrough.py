@@ -93,7 +93,12 @@ def test_validate_exit_codes(tmp_path, monkeypatch):
     ]
     (root / "1234567" / "annotation.json").write_text("{not json")
     run = _cli(monkeypatch, root, "annotation", "validate", str(root / "1234567"), "--json")
-    assert run.returncode == 2 and "invalid JSON" in run.stderr
+    assert run.returncode == 1, run.stderr  # read, but not JSON: an invalid annotation
+    body = json.loads(run.stdout)
+    assert body["valid"] is False and [e["code"] for e in body["errors"]] == ["ANN000"]
+    assert "invalid JSON" in body["errors"][0]["message"]
+    run = _cli(monkeypatch, root, "annotation", "validate", str(root / "1234567" / "nope.json"), "--json")
+    assert run.returncode == 2 and "no such file" in run.stderr  # a path that can't be read
     fixture = str(ROOT / "tests" / "fixtures" / "annotation" / "valid_1234567.json")
     run = _cli(monkeypatch, root, "annotation", "validate", fixture, "--job-dir", str(root / "7654321"))
     assert run.returncode == 2 and "no such directory (--job-dir)" in run.stderr
@@ -154,3 +159,18 @@ def test_token_create_and_revoke(tmp_path, monkeypatch):
     assert again.returncode == 1 and "alice has no active token" in again.stderr
     odd = _cli(monkeypatch, root, "annotation", "token", "revoke", "\x1b[31mmallory\u202e")
     assert odd.returncode == 2 and "invalid annotator name" in odd.stderr and "\x1b" not in odd.stderr
+
+
+def test_upload_validates_first_and_refuses_an_invalid_file(tmp_path, monkeypatch):
+    root = _job(tmp_path)
+    doc = json.loads((ROOT / "tests" / "fixtures" / "annotation" / "valid_1234567.json").read_text())
+    bad = dict(doc, category_correct=False)  # "wrong", yet the agent's category kept
+    (root / "1234567" / "annotation.json").write_text(json.dumps(bad))
+    run = _cli(monkeypatch, root, "upload", "--job-id", "1234567")
+    assert run.returncode == 1 and "ANN105" in run.stderr and "nothing uploaded" in run.stderr
+    (root / "1234567" / "annotation.json").write_text("{half written")
+    run = _cli(monkeypatch, root, "upload", "--job-id", "1234567")
+    assert run.returncode == 1 and "ANN000" in run.stderr
+    (root / "1234567" / "annotation.json").write_text(json.dumps(doc))
+    run = _cli(monkeypatch, root, "upload", "--job-id", "1234567")
+    assert run.returncode == 0 and "annotation.json stays local" in run.stdout

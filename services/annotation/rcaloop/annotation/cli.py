@@ -91,12 +91,14 @@ def register(app: typer.Typer, deps: CliDeps) -> None:
         job_dir: Path | None = typer.Option(None, "--job-dir", help="the step files' directory (default: the file's)"),
         as_json: bool = typer.Option(False, "--json", help='print {"valid": bool, "errors": [{code, message, path}]}'),
     ) -> None:
-        """Check an annotation against SPEC §6; json_paths must resolve in the job's step files. Exit 1 when invalid."""
+        """Check an annotation: json_paths must resolve in the job's step files. Exit 1 invalid (or not JSON), 2 unreadable path."""
         try:
             document, job_files, job_id = files.load_for_validation(path, job_dir)
-        except files.AnnotationFileError as exc:
+            issues = validation.validate(document, job_files, job_id)
+        except files.NotJson as exc:  # read, but not JSON: an invalid annotation (exit 1)
+            issues = [Issue(code=validation.NOT_AN_OBJECT, message=str(exc), path="$")]
+        except files.AnnotationFileError as exc:  # the path can't be read (exit 2)
             fail(str(exc))
-        issues = validation.validate(document, job_files, job_id)
         if as_json:
             typer.echo(json.dumps({"valid": not issues, "errors": _issues_json(issues)}, indent=2, ensure_ascii=False))
         elif issues:

@@ -13,8 +13,8 @@ from datetime import UTC
 from pathlib import Path
 from typing import Any
 
-from rcaloop.annotation.validation import Unreadable
-from rcaloop.contracts import Annotation
+from rcaloop.annotation.validation import NOT_AN_OBJECT, Unreadable, validate
+from rcaloop.contracts import Annotation, Issue
 from rcaloop.contracts.results import job_id_problem
 
 ANNOTATION_FILE = "annotation.json"
@@ -23,6 +23,10 @@ MAX_FILE_BYTES = 16 * 1024 * 1024
 
 class AnnotationFileError(ValueError):
     """The path cannot be read as an annotation or a job directory; the message says why."""
+
+
+class NotJson(AnnotationFileError):
+    """The file was read but is not JSON text: an invalid annotation, not an unreadable path."""
 
 
 def check_job_id(job_id: str) -> str:
@@ -69,9 +73,9 @@ def read_json(path: Path) -> Any:
     except IsADirectoryError:
         raise AnnotationFileError(f"{path}: is a directory") from None
     except UnicodeDecodeError:
-        raise AnnotationFileError(f"{path}: not UTF-8 text") from None
+        raise NotJson(f"{path}: not UTF-8 text") from None
     except json.JSONDecodeError as exc:
-        raise AnnotationFileError(f"{path}: invalid JSON ({exc.msg} at line {exc.lineno})") from None
+        raise NotJson(f"{path}: invalid JSON ({exc.msg} at line {exc.lineno})") from None
     except OSError as exc:
         raise AnnotationFileError(f"{path}: cannot be read ({exc.strerror})") from None
 
@@ -90,6 +94,21 @@ def load_for_validation(path: Path, job_dir: Path | None = None) -> tuple[Any, d
     document = read_json(path)
     files = job_files(job_dir)
     return document, files, job_id_of(job_dir, files)
+
+
+def job_annotation_issues(job_dir: Path) -> list[Issue]:
+    """The validation findings of ``<job_dir>/annotation.json`` (``rcaloop upload`` checks first).
+
+    A missing file gives no finding here: the upload reports it with its own code.
+    """
+    path = job_dir / ANNOTATION_FILE
+    if not path.is_file():
+        return []
+    try:
+        document, found, job_id = load_for_validation(path, job_dir)
+    except AnnotationFileError as exc:
+        return [Issue(code=NOT_AN_OBJECT, message=str(exc), path="$")]
+    return validate(document, found, job_id)
 
 
 def annotation_json(annotation: Annotation) -> str:

@@ -1,4 +1,4 @@
-"""The difficulty rubric (SPEC §6, seed ``000_…`` step 2.4): seven criteria, capped at 10."""
+"""The difficulty rubric of the annotation workflow: seven criteria, capped at 10."""
 
 from __future__ import annotations
 

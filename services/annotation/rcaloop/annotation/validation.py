@@ -1,4 +1,4 @@
-"""Annotation validation rules (SPEC §6): each a small named rule with a stable code.
+"""Annotation validation rules: each a small named rule with a stable code.
 
 ``RULES`` is the specification: ``docs/annotation.md`` lists it and a unit test holds a
 failing annotation for every code. Pure: the adapter reads the job directory and passes

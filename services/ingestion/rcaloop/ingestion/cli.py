@@ -17,6 +17,7 @@ from rich.markup import escape
 from rich.progress import BarColumn, DownloadColumn, Progress, TextColumn, TransferSpeedColumn
 
 from rcaloop.contracts import RawResult
+from rcaloop.contracts.results import job_id_problem
 from rcaloop.ingestion import core
 from rcaloop.shared.cli_deps import CliDeps
 from rcaloop.shared.cli_output import err, fail, out
@@ -102,8 +103,14 @@ def register(app: typer.Typer, deps: CliDeps) -> None:
 
     @app.command()
     def upload(job_id: str = typer.Option(..., "--job-id", help="the CI job whose annotation.json to push")) -> None:
-        """Push .analysis/<job_id>/annotation.json to the jumpbox; the local copy is always kept."""
+        """Validate, then push .analysis/<job_id>/annotation.json to the jumpbox; the local copy is always kept."""
         settings = _settings()
+        if deps.check_annotation is not None and not job_id_problem(job_id):
+            if issues := deps.check_annotation(settings.rcaloop_analysis_root / job_id):
+                for i in issues:
+                    err.print(f"[red]{i.code}[/red] {escape(i.path or '$')}: {escape(i.message)}", highlight=False)
+                err.print(f"[red]error[/red]: annotation.json is not valid ({len(issues)} problem(s)); nothing uploaded")
+                raise typer.Exit(1)
         try:
             where = _run(lambda bars: upload_annotation(job_id, settings, bars), settings)
         except JumpboxError as exc:
