@@ -60,7 +60,8 @@ async def _run_pipeline(settings: RuntimeSettings, http_port: int | None, demo_p
     try:
         if demo_paths is None:
             if http_port:
-                out.print(f"HTTP API on http://127.0.0.1:{http_port}/docs")
+                for line in review_hint(http_port):
+                    out.print(line, highlight=False)
             out.print("pipeline running; Ctrl-C to stop")
             await host
             return 0
@@ -82,6 +83,16 @@ async def _run_pipeline(settings: RuntimeSettings, http_port: int | None, demo_p
         if embedded:
             embedded.stop()
     return code
+
+
+def review_hint(http_port: int) -> list[str]:
+    """Where reviewers go and how they get in: printed by ``rcaloop up``."""
+    base = f"http://127.0.0.1:{http_port}"
+    return [
+        f"review UI on {base}/ui/ (API docs on {base}/docs)",
+        "  sign in with an annotator token: `rcaloop annotation token create <name>` prints one,",
+        "  or list tokens in RCALOOP_ANNOTATOR_TOKENS=name:token,name:token before `rcaloop up`",
+    ]
 
 
 @app.command()
@@ -115,7 +126,7 @@ def demo(
         fail(str(exc))
     data = settings.rcaloop_data_dir.resolve()
     out.print(f"\nresults: streams in Redis (AOF under {data / 'redis'}), review store and files under {data}")
-    out.print("inspect: ./run up (all services + HTTP API at http://127.0.0.1:8080/docs), then ./run status")
+    out.print("inspect: ./run up (all services, review UI at http://127.0.0.1:8080/ui/), then ./run status")
     raise typer.Exit(code)
 
 

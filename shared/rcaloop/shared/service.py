@@ -92,10 +92,12 @@ async def run_services(
 def http_app(services: list[Service]):
     from fastapi import FastAPI  # noqa: PLC0415 - only hosts with routes need it
 
+    from rcaloop.shared.api_docs import install_api_docs  # noqa: PLC0415
     from rcaloop.shared.http_errors import install_error_handlers  # noqa: PLC0415
 
-    app = FastAPI(title="rcaloop", version="0.1.0")
+    app = FastAPI(title="rcaloop", version="0.1.0", docs_url=None, redoc_url=None)
     install_error_handlers(app)
+    install_api_docs(app)
     for svc in services:
         if svc.http_router is not None:
             app.include_router(svc.http_router)

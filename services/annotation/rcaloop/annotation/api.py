@@ -8,32 +8,24 @@ code (403 another annotator's record, 404 unknown task, 409 no active lease).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any, Literal
 
 from fastapi import APIRouter, Body, Depends, HTTPException, Query, Response
 from fastapi.responses import JSONResponse
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
-from pydantic import BaseModel, ValidationError
+from pydantic import BaseModel
 
-from rcaloop.annotation import core, files, rubric, validation
-from rcaloop.annotation.auth import Annotators
+from rcaloop.annotation import core, rubric
 from rcaloop.annotation.reports import agreement_report
-from rcaloop.annotation.settings import AnnotationSettings
+from rcaloop.annotation import submission
+from rcaloop.annotation.submission import ApiState
 from rcaloop.annotation.store import Store, StoreError
-from rcaloop.contracts import Annotation, Issue, OperatorEvaluation, ReviewTask
+from rcaloop.contracts import Issue, ReviewTask
 from rcaloop.shared.http_errors import api_error
 from rcaloop.shared.logs import get_logger
 
 _bearer = HTTPBearer(auto_error=False, description="an annotator token from RCALOOP_ANNOTATOR_TOKENS")
 log = get_logger("annotation").bind(component="api")
-
-
-@dataclass
-class ApiState:
-    settings: AnnotationSettings
-    annotators: Annotators
-    store: Store | None = None
 
 
 class LeaseOut(BaseModel):
@@ -65,15 +57,6 @@ def _store_error(exc: StoreError) -> HTTPException:
     return api_error(exc.status, exc.code, exc.message)
 
 
-def _pydantic_issues(exc: ValidationError, code: str) -> list[Issue]:
-    from rcaloop.shared.jsonpath import render  # noqa: PLC0415
-
-    return [
-        Issue(code=code, message=e["msg"], path=render([p for p in e["loc"] if isinstance(p, str | int)]) or "$")
-        for e in exc.errors()
-    ]
-
-
 def build_router(state: ApiState) -> APIRouter:
     router = APIRouter(prefix="/api/v1", tags=["annotation"])
 
@@ -83,10 +66,7 @@ def build_router(state: ApiState) -> APIRouter:
         return state.store
 
     async def annotator(creds: HTTPAuthorizationCredentials | None = Depends(_bearer)) -> str:
-        token = creds.credentials if creds else None
-        name = state.annotators.identify(token)
-        if name is None and token and state.store is not None and len(token) <= 256:
-            name = await state.store.token_annotator(token)
+        name = await submission.identify(state, creds.credentials if creds else None)
         if name is None:
             raise api_error(401, "unauthorized", "a valid annotator bearer token is required",
                             headers={"WWW-Authenticate": "Bearer"})
@@ -99,29 +79,6 @@ def build_router(state: ApiState) -> APIRouter:
         if kind and task.kind != kind:
             raise api_error(409, "wrong_task_kind", f"task {task_id!r} asks for an {task.kind}, not an {kind}")
         return task
-
-    def _validate(document: Any, task_job: str | None) -> tuple[Annotation | None, list[Issue]]:
-        job_id = document.get("job_id") if isinstance(document, dict) else None
-        if task_job and isinstance(job_id, str) and job_id != task_job:
-            return None, [
-                Issue(code="ANN002", message=f"job_id {job_id!r} is not the task's {task_job!r}", path="job_id")
-            ]
-        job_files: dict[str, Any] = {}
-        if isinstance(job_id, str):
-            try:
-                job_files = files.job_files(state.settings.rcaloop_analysis_root / files.check_job_id(job_id))
-            except files.AnnotationFileError as exc:
-                return None, [Issue(code="ANN002", message=str(exc), path="job_id")]
-        issues = validation.validate(document, job_files, job_id)
-        if issues:
-            return None, issues
-        return Annotation.model_validate(document), []
-
-    def _write_file(annotation: Annotation) -> None:
-        try:
-            files.write_annotation(state.settings.rcaloop_analysis_root, annotation)
-        except OSError as exc:  # the store holds it; the file is a copy
-            log.warning("annotation_file_not_written", job_id=annotation.job_id, error=type(exc).__name__)
 
     @router.get("/review/tasks", summary="List/filter the review queue")
     async def list_tasks(
@@ -174,19 +131,11 @@ def build_router(state: ApiState) -> APIRouter:
     async def submit_annotation(task_id: str, document: Any = Body(...), who: str = Depends(annotator)):
         task = await _task(task_id, "annotation")
         try:  # a lost lease is the answer before any finding about the body
-            await store().require_lease(task_id, who)
+            record, changed, issues = await submission.submit_annotation(state, task, document, who)
         except StoreError as exc:
             raise _store_error(exc) from None
-        annotation, issues = _validate(document, task.job_id)
         if issues:
             return _refusal(422, issues)
-        try:
-            record, changed = await store().save_annotation(
-                annotation, annotator=who, analysis_hash=task.analysis_hash, task_id=task_id
-            )
-        except StoreError as exc:
-            raise _store_error(exc) from None
-        _write_file(annotation)
         return JSONResponse(status_code=201 if changed else 200, content=record.model_dump(mode="json"))
 
     @router.put("/annotations/{annotation_id}", summary="Revise your own stored annotation")
@@ -197,7 +146,7 @@ def build_router(state: ApiState) -> APIRouter:
         if owner[0] != who:
             raise api_error(403, "not_your_annotation", f"annotation {annotation_id!r} belongs to another annotator")
         task = await store().task(owner[2]) if owner[2] else None
-        annotation, issues = _validate(document, task.job_id if task else None)
+        annotation, issues = await submission.validate_annotation(state, document, task)
         if issues:
             return _refusal(422, issues)
         try:
@@ -211,31 +160,16 @@ def build_router(state: ApiState) -> APIRouter:
             )
         except StoreError as exc:
             raise _store_error(exc) from None
-        _write_file(annotation)
+        submission.write_file(state.settings, annotation)
         return JSONResponse(status_code=200, content=record.model_dump(mode="json"))
 
     async def _evaluation(document: Any, analysis_hash: str | None, who: str, task_id: str | None):
-        if not isinstance(document, dict):
-            return _refusal(422, [Issue(code="EVL000", message="an evaluation must be a JSON object", path="$")])
-        if analysis_hash is not None:
-            if document.get("analysis_hash") not in (None, analysis_hash):
-                return _refusal(
-                    422,
-                    [Issue(code="EVL002", message="analysis_hash is not the task's analysis", path="analysis_hash")],
-                )
-            document = {**document, "analysis_hash": analysis_hash}
         try:
-            evaluation = OperatorEvaluation.model_validate(document)
-        except ValidationError as exc:
-            return _refusal(422, _pydantic_issues(exc, "EVL001"))
-        if issues := core.evaluation_issues(evaluation):
-            return _refusal(422, issues)
-        try:
-            record, changed = await store().save_evaluation(
-                evaluation, annotator=who, task_id=task_id, lease_required=task_id is not None
-            )
+            record, changed, issues = await submission.submit_evaluation(state, document, analysis_hash, who, task_id)
         except StoreError as exc:
             raise _store_error(exc) from None
+        if issues:
+            return _refusal(422, issues)
         return JSONResponse(status_code=201 if changed else 200, content=record.model_dump(mode="json"))
 
     @router.post("/review/tasks/{task_id}/evaluation", summary="Submit your operator evaluation for a leased task")
@@ -271,7 +205,7 @@ def build_router(state: ApiState) -> APIRouter:
 
     @router.post("/annotation/validate", summary="Validate an annotation.json against its job's step files")
     async def validate(document: Any = Body(...), who: str = Depends(annotator)):
-        _annotation, issues = _validate(document, None)
+        _annotation, issues = await submission.validate_annotation(state, document, None)
         return {"valid": not issues, "errors": [i.model_dump(exclude={"line"}) for i in issues]}
 
     @router.get("/annotation/rubric", summary="The difficulty rubric's criteria")

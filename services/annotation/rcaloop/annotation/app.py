@@ -1,23 +1,29 @@
 """Annotation service wiring: the composition root for store, worker, outbox and HTTP routes.
 
+* ``rca.ingested`` → the result's files (step files, skill text, capture) are kept with the
+  analysis, content-addressed and size-bounded (``artifacts``), for validation, the
+  walkthrough and the web UI;
 * ``rca.evaluated`` → the verdict and its review task are stored (insert-if-absent by
   ``analysis_hash``; a worker batch in one transaction) and the task is emitted on ``review.tasks`` (the worker commits the
   emit with the ack, keyed by ``analysis_hash``: a redelivery creates nothing twice);
 * stored annotations/evaluations reach ``review.annotations`` through the outbox drainer;
-* the HTTP API (``api.build_router``) serves annotation UIs.
+* the HTTP API (``api.build_router``) serves annotation UIs; the web UI (``ui.build_router``)
+  is the reviewers' own.
 """
 
 from __future__ import annotations
 
 import asyncio
 
-from rcaloop.annotation import core
+from fastapi import APIRouter
+
+from rcaloop.annotation import artifacts, core, ui
 from rcaloop.annotation.api import ApiState, build_router
 from rcaloop.annotation.auth import Annotators, TokenConfigError
 from rcaloop.annotation.outbox import OutboxPublisher
 from rcaloop.annotation.settings import AnnotationSettings
 from rcaloop.annotation.store import Store
-from rcaloop.contracts import HarnessVerdict, Stream
+from rcaloop.contracts import HarnessVerdict, IngestedRecord, Stream
 from rcaloop.shared.consumer import Emit, Subscription
 from rcaloop.shared.redis_conn import connect, redis_url
 from rcaloop.shared.service import Service, host_redis, lazy_app, run_main
@@ -50,6 +56,13 @@ def build(settings: AnnotationSettings | None = None) -> Service:
     async def handle(verdict: HarnessVerdict) -> list[Emit]:
         return (await handle_batch([verdict]))[0]
 
+    async def keep_artifacts(record: IngestedRecord) -> list[Emit]:
+        found = artifacts.artifacts_of(
+            record, settings.review_artifact_max_bytes, settings.review_artifacts_max_total_bytes
+        )
+        await state.store.add_artifacts(record.analysis_hash, record.job_id, found)
+        return []
+
     async def drain_outbox(stop: asyncio.Event) -> None:
         shared = host_redis()
         redis = shared or connect(redis_url(settings))
@@ -69,13 +82,28 @@ def build(settings: AnnotationSettings | None = None) -> Service:
                 group="annotation",
                 idempotency_key=lambda v: v.analysis_hash,
                 handle_batch=handle_batch,
-            )
+            ),
+            Subscription(
+                Stream.INGESTED,
+                IngestedRecord,
+                keep_artifacts,
+                group="annotation-artifacts",
+                idempotency_key=lambda r: r.analysis_hash,
+            ),
         ],
         on_startup=[open_store],
         on_shutdown=[close_store],
-        http_router=build_router(state),
+        http_router=_routes(state),
         background=[drain_outbox],
     )
+
+
+def _routes(state: ApiState) -> APIRouter:
+    """The JSON API for annotation UIs and the web UI, mounted together."""
+    router = APIRouter()
+    router.include_router(build_router(state))
+    router.include_router(ui.build_router(state))
+    return router
 
 
 def main() -> None:

@@ -22,6 +22,12 @@ class AnnotationSettings(RuntimeSettings):
     review_lease_s: float = Field(default=900.0, gt=0, description="lease length of a claimed review task")
     review_overlap: int = Field(default=1, ge=1, le=10, description="annotators per review task")
     outbox_interval_ms: int = Field(default=200, ge=10)
+    review_artifact_max_bytes: int = Field(
+        default=4 * 1024 * 1024, ge=1024, description="largest file of a result kept for review (step file, text, capture)"
+    )
+    review_artifacts_max_total_bytes: int = Field(
+        default=16 * 1024 * 1024, ge=1024, description="most bytes of one result's files kept for review"
+    )
     jumpbox_uri: str | None = Field(default=None, description="user@host -p 2222; unset = local .analysis/ only")
 
     def store_url(self) -> str:

@@ -24,10 +24,14 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, create_async_engine
 
 from rcaloop.annotation import core
+from rcaloop.annotation.artifacts import Artifact, loaded
 from rcaloop.annotation.tables import (
+    analysis_artifacts,
     annotations,
     annotator_tokens,
+    artifact_blobs,
     assignments,
+    drafts,
     evaluations,
     outbox,
     review_tasks,
@@ -120,6 +124,7 @@ def _task_row(verdict: HarnessVerdict, task: ReviewTask) -> dict[str, Any]:
         "priority": task.priority,
         "created_at": task.created_at,
         "task": task.model_dump(mode="json"),
+        "red_flags": len(verdict.parsed.red_flags),
     }
 
 
@@ -201,10 +206,17 @@ class Store:
         kind: str | None = None,
         verdict: str | None = None,
         job_id: str | None = None,
+        search: str | None = None,
+        case_type: str | None = None,
+        red_flags: bool | None = None,
         limit: int = 100,
         offset: int = 0,
     ) -> list[dict[str, Any]]:
-        """Tasks with their slot counts; ``state`` = open (a slot is free) | done (all submitted)."""
+        """Tasks with their slot counts; ``state`` = open (a slot is free) | done (all submitted).
+
+        ``search`` matches the job id or result id exactly; ``case_type`` the case type an
+        operator gave the analysis; ``red_flags`` true keeps tasks with red flags, false those without.
+        """
         now = self.clock()
         leased = sa.func.sum(
             sa.case((sa.and_(assignments.c.status == "leased", assignments.c.expires_at > now), 1), else_=0)
@@ -217,9 +229,27 @@ class Store:
         )
         leased_n = sa.func.coalesce(counts.c.leased, 0)
         submitted_n = sa.func.coalesce(counts.c.submitted, 0)
-        query = sa.select(review_tasks.c.task, leased_n.label("leased"), submitted_n.label("submitted")).select_from(
-            review_tasks.outerjoin(counts, counts.c.task_id == review_tasks.c.task_id)
+        case = (
+            sa.select(evaluations.c.case_type)
+            .where(evaluations.c.analysis_hash == review_tasks.c.analysis_hash)
+            .order_by(evaluations.c.updated_at.desc())
+            .limit(1)
+            .scalar_subquery()
         )
+        query = sa.select(
+            review_tasks.c.task,
+            leased_n.label("leased"),
+            submitted_n.label("submitted"),
+            review_tasks.c.red_flags,
+            case.label("case_type"),
+        ).select_from(review_tasks.outerjoin(counts, counts.c.task_id == review_tasks.c.task_id))
+        if search:
+            by_result = sa.select(verdicts.c.analysis_hash).where(verdicts.c.result_id == search)
+            query = query.where(sa.or_(review_tasks.c.job_id == search, review_tasks.c.analysis_hash.in_(by_result)))
+        if case_type:
+            query = query.where(case == case_type)
+        if red_flags is not None:
+            query = query.where(review_tasks.c.red_flags > 0 if red_flags else review_tasks.c.red_flags == 0)
         if kind:
             query = query.where(review_tasks.c.kind == kind)
         if verdict:
@@ -233,7 +263,48 @@ class Store:
         query = query.order_by(review_tasks.c.priority.desc(), review_tasks.c.created_at, review_tasks.c.task_id)
         async with self.engine.connect() as conn:
             rows = (await conn.execute(query.limit(limit).offset(offset))).all()
-        return [{"task": r.task, "leased": int(r.leased), "submitted": int(r.submitted)} for r in rows]
+        return [
+            {
+                "task": r.task,
+                "leased": int(r.leased),
+                "submitted": int(r.submitted),
+                "red_flags": int(r.red_flags or 0),
+                "case_type": r.case_type,
+            }
+            for r in rows
+        ]
+
+    async def progress(self) -> list[dict[str, Any]]:
+        """Per annotator: tasks submitted and leases held now (the queue page's progress table)."""
+        now = self.clock()
+        active = sa.and_(assignments.c.status == "leased", assignments.c.expires_at > now)
+        query = (
+            sa.select(
+                assignments.c.annotator,
+                sa.func.sum(sa.case((assignments.c.status == "submitted", 1), else_=0)).label("submitted"),
+                sa.func.sum(sa.case((active, 1), else_=0)).label("leased"),
+            )
+            .group_by(assignments.c.annotator)
+            .order_by(assignments.c.annotator)
+        )
+        async with self.engine.connect() as conn:
+            rows = (await conn.execute(query)).all()
+        return [{"annotator": r.annotator, "submitted": int(r.submitted), "leased": int(r.leased)} for r in rows]
+
+    async def lease_of(self, task_id: str, annotator: str) -> dict[str, Any] | None:
+        """The annotator's assignment on a task: status and expiry (None: never claimed)."""
+        async with self.engine.connect() as conn:
+            row = (
+                await conn.execute(
+                    sa.select(assignments.c.status, assignments.c.expires_at).where(
+                        assignments.c.task_id == task_id, assignments.c.annotator == annotator
+                    )
+                )
+            ).first()
+        if row is None:
+            return None
+        status = "expired" if row.status == "leased" and row.expires_at <= self.clock() else row.status
+        return {"status": status, "expires_at": row.expires_at}
 
     # -- leases ---------------------------------------------------------------------------
     async def claim(self, annotator: str, ttl_s: float, *, kind: str | None = None) -> Lease | None:
@@ -264,6 +335,33 @@ class Store:
                 if lease:
                     return Lease(ReviewTask.model_validate(cand.task), annotator, *lease)
         return None
+
+    async def claim_task(self, task_id: str, annotator: str, ttl_s: float) -> Lease:
+        """Lease this task (a reviewer picked it in the queue); refused past its overlap."""
+        async with self.engine.connect() as conn:
+            row = (
+                await conn.execute(
+                    sa.select(review_tasks.c.overlap, review_tasks.c.task).where(review_tasks.c.task_id == task_id)
+                )
+            ).first()
+        if row is None:
+            raise StoreError(404, "task_not_found", f"no review task {task_id!r}")
+        lease = await self._take_slot(task_id, row.overlap, annotator, ttl_s)
+        if lease is None:
+            async with self.engine.connect() as conn:
+                mine = await conn.scalar(
+                    sa.select(assignments.c.status).where(
+                        assignments.c.task_id == task_id, assignments.c.annotator == annotator
+                    )
+                )
+            if mine == "submitted":
+                raise StoreError(409, "already_submitted", f"{annotator} already submitted task {task_id!r}")
+            raise StoreError(
+                409,
+                "task_full",
+                f"task {task_id!r} already has {row.overlap} reviewer(s), as many as its overlap allows",
+            )
+        return Lease(ReviewTask.model_validate(row.task), annotator, *lease)
 
     async def _take_slot(
         self, task_id: str, overlap: int, annotator: str, ttl_s: float
@@ -467,6 +565,7 @@ class Store:
             if row is None:
                 await conn.execute(
                     evaluations.insert().values(
+                        case_type=evaluation.case_type,
                         evaluation_id=evaluation.evaluation_id,
                         task_id=task_id,
                         analysis_hash=evaluation.analysis_hash,
@@ -478,7 +577,9 @@ class Store:
                 )
             else:
                 await conn.execute(
-                    evaluations.update().where(evaluations.c.evaluation_id == evaluation.evaluation_id).values(**values)
+                    evaluations.update()
+                    .where(evaluations.c.evaluation_id == evaluation.evaluation_id)
+                    .values(case_type=evaluation.case_type, **values)
                 )
             record = AnnotationRecord(
                 annotation_id=evaluation.evaluation_id,
@@ -550,6 +651,104 @@ class Store:
         async with self.engine.connect() as conn:
             rows = (await conn.execute(query)).mappings().all()
         return [dict(r) for r in rows]
+
+    # -- artifacts (content-addressed) and drafts -------------------------------------------
+    async def add_artifacts(self, analysis_hash: str, job_id: str | None, items: Sequence[Artifact]) -> int:
+        """Keep an analysis's files unless present; a blob is stored once per content hash.
+
+        Returns how many files were newly listed (0 for a redelivery).
+        """
+        now = utcnow()
+        async with self.engine.begin() as conn:
+            have = set(
+                await conn.scalars(
+                    sa.select(analysis_artifacts.c.name).where(analysis_artifacts.c.analysis_hash == analysis_hash)
+                )
+            )
+            new = [a for a in items if a.name not in have]
+            digests = list({a.sha256 for a in new if a.sha256})
+            stored = set(
+                await conn.scalars(sa.select(artifact_blobs.c.sha256).where(artifact_blobs.c.sha256.in_(digests)))
+            ) if digests else set()
+            blobs = {
+                a.sha256: dict(sha256=a.sha256, media=a.media, size=a.size, body=a.body, created_at=now)
+                for a in new
+                if a.sha256 and a.sha256 not in stored
+            }
+            if blobs:
+                await conn.execute(artifact_blobs.insert(), list(blobs.values()))
+            if new:
+                await conn.execute(
+                    analysis_artifacts.insert(),
+                    [
+                        dict(
+                            analysis_hash=analysis_hash,
+                            name=a.name,
+                            job_id=job_id,
+                            sha256=a.sha256,
+                            size=a.size,
+                            note=a.note,
+                            created_at=now,
+                        )
+                        for a in new
+                    ],
+                )
+        return len(new)
+
+    async def artifact_files(self, analysis_hash: str) -> dict[str, Any]:
+        """The analysis's files as validation reads them (name → JSON, text or ``Unreadable``)."""
+        query = (
+            sa.select(analysis_artifacts.c.name, analysis_artifacts.c.note, artifact_blobs.c.media, artifact_blobs.c.body)
+            .select_from(
+                analysis_artifacts.outerjoin(artifact_blobs, artifact_blobs.c.sha256 == analysis_artifacts.c.sha256)
+            )
+            .where(analysis_artifacts.c.analysis_hash == analysis_hash)
+            .order_by(analysis_artifacts.c.name)
+        )
+        async with self.engine.connect() as conn:
+            rows = (await conn.execute(query)).all()
+        return {r.name: loaded(r.media or "json", r.body, r.note) for r in rows}
+
+    async def latest_job_analysis(self, job_id: str) -> str | None:
+        """The most recent analysis of a job whose files are kept (``rcaloop annotate`` without a job directory)."""
+        async with self.engine.connect() as conn:
+            return await conn.scalar(
+                sa.select(analysis_artifacts.c.analysis_hash)
+                .where(analysis_artifacts.c.job_id == job_id)
+                .order_by(analysis_artifacts.c.created_at.desc(), analysis_artifacts.c.analysis_hash)
+                .limit(1)
+            )
+
+    async def save_draft(self, task_id: str, annotator: str, body: dict[str, Any]) -> None:
+        now = utcnow()
+        async with self.engine.begin() as conn:
+            done = await conn.execute(
+                drafts.update()
+                .where(drafts.c.task_id == task_id, drafts.c.annotator == annotator)
+                .values(body=body, updated_at=now)
+            )
+            if done.rowcount == 0:
+                try:
+                    async with conn.begin_nested():
+                        await conn.execute(
+                            drafts.insert().values(task_id=task_id, annotator=annotator, body=body, updated_at=now)
+                        )
+                except IntegrityError:  # a concurrent save of the same draft inserted first
+                    await conn.execute(
+                        drafts.update()
+                        .where(drafts.c.task_id == task_id, drafts.c.annotator == annotator)
+                        .values(body=body, updated_at=now)
+                    )
+
+    async def draft(self, task_id: str, annotator: str) -> dict[str, Any] | None:
+        async with self.engine.connect() as conn:
+            return await conn.scalar(
+                sa.select(drafts.c.body).where(drafts.c.task_id == task_id, drafts.c.annotator == annotator)
+            )
+
+    async def drop_draft(self, task_id: str, annotator: str) -> None:
+        async with self.engine.begin() as conn:
+            await conn.execute(drafts.delete().where(drafts.c.task_id == task_id, drafts.c.annotator == annotator))
 
     # -- annotator tokens (only digests are stored) ----------------------------------------
     async def create_token(self, annotator: str) -> str:

@@ -54,6 +54,7 @@ review_tasks = sa.Table(
     sa.Column("priority", sa.Integer, nullable=False),
     sa.Column("created_at", UTCDateTime, nullable=False),
     sa.Column("task", sa.JSON, nullable=False),
+    sa.Column("red_flags", sa.Integer, nullable=False, server_default="0"),
 )
 
 assignments = sa.Table(
@@ -95,6 +96,7 @@ evaluations = sa.Table(
     sa.Column("evaluation", sa.JSON, nullable=False),
     sa.Column("created_at", UTCDateTime, nullable=False),
     sa.Column("updated_at", UTCDateTime, nullable=False),
+    sa.Column("case_type", sa.String(32)),
 )
 
 outbox = sa.Table(
@@ -114,4 +116,35 @@ annotator_tokens = sa.Table(
     sa.Column("annotator", sa.String(128), nullable=False, index=True),
     sa.Column("created_at", UTCDateTime, nullable=False),
     sa.Column("revoked_at", UTCDateTime),
+)
+
+artifact_blobs = sa.Table(
+    "artifact_blobs",
+    metadata,
+    sa.Column("sha256", sa.String(64), primary_key=True),
+    sa.Column("media", sa.String(16), nullable=False),  # json | text
+    sa.Column("size", sa.Integer, nullable=False),
+    sa.Column("body", sa.Text, nullable=False),
+    sa.Column("created_at", UTCDateTime, nullable=False),
+)
+
+analysis_artifacts = sa.Table(
+    "analysis_artifacts",
+    metadata,
+    sa.Column("analysis_hash", sa.String(128), primary_key=True),
+    sa.Column("name", sa.String(128), primary_key=True),
+    sa.Column("job_id", sa.String(256), index=True),
+    sa.Column("sha256", sa.String(64)),  # null: not kept (the note says why)
+    sa.Column("size", sa.Integer, nullable=False),
+    sa.Column("note", sa.String(200)),
+    sa.Column("created_at", UTCDateTime, nullable=False),
+)
+
+drafts = sa.Table(
+    "drafts",
+    metadata,
+    sa.Column("task_id", sa.String(64), primary_key=True),
+    sa.Column("annotator", sa.String(128), primary_key=True),
+    sa.Column("body", sa.JSON, nullable=False),
+    sa.Column("updated_at", UTCDateTime, nullable=False),
 )

@@ -1,0 +1,408 @@
+"""The reviewers' web UI, served by the annotation service (``/ui/``): thin routes over the store.
+
+Server-rendered Jinja2 pages (autoescaped) with a little plain JavaScript and htmx, every
+asset served from this package: nothing is loaded from another host. A reviewer signs in
+with an annotator token (kept in an HttpOnly, SameSite=Strict cookie), works the queue,
+claims a task, answers the questions and submits; validation, storage and the outbox are
+the same as the JSON API's (``submission``). Pages carry a strict Content-Security-Policy:
+no inline script runs, so even text that escaped the escaping could not execute.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+from urllib.parse import parse_qs, quote
+
+import jinja2
+from fastapi import APIRouter, Request
+from fastapi.responses import FileResponse, HTMLResponse, JSONResponse, RedirectResponse, Response
+
+from rcaloop.annotation import core, submission, ui_view
+from rcaloop.annotation.review_files import files_for
+from rcaloop.annotation.store import StoreError
+from rcaloop.annotation.submission import ApiState
+from rcaloop.contracts import HarnessVerdict, Issue, ReviewTask
+from rcaloop.contracts.common import CATEGORIES
+from rcaloop.contracts.evaluation import EVALUATION_ITEMS
+
+HERE = Path(__file__).resolve().parent
+STATIC = HERE / "static"
+STATIC_FILES = {
+    "app.css": "text/css",
+    "review.js": "text/javascript",
+    "incident.js": "text/javascript",
+    "common.js": "text/javascript",
+    "htmx.min.js": "text/javascript",
+}
+COOKIE = "rcaloop_annotator"
+UI_HEADER = "x-rcaloop-ui"
+CSP = (
+    "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; object-src 'none'; "
+    "base-uri 'none'; frame-ancestors 'none'; form-action 'self'"
+)
+SECURITY_HEADERS = {
+    "Content-Security-Policy": CSP,
+    "X-Content-Type-Options": "nosniff",
+    "Referrer-Policy": "no-referrer",
+    "Cache-Control": "no-store",
+}
+MAX_FORM_BYTES = 8 * 1024
+CASE_TYPES = ("known", "compositional", "novel", "tool_degraded")
+OUTCOMES = ("resolved", "mitigated", "not_resolved", "unknown")
+VERDICTS = ("pass", "degraded", "insufficient_evidence")
+
+
+def _environment() -> jinja2.Environment:
+    env = jinja2.Environment(
+        loader=jinja2.FileSystemLoader(HERE / "templates"),
+        autoescape=True,
+        undefined=jinja2.StrictUndefined,
+        trim_blocks=True,
+        lstrip_blocks=True,
+    )
+    env.filters["red_flag"] = ui_view.red_flag
+    return env
+
+
+def _issues(issues: list[Issue]) -> list[dict[str, Any]]:
+    return [i.model_dump(exclude={"line"}) for i in issues]
+
+
+def build_router(state: ApiState) -> APIRouter:
+    router = APIRouter(include_in_schema=False)
+    env = _environment()
+
+    def page(name: str, status: int = 200, **context: Any) -> HTMLResponse:
+        html = env.get_template(name).render(**context)
+        return HTMLResponse(html, status_code=status, headers=SECURITY_HEADERS)
+
+    def to_login(note: str | None = None) -> RedirectResponse:
+        target = "/ui/login" + (f"?note={quote(note)}" if note else "")
+        return RedirectResponse(target, status_code=303)
+
+    async def reviewer(request: Request) -> str | None:
+        return await submission.identify(state, request.cookies.get(COOKIE))
+
+    async def form(request: Request) -> dict[str, str]:
+        body = await request.body()
+        if len(body) > MAX_FORM_BYTES:
+            return {}
+        parsed = parse_qs(body.decode("utf-8", "replace"), keep_blank_values=True)
+        return {k: v[0] for k, v in parsed.items()}
+
+    async def json_body(request: Request) -> Any:
+        try:
+            return json.loads(await request.body())
+        except (json.JSONDecodeError, UnicodeDecodeError):
+            return None
+
+    def json_answer(status: int, content: Any) -> JSONResponse:
+        return JSONResponse(content, status_code=status, headers={"Cache-Control": "no-store"})
+
+    def refused(exc: StoreError) -> JSONResponse:
+        return json_answer(exc.status, {"error": {"code": exc.code, "message": exc.message}})
+
+    async def api_caller(request: Request) -> str | JSONResponse:
+        """The reviewer behind a page's script call; the custom header keeps other sites out."""
+        if request.headers.get(UI_HEADER) != "1":
+            return json_answer(403, {"error": {"code": "forbidden", "message": "UI calls carry X-Rcaloop-UI: 1"}})
+        who = await reviewer(request)
+        if who is None:
+            return json_answer(401, {"error": {"code": "unauthorized", "message": "sign in again"}})
+        if state.store is None:
+            return json_answer(503, {"error": {"code": "store_unavailable", "message": "the store is not open yet"}})
+        return who
+
+    # -- sign in ------------------------------------------------------------------------
+    @router.get("/")
+    async def root() -> RedirectResponse:
+        return RedirectResponse("/ui/", status_code=303)
+
+    @router.get("/favicon.ico")
+    async def favicon() -> Response:
+        return Response(status_code=204)
+
+    @router.get("/ui")
+    async def ui_root() -> RedirectResponse:
+        return RedirectResponse("/ui/", status_code=303)
+
+    @router.get("/ui/login")
+    async def login_page(request: Request, note: str | None = None):
+        return page("login.html", who=None, note=(note or "")[:200], error=None)
+
+    @router.post("/ui/login")
+    async def login(request: Request):
+        token = (await form(request)).get("token", "").strip()
+        who = await submission.identify(state, token)
+        if who is None:
+            return page("login.html", status=401, who=None, note="", error="That token names no annotator.")
+        response = RedirectResponse("/ui/", status_code=303)
+        secure = request.url.scheme == "https"
+        response.set_cookie(COOKIE, token, httponly=True, samesite="strict", secure=secure, path="/")
+        return response
+
+    @router.post("/ui/logout")
+    async def logout() -> RedirectResponse:
+        response = to_login("Signed out.")
+        response.delete_cookie(COOKIE, path="/")
+        return response
+
+    # -- the queue ----------------------------------------------------------------------
+    @router.get("/ui/")
+    async def queue(
+        request: Request,
+        kind: str = "",
+        verdict: str = "",
+        case_type: str = "",
+        red_flags: str = "",
+        q: str = "",
+        note: str = "",
+    ):
+        who = await reviewer(request)
+        if who is None:
+            return to_login()
+        params = request.query_params
+        state_ = params.get("state", "")
+        filters = {
+            "kind": kind if kind in ("annotation", "operator_evaluation") else "",
+            "verdict": verdict if verdict in VERDICTS else "",
+            "case_type": case_type if case_type in CASE_TYPES else "",
+            "state": state_ if state_ in ("open", "done") else "",
+            "red_flags": red_flags if red_flags in ("yes", "no") else "",
+            "q": q.strip()[:200],
+        }
+        rows = await state.store.list_tasks(
+            state=filters["state"] or None,
+            kind=filters["kind"] or None,
+            verdict=filters["verdict"] or None,
+            case_type=filters["case_type"] or None,
+            red_flags={"yes": True, "no": False}.get(filters["red_flags"]),
+            search=filters["q"] or None,
+            limit=200,
+        )
+        mine = {r["task"]["task_id"]: await state.store.lease_of(r["task"]["task_id"], who) for r in rows}
+        return page(
+            "queue.html",
+            who=who,
+            rows=rows,
+            mine=mine,
+            filters=filters,
+            progress=await state.store.progress(),
+            verdicts=VERDICTS,
+            case_types=CASE_TYPES,
+            note=note[:200],
+        )
+
+    @router.post("/ui/claim")
+    async def claim_next(request: Request):
+        who = await reviewer(request)
+        if who is None:
+            return to_login()
+        kind = (await form(request)).get("kind") or None
+        lease = await state.store.claim(
+            who, state.settings.review_lease_s, kind=kind if kind in ("annotation", "operator_evaluation") else None
+        )
+        if lease is None:
+            return RedirectResponse("/ui/?note=" + quote("Nothing left to review."), status_code=303)
+        return RedirectResponse(f"/ui/tasks/{quote(lease.task.task_id)}", status_code=303)
+
+    @router.post("/ui/tasks/{task_id}/claim")
+    async def claim_task(task_id: str, request: Request):
+        who = await reviewer(request)
+        if who is None:
+            return to_login()
+        try:
+            await state.store.claim_task(task_id, who, state.settings.review_lease_s)
+        except StoreError as exc:
+            return RedirectResponse("/ui/?note=" + quote(exc.message), status_code=303)
+        return RedirectResponse(f"/ui/tasks/{quote(task_id)}", status_code=303)
+
+    @router.post("/ui/tasks/{task_id}/release")
+    async def release(task_id: str, request: Request):
+        who = await reviewer(request)
+        if who is None:
+            return to_login()
+        try:
+            await state.store.release(task_id, who)
+        except StoreError:
+            pass  # already gone: leaving is still leaving
+        return RedirectResponse("/ui/?note=" + quote(f"Left task {task_id}; it is back in the queue."), status_code=303)
+
+    # -- a task -------------------------------------------------------------------------
+    async def loaded(task_id: str) -> tuple[ReviewTask, HarnessVerdict] | None:
+        task = await state.store.task(task_id)
+        found = await state.store.verdict(task.analysis_hash) if task else None
+        return (task, found[0]) if found else None
+
+    def verdict_view(verdict: HarnessVerdict) -> dict[str, Any]:
+        maxima: dict[str, float] = {}
+        for check in verdict.checks:
+            maxima[check.dimension] = maxima.get(check.dimension, 0) + check.max_points
+        return {
+            "verdict": verdict,
+            "dimensions": [(name, pts, maxima.get(name)) for name, pts in verdict.dimensions.items()],
+            "breakdown": core.confidence_breakdown(verdict),
+            "red_flags": [ui_view.red_flag(f) for f in verdict.parsed.model_dump(mode="json")["red_flags"]],
+            "report_html": ui_view.render_markdown(
+                verdict.parsed.report_markdown or verdict.parsed.chat_rendered, ui_view.resolved_links(verdict)
+            ),
+        }
+
+    @router.get("/ui/tasks/{task_id}")
+    async def task_page(task_id: str, request: Request):
+        who = await reviewer(request)
+        if who is None:
+            return to_login()
+        found = await loaded(task_id)
+        if found is None:
+            return page("missing.html", status=404, who=who, what=f"review task {task_id}")
+        task, verdict = found
+        lease = await state.store.lease_of(task_id, who)
+        if task.kind == "operator_evaluation":
+            return await incident(task.analysis_hash, who, task=task, lease=lease)
+        diagnosis = verdict.parsed.diagnosis
+        agent = diagnosis.model_dump(mode="json") if diagnosis else {}
+        job_id = task.job_id or ""
+        run_files = await files_for(state.store, state.settings.rcaloop_analysis_root, job_id or None, task.analysis_hash)
+        checks = ui_view.evidence_checks(agent.get("evidence") or [], run_files, job_id or None)
+        category = (agent.get("root_cause") or {}).get("category")
+        data = {
+            "task_id": task.task_id,
+            "job_id": job_id,
+            "agent": agent,
+            "evidence_checks": checks,
+            "draft": await state.store.draft(task_id, who),
+            "rubric": ui_view.rubric_data(),
+            "categories": list(CATEGORIES),
+            "lease": lease,
+            "lease_s": state.settings.review_lease_s,
+        }
+        return page(
+            "task.html",
+            who=who,
+            task=task,
+            agent=agent,
+            checks=checks,
+            category_valid=category in CATEGORIES,
+            sources=ui_view.source_files(run_files, job_id),
+            lease=lease,
+            data=data,
+            categories=CATEGORIES,
+            rubric=ui_view.rubric_data()["criteria"],
+            **verdict_view(verdict),
+        )
+
+    @router.post("/ui/tasks/{task_id}/extend")
+    async def extend(task_id: str, request: Request):
+        who = await api_caller(request)
+        if isinstance(who, JSONResponse):
+            return who
+        try:
+            expires = await state.store.extend(task_id, who, state.settings.review_lease_s)
+        except StoreError as exc:
+            return refused(exc)
+        return json_answer(200, {"task_id": task_id, "expires_at": expires})
+
+    @router.put("/ui/tasks/{task_id}/draft")
+    async def save_draft(task_id: str, request: Request):
+        who = await api_caller(request)
+        if isinstance(who, JSONResponse):
+            return who
+        body = await json_body(request)
+        if not isinstance(body, dict):
+            return json_answer(422, {"error": {"code": "invalid_draft", "message": "a draft is a JSON object"}})
+        if await state.store.task(task_id) is None:
+            return json_answer(404, {"error": {"code": "task_not_found", "message": f"no review task {task_id!r}"}})
+        await state.store.save_draft(task_id, who, body)
+        return Response(status_code=204)
+
+    @router.post("/ui/tasks/{task_id}/annotation")
+    async def submit(task_id: str, request: Request):
+        who = await api_caller(request)
+        if isinstance(who, JSONResponse):
+            return who
+        task = await state.store.task(task_id)
+        if task is None or task.kind != "annotation":
+            return json_answer(404, {"error": {"code": "task_not_found", "message": f"no annotation task {task_id!r}"}})
+        try:
+            record, _changed, issues = await submission.submit_annotation(state, task, await json_body(request), who)
+        except StoreError as exc:
+            return refused(exc)
+        if issues:
+            return json_answer(422, {"valid": False, "errors": _issues(issues)})
+        await state.store.drop_draft(task_id, who)
+        return json_answer(200, {"valid": True, "annotation_id": record.annotation_id})
+
+    # -- the incident view (alert RCAs) ----------------------------------------------------
+    async def incident(
+        analysis_hash: str, who: str, task: ReviewTask | None = None, lease: dict[str, Any] | None = None
+    ):
+        found = await state.store.verdict(analysis_hash)
+        if found is None:
+            return page("missing.html", status=404, who=who, what=f"analysis {analysis_hash}")
+        verdict, subject = found
+        latest = await state.store.latest_verdict(subject)
+        view = core.incident_view(subject, analysis_hash, latest, await state.store.evaluations_for(subject))
+        data = {
+            "analysis_hash": analysis_hash,
+            "task_id": task.task_id if task else None,
+            "draft": await state.store.draft(task.task_id, who) if task else None,
+            "lease": lease,
+            "lease_s": state.settings.review_lease_s,
+        }
+        return page(
+            "incident.html",
+            who=who,
+            task=task,
+            lease=lease,
+            view=view,
+            data=data,
+            items=EVALUATION_ITEMS,
+            case_types=CASE_TYPES,
+            outcomes=OUTCOMES,
+            gates=[g.gate for g in verdict.hard_gates] or ["1", "2", "3", "4"],
+            diagnosis=verdict.parsed.diagnosis,
+            **verdict_view(verdict),
+        )
+
+    @router.get("/ui/incidents/{analysis_hash}")
+    async def incident_page(analysis_hash: str, request: Request):
+        who = await reviewer(request)
+        if who is None:
+            return to_login()
+        return await incident(analysis_hash, who)
+
+    @router.post("/ui/incidents/{analysis_hash}/evaluation")
+    async def evaluate(analysis_hash: str, request: Request):
+        who = await api_caller(request)
+        if isinstance(who, JSONResponse):
+            return who
+        body = await json_body(request)
+        task_id = body.pop("task_id", None) if isinstance(body, dict) else None
+        task = await state.store.task(task_id) if isinstance(task_id, str) else None
+        lease = await state.store.lease_of(task.task_id, who) if task else None
+        if task is not None and (task.analysis_hash != analysis_hash or (lease or {}).get("status") != "leased"):
+            task = None  # no lease held: an evaluation from the incident view, bound to the analysis
+        try:
+            record, _changed, issues = await submission.submit_evaluation(
+                state, body, analysis_hash, who, task.task_id if task else None
+            )
+        except StoreError as exc:
+            return refused(exc)
+        if issues:
+            return json_answer(422, {"valid": False, "errors": _issues(issues)})
+        if task is not None:
+            await state.store.drop_draft(task.task_id, who)
+        return json_answer(200, {"valid": True, "evaluation_id": record.annotation_id})
+
+    # -- static assets (served from the package; nothing from another host) ---------------
+    @router.get("/ui/static/{name}")
+    async def static(name: str):
+        media = STATIC_FILES.get(name)
+        if media is None:
+            return json_answer(404, {"error": {"code": "not_found", "message": "no such asset"}})
+        return FileResponse(STATIC / name, media_type=media, headers={"Cache-Control": "max-age=300"})
+
+    return router
