@@ -69,6 +69,7 @@ var rc = (function () {
 
   function isTyping(ev) {
     var t = ev.target;
+    if (t && t.tagName === "INPUT" && ["checkbox", "radio", "button", "submit"].indexOf(t.type) >= 0) return false;
     return t && (t.tagName === "INPUT" || t.tagName === "TEXTAREA" || t.tagName === "SELECT" || t.isContentEditable);
   }
 

@@ -1,0 +1,353 @@
+"""The review loop in a real browser: a result published with plain ``redis-cli XADD`` becomes a
+task in the web UI, a reviewer annotates it (evidence cited by clicking a JSON value), and the
+stored annotation is valid and reaches ``review.annotations``.
+
+Headless Chromium (Debian's ``/usr/bin/chromium``) driven by Playwright, against ``rcaloop up``
+run as a process on real Redis. Skips only when no browser is installed outside CI; in CI
+(``CI=true``) a missing browser fails. Every wait is for a condition, with generous bounds.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+import uuid
+from pathlib import Path
+
+import pytest
+import redis as redis_lib
+
+from rcaloop.annotation import files as annotation_files
+from rcaloop.annotation.validation import validate
+from rcaloop.contracts import Stream
+
+ROOT = Path(__file__).resolve().parents[3]
+JOB_DIR = ROOT / "examples" / "jobs" / "1234567"
+CHROMIUM = os.environ.get("RCALOOP_CHROMIUM", "/usr/bin/chromium")
+CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking"]
+TOKENS = {"alice": "tok-alice-" + uuid.uuid4().hex[:12], "bob": "tok-bob-" + uuid.uuid4().hex[:12]}
+WAIT_MS = 60_000
+
+
+def _need_browser():
+    """Playwright and Chromium, or a skip outside CI (a failure in CI: .ci/run installs both)."""
+    problem = None
+    try:
+        from playwright.sync_api import sync_playwright  # noqa: F401
+    except ImportError:
+        problem = "the playwright Python package is not installed (pip install playwright)"
+    if problem is None and not Path(CHROMIUM).exists():
+        problem = f"no Chromium at {CHROMIUM} (apt-get install chromium)"
+    if problem:
+        if os.environ.get("CI") == "true":
+            pytest.fail(f"the browser test must run in CI: {problem}")
+        pytest.skip(problem)
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+class Pipeline:
+    """``rcaloop up`` as a process: every service plus the review UI, on a private stream prefix."""
+
+    def __init__(self, redis_url: str, tmp: Path):
+        self.redis_url, self.tmp = redis_url, tmp
+        self.prefix = f"ui-{uuid.uuid4().hex[:10]}:"
+        self.port = _free_port()
+        self.base = f"http://127.0.0.1:{self.port}"
+        self.env = {k: v for k, v in os.environ.items() if k not in ("JUMPBOX_URI", "DATABASE_URL")}
+        self.env.update(
+            REDIS_URL=redis_url,
+            RCALOOP_STREAM_PREFIX=self.prefix,
+            RCALOOP_DATA_DIR=str(tmp / "data"),
+            RCALOOP_ANALYSIS_ROOT=str(tmp / "analysis"),
+            RCALOOP_ANNOTATOR_TOKENS=",".join(f"{k}:{v}" for k, v in TOKENS.items()),
+            REVIEW_OVERLAP="1",
+            LOG_LEVEL="WARNING",
+        )
+        self.log = (tmp / "up.log").open("w")
+        exe = str(Path(sys.executable).parent / "rcaloop")
+        self.proc = subprocess.Popen(
+            [exe, "up", "--http-port", str(self.port)], env=self.env, stdout=self.log, stderr=subprocess.STDOUT
+        )
+        self._wait_http()
+
+    def _wait_http(self) -> None:
+        deadline = time.monotonic() + 90
+        while time.monotonic() < deadline:
+            if self.proc.poll() is not None:
+                raise AssertionError(f"rcaloop up exited: {(self.tmp / 'up.log').read_text()[-2000:]}")
+            try:
+                with urllib.request.urlopen(self.base + "/ui/login", timeout=5) as resp:
+                    if resp.status == 200:
+                        return
+            except OSError:
+                time.sleep(0.5)
+        raise AssertionError("the review UI did not answer within 90 s")
+
+    def xadd(self, raw: dict) -> None:
+        """Publish as an external agent does: plain redis-cli, one ``payload`` field."""
+        key = Stream.RESULTS.key(self.prefix)
+        subprocess.run(
+            ["redis-cli", "-u", self.redis_url, "XADD", key, "*", "payload", json.dumps(raw), "producer", "ci-agent"],
+            check=True,
+            capture_output=True,
+            timeout=30,
+        )
+
+    def stop(self) -> None:
+        self.proc.terminate()
+        try:
+            self.proc.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+            self.proc.wait(timeout=10)
+        self.log.close()
+        client = redis_lib.Redis.from_url(self.redis_url)
+        try:
+            keys = list(client.scan_iter(match=f"{self.prefix}*", count=1000))
+            if keys:
+                client.delete(*keys)
+        finally:
+            client.close()
+
+
+@pytest.fixture(scope="module")
+def pipeline(redis_url, tmp_path_factory):
+    if shutil.which("redis-cli") is None:
+        pytest.skip("redis-cli is not installed")
+    _need_browser()
+    p = Pipeline(redis_url, tmp_path_factory.mktemp("review-ui"))
+    yield p
+    p.stop()
+
+
+@pytest.fixture(scope="module")
+def browser(pipeline):
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as pw:
+        b = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        yield b
+        b.close()
+
+
+def _page(browser, who: str):
+    context = browser.new_context(viewport={"width": 1400, "height": 1000})
+    context.set_default_timeout(WAIT_MS)
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    page.errors = errors
+    return page
+
+
+def _sign_in(page, base: str, who: str) -> None:
+    page.goto(base + "/")
+    page.fill("#token", TOKENS[who])
+    page.click("button[type=submit]")
+    page.wait_for_selector("#rows")
+
+
+def _step_files(job_id: str, mutate=None) -> dict:
+    content = {p.name: json.loads(p.read_text()) for p in sorted(JOB_DIR.glob("step*.json"))}
+    for name in ("step1_job_context.json", "step3_correlation.json", "step4_github_fetch_history.json", "step5_summary.json"):
+        content[name]["job_id"] = job_id
+    for item in content["step5_summary.json"]["evidence"]:
+        item["source_file"] = item["source_file"].replace("1234567", job_id)
+    if mutate:
+        mutate(content)
+    return content
+
+
+def _publish(pipeline: Pipeline, job_id: str, mutate=None) -> None:
+    pipeline.xadd(
+        {"result_id": f"job-{job_id}", "kind": "step_files", "job_id": job_id, "content": _step_files(job_id, mutate)}
+    )
+
+
+def _row(page, base: str, job_id: str):
+    """The queue row of the job, reloading the queue until the task arrives."""
+    deadline = time.monotonic() + WAIT_MS / 1000
+    while True:
+        page.goto(base + "/ui/?q=" + job_id)
+        row = page.locator("tr.task-row", has_text=job_id)
+        if row.count():
+            return row.first
+        if time.monotonic() > deadline:
+            raise AssertionError(f"task of job {job_id} never appeared in the queue")
+        page.wait_for_timeout(500)
+
+
+def _annotations(pipeline: Pipeline) -> list[dict]:
+    client = redis_lib.Redis.from_url(pipeline.redis_url)
+    try:
+        entries = client.xrange(Stream.REVIEW_ANNOTATIONS.key(pipeline.prefix))
+    finally:
+        client.close()
+    return [json.loads(fields[b"payload"]) for _id, fields in entries]
+
+
+def test_reviewer_annotates_a_streamed_result_in_the_browser(pipeline, browser):
+    job = "880001"
+    _publish(pipeline, job)
+    page = _page(browser, "alice")
+    _sign_in(page, pipeline.base, "alice")
+    _row(page, pipeline.base, job).locator("button", has_text="Claim").click()
+    page.wait_for_selector("#review")
+    assert page.locator("#lease .badge", has_text="leased to you").count() == 1
+    # the agent's diagnosis first, then the harness verdict, then the questions
+    order = page.evaluate(
+        "['diagnosis','harness','review'].map(id => document.getElementById(id).getBoundingClientRect().top)"
+    )
+    assert order == sorted(order)
+    assert page.locator("#agent-evidence .badge", has_text="traces").count() == 3
+
+    # 1–2: keyboard answers
+    page.keyboard.press("y")
+    page.keyboard.press("j")
+    page.keyboard.press("y")
+    assert page.locator("#q1 .yesno button.chosen").inner_text().startswith("Yes")
+    assert page.locator("#q2 .yesno button.chosen").inner_text().startswith("Yes")
+    # 3: cite a value by clicking it in step1's tree; path and value come from the click
+    page.locator("#sources .tab", has_text="step1").click()
+    page.locator('#src-step1 .val[data-jp="failed_tasks[0].retries"]').click()
+    added = page.locator("#evidence-list .evidence").nth(3)
+    added.locator("input:not([type=radio])").first.fill("12 retries of the same 403.")
+    page.fill("#evidence_feedback", "The retry count shows the 403 was never transient.")
+    page.wait_for_selector("#draft-note:has-text('Draft saved')")
+    page.wait_for_timeout(600)  # the debounced save of the last keystrokes
+
+    # a reload mid-task keeps the draft
+    page.reload()
+    page.wait_for_selector("#draft-note:has-text('restored')")
+    assert page.locator("#evidence-list .evidence").count() == 4
+    assert page.locator("#evidence_feedback").input_value().startswith("The retry count")
+    assert page.locator("#q3 .yesno button.chosen").inner_text().startswith("Yes")
+
+    # 4: rubric checkboxes give the live score and label
+    page.locator("#q4").click(position={"x": 5, "y": 5})
+    for key in ("cross_source_correlation", "generic_error"):
+        page.check(f'.criterion[value="{key}"]')
+    assert page.locator("#rubric-score").inner_text() == "5/10"
+    assert page.locator("#rubric-label").inner_text() == "medium"
+    page.keyboard.press("y")
+    # 5: no alternatives to add; submit with the keyboard
+    page.keyboard.press("j")
+    page.keyboard.press("n")
+    page.keyboard.press("Control+Enter")
+    page.wait_for_selector("#submit-status:has-text('Submitted and stored'), #errors:not([hidden])")
+    errors = page.locator("#review .field-error").all_inner_texts()
+    assert "Submitted and stored" in page.locator("#submit-status").inner_text(), errors
+    assert page.errors == []
+
+    # the stored annotation is valid against the run's own files and reaches review.annotations
+    deadline = time.monotonic() + 60
+    while not (records := [r for r in _annotations(pipeline) if r["annotation"] and r["annotation"]["job_id"] == job]):
+        assert time.monotonic() < deadline, "no annotation on review.annotations"
+        time.sleep(0.5)
+    doc = records[-1]["annotation"]
+    assert records[-1]["annotator"] == "alice"
+    cited = [e for e in doc["evidence"] if e["json_path"] == "failed_tasks[0].retries"]
+    assert cited == [
+        {
+            **cited[0],
+            "source": "step1",
+            "source_file": f".analysis/{job}/step1_job_context.json",
+            "exact_value": 12,
+            "message": "12 retries of the same 403.",
+        }
+    ]
+    assert doc["difficulty_score"] == 5 and doc["difficulty"] == "medium"
+    step_files = _step_files(job)
+    assert validate(json.loads(annotation_files.annotation_json(_model(doc))), step_files, job) == []
+
+
+def _model(doc):
+    from rcaloop.contracts import Annotation
+
+    return Annotation.model_validate(doc)
+
+
+def test_agent_text_renders_inert(pipeline, browser):
+    job = "880002"
+    attack = '<script>window.__pwned = 1</script><img src=x onerror="window.__pwned = 2"> [open](javascript:window.__pwned=3)'
+
+    def poison(content):
+        step5 = content["step5_summary.json"]
+        step5["root_cause"]["summary"] = "Vault login failed. " + attack
+        step5["evidence"][0]["message"] = attack
+        step5["recommendations"][0]["action"] = "See [the runbook](javascript:alert(1)) <script>alert(1)</script>"
+
+    _publish(pipeline, job, poison)
+    page = _page(browser, "alice")
+    _sign_in(page, pipeline.base, "alice")
+    _row(page, pipeline.base, job).locator("button", has_text="Claim").click()
+    page.wait_for_selector("#review")
+    page.locator("#report summary").click()
+    assert "<script>window.__pwned = 1</script>" in page.locator("#agent-summary").inner_text()  # shown as text
+    assert page.evaluate("window.__pwned") is None
+    assert page.locator("a[href^='javascript'], a[href^='JAVASCRIPT'], [onerror]").count() == 0
+    assert page.locator("#report .markdown script, #report .markdown img").count() == 0
+    scripts = page.evaluate("Array.from(document.scripts).map(s => s.src || s.type)")
+    assert all(s == "application/json" or "/ui/static/" in s for s in scripts), scripts
+    assert page.errors == []
+
+
+def test_second_reviewer_cannot_take_a_task_past_its_overlap(pipeline, browser):
+    job = "880003"
+    _publish(pipeline, job)
+    alice = _page(browser, "alice")
+    _sign_in(alice, pipeline.base, "alice")
+    row = _row(alice, pipeline.base, job)
+    task_id = row.get_attribute("data-task")
+    row.locator("button", has_text="Claim").click()
+    alice.wait_for_selector("#review")
+
+    bob = _page(browser, "bob")
+    _sign_in(bob, pipeline.base, "bob")
+    bob_row = _row(bob, pipeline.base, job)
+    assert bob_row.locator("button", has_text="Claim").count() == 0 and "full" in bob_row.inner_text()
+    bob.request.post(f"{pipeline.base}/ui/tasks/{task_id}/claim")  # straight at the route, past the hidden button
+    bob.goto(f"{pipeline.base}/ui/tasks/{task_id}")
+    assert bob.locator("#lease .badge", has_text="not leased to you").count() == 1
+    response = bob.request.post(f"{pipeline.base}/ui/tasks/{task_id}/claim", max_redirects=0)
+    assert response.status == 303 and "overlap" in urllib.request.unquote(response.headers["location"])
+    # alice leaves: the task returns to the queue and bob may take it
+    alice.click("#leave")
+    alice.wait_for_selector(".note:has-text('back in the queue')")
+    bob_row = _row(bob, pipeline.base, job)
+    bob_row.locator("button", has_text="Claim").click()
+    bob.wait_for_selector("#lease .badge:has-text('leased to you')")
+
+
+def test_incident_view_opens_for_a_capture_without_diagnostics(pipeline, browser):
+    capture = json.loads((ROOT / "examples" / "captures" / "kafka-consumer-lag-legacy.json").read_text())
+    pipeline.xadd({"result_id": "incident-880004", "kind": "capture", "content": capture})
+    page = _page(browser, "alice")
+    _sign_in(page, pipeline.base, "alice")
+    _row(page, pipeline.base, "incident-880004").locator("button", has_text="Claim").click()
+    page.wait_for_selector("#evaluation-form")
+    assert "Not recorded for this run" in page.locator("#harness").inner_text()
+    page.select_option("#case_type", "known")
+    for item in ("evidence_grounding", "diagnostic_reasoning", "investigation_plan", "uncertainty_calibration",
+                 "operational_usefulness", "safety", "tool_efficiency"):
+        page.check(f'input[name="score-{item}"][value="3"]')
+    page.select_option("#resolution_outcome", "mitigated")
+    page.click("#submit")
+    page.wait_for_selector(".field-error[data-code='EVL101']")  # beside its field: the action that worked
+    assert page.locator("[data-path='action_that_worked'] .field-error").count() == 1
+    page.fill("#action_that_worked", "restarted the consumer group")
+    page.click("#submit")
+    page.wait_for_selector(".evaluation:has-text('alice')")
+    assert page.errors == []
