@@ -26,7 +26,7 @@ from rcaloop.annotation.auth import ANNOTATOR_NAME
 from rcaloop.annotation.reports import agreement_report, export_records
 from rcaloop.annotation.settings import AnnotationSettings
 from rcaloop.annotation.store import Store
-from rcaloop.annotation.walkthrough import Asker, AnswersEnded, Walkthrough
+from rcaloop.annotation.walkthrough import Asker, AnswersEnded, Walkthrough, section_of
 from rcaloop.contracts import Annotation, Issue
 from rcaloop.contracts.common import CATEGORIES
 from rcaloop.shared.cli_deps import CliDeps
@@ -266,8 +266,14 @@ def register(app: typer.Typer, deps: CliDeps) -> None:
         answers: Path | None = typer.Option(
             None, "--answers", help="scripted answers, one per line ('#' lines skipped)"
         ),
+        fresh: bool = typer.Option(False, "--fresh", help="discard a saved draft and start over"),
     ) -> None:
-        """Walk through annotating a CI-job RCA (seed steps 0–4) and write .analysis/<job_id>/annotation.json."""
+        """Walk through annotating a CI-job RCA and write .analysis/<job_id>/annotation.json.
+
+        The job's files come from the jumpbox (JUMPBOX_URI), else .analysis/<job_id>/, else the
+        annotation store (a result that arrived on the stream). Each answered question is saved
+        to a draft (.analysis/<job_id>/.annotation-draft.json); a later run resumes from it.
+        """
         settings = _settings()
         try:
             files.check_job_id(job_id)
@@ -277,6 +283,13 @@ def register(app: typer.Typer, deps: CliDeps) -> None:
         job_files = files.job_files(job_dir)
         if not isinstance(job_files.get("step5_summary.json"), dict):
             fail(f"{job_dir}/step5_summary.json is missing or not JSON: run the root-cause-analysis skill first")
+        draft_path = job_dir / files.DRAFT_FILE
+        if fresh:
+            draft_path.unlink(missing_ok=True)
+        try:
+            draft = files.read_draft(draft_path, job_id)
+        except files.AnnotationFileError as exc:
+            fail(f"{exc} (run with --fresh to discard it)")
         stream, interactive = (None, False)
         if answers is not None:
             try:
@@ -286,12 +299,14 @@ def register(app: typer.Typer, deps: CliDeps) -> None:
         else:
             stream, interactive = sys.stdin, sys.stdin.isatty()
         asker = Asker(out, stream, interactive=interactive, skip_comments=answers is not None)
+        kept = f"; your answers so far are kept in {draft_path}: run again to resume"
+        walk = Walkthrough(out, asker, job_id, job_files, draft, lambda d: files.write_draft(draft_path, d))
         try:
-            annotation = Walkthrough(out, asker, job_id, job_files).run()
+            annotation = walk.run()
         except AnswersEnded as exc:
-            fail(f"the answers ended early: {exc}")
+            fail(f"the answers ended early: {exc}{kept if walk.done else ''}")
         except (EOFError, KeyboardInterrupt):
-            fail("annotation abandoned; nothing written")
+            fail(f"annotation interrupted; nothing written{kept if walk.done else ''}")
         except UnicodeDecodeError:
             fail(f"{answers or 'stdin'}: the answers are not UTF-8 text; nothing written")
         finally:
@@ -300,9 +315,14 @@ def register(app: typer.Typer, deps: CliDeps) -> None:
         document = json.loads(files.annotation_json(annotation))
         issues = validation.validate(document, job_files, job_id)
         if issues:
+            redo = {section_of(i.path) for i in issues}
+            walk.done = {k: v for k, v in walk.done.items() if k not in redo}
+            files.write_draft(draft_path, walk.draft())
             _print_issues(issues, "the annotation is not valid; nothing written")
+            err.print(f"your other answers are kept in {draft_path}: run again to answer only the questions above")
             raise typer.Exit(1)
         path = files.write_annotation(settings.rcaloop_analysis_root, annotation)
+        draft_path.unlink(missing_ok=True)
         out.print(f"[green]wrote[/green] {escape(str(path))}")
         _upload(job_id, settings)
 
@@ -317,8 +337,11 @@ def _fetch(job_id: str, settings: AnnotationSettings) -> Path:
     """Step 0: download with JUMPBOX_URI set, else use (and check) the local directory."""
     job_dir = settings.rcaloop_analysis_root / job_id
     if not settings.jumpbox_uri:
-        if not job_dir.is_dir():
-            fail(f"{job_dir}/ does not exist: run the root-cause-analysis skill first, or set JUMPBOX_URI")
+        if not job_dir.is_dir() and not _from_store(job_id, job_dir):
+            fail(
+                f"{job_dir}/ does not exist and the annotation store holds no result of job {job_id}: "
+                "run the root-cause-analysis skill first, publish its result, or set JUMPBOX_URI"
+            )
         return job_dir
     from rcaloop.shared.jumpbox import JumpboxError, download_job  # noqa: PLC0415
 
@@ -326,6 +349,24 @@ def _fetch(job_id: str, settings: AnnotationSettings) -> Path:
         return asyncio.run(download_job(job_id, _jumpbox_settings(settings)))
     except JumpboxError as exc:
         fail(f"[{exc.code}] {exc.message}", exc.exit_code)
+
+
+def _from_store(job_id: str, job_dir: Path) -> bool:
+    """Write the files kept with the job's newest analysis into ``job_dir``; False when none are kept."""
+
+    async def work(store: Store) -> dict[str, Any]:
+        latest = await store.latest_job_analysis(job_id)
+        return await store.artifact_files(latest) if latest else {}
+
+    kept = _run_store(work)
+    if not kept:
+        return False
+    try:
+        files.write_job_files(job_dir, kept)
+    except OSError as exc:
+        fail(f"cannot write {job_dir}: {exc.strerror or type(exc).__name__}")
+    out.print(f"job {escape(job_id)}: the result's files from the annotation store are in {escape(str(job_dir))}/")
+    return True
 
 
 def _upload(job_id: str, settings: AnnotationSettings) -> None:

@@ -18,6 +18,7 @@ from rcaloop.contracts import Annotation, Issue
 from rcaloop.contracts.results import job_id_problem
 
 ANNOTATION_FILE = "annotation.json"
+DRAFT_FILE = ".annotation-draft.json"
 MAX_FILE_BYTES = 16 * 1024 * 1024
 
 
@@ -124,12 +125,42 @@ def write_annotation(root: Path, annotation: Annotation) -> Path:
     job_dir = root / check_job_id(annotation.job_id)
     job_dir.mkdir(parents=True, exist_ok=True)
     target = job_dir / ANNOTATION_FILE
-    fd, tmp = tempfile.mkstemp(dir=job_dir, prefix=".annotation.", suffix=".tmp")
+    _atomic_write(target, annotation_json(annotation))
+    return target
+
+
+def _atomic_write(target: Path, text: str) -> None:
+    fd, tmp = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.", suffix=".tmp")
     try:
         with os.fdopen(fd, "w", encoding="utf-8") as fh:
-            fh.write(annotation_json(annotation))
+            fh.write(text)
         os.replace(tmp, target)
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
         raise
-    return target
+
+
+def write_draft(path: Path, draft: dict[str, Any]) -> None:
+    """The walkthrough's answers so far, replaced atomically after every question."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    _atomic_write(path, json.dumps(draft, indent=2, ensure_ascii=False, default=str) + "\n")
+
+
+def read_draft(path: Path, job_id: str) -> dict[str, Any] | None:
+    """A saved draft of this job, or None; an unreadable one is an error (never silently dropped)."""
+    if not path.exists():
+        return None
+    draft = read_json(path)
+    if not isinstance(draft, dict) or draft.get("job_id") != job_id or not isinstance(draft.get("done"), dict):
+        raise AnnotationFileError(f"{path}: not a draft of job {job_id}")
+    return draft
+
+
+def write_job_files(job_dir: Path, found: dict[str, Any]) -> None:
+    """Lay a result's kept files out as a job directory (the offline layout the tools read)."""
+    job_dir.mkdir(parents=True, exist_ok=True)
+    for name, value in found.items():
+        if isinstance(value, Unreadable) or "/" in name or name.startswith("."):
+            continue
+        text = value if isinstance(value, str) else json.dumps(value, indent=2, ensure_ascii=False) + "\n"
+        _atomic_write(job_dir / name, text)

@@ -9,10 +9,16 @@ control characters — is refused before any file is looked up.
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import PurePosixPath
+from typing import Any
+
+from rcaloop.shared import jsonpath
 
 ANALYSIS_DIR = ".analysis"
+COLLECTED = ("step1_", "step3_", "step4_")
+"""Evidence is what the run collected; step5 is the agent's own summary, never evidence."""
 _UNSAFE = re.compile(r"[\x00-\x1f\x7f\\]")
 
 
@@ -45,3 +51,26 @@ def locate(source_file: str, job_id: str | None) -> Located:
 def seed_path(job_id: str, name: str) -> str:
     """The ``source_file`` spelling the seed uses: ``.analysis/<job_id>/<name>``."""
     return f"{ANALYSIS_DIR}/{job_id}/{name}"
+
+
+def evidence_problem(item: Mapping[str, Any], files: Mapping[str, Any], job_id: str | None) -> str | None:
+    """Why an evidence item does not trace into a collected step file, or None when it does.
+
+    Shown beside the agent's evidence in the walkthrough and the web UI, so a reviewer sees
+    a broken citation while answering, not after; the validator's rules are the final word.
+    """
+    source_file, path = item.get("source_file"), item.get("json_path")
+    if not isinstance(source_file, str) or not isinstance(path, str) or not path.strip():
+        return "no source_file/json_path to trace"
+    located = locate(source_file.strip(), job_id)
+    if located.name is None:
+        return f"source_file {located.reason}"
+    if not located.name.split("/")[-1].startswith(COLLECTED):
+        return f"{located.name} is not a collected step file (step1, step3, step4)"
+    document = files.get(located.name)
+    if not isinstance(document, dict | list):
+        return f"{located.name} is not among the run's readable files"
+    line = item.get("line_number")
+    line = line if isinstance(line, int) and not isinstance(line, bool) else None
+    trace = jsonpath.check(document, path, item.get("exact_value"), item.get("exact_quote"), line)
+    return None if trace.ok else trace.detail

@@ -135,27 +135,7 @@ def source_files(files: dict[str, Any], job_id: str) -> list[SourceFile]:
 # -- the agent's evidence, checked -------------------------------------------------------
 def evidence_checks(items: list[dict[str, Any]], files: dict[str, Any], job_id: str | None) -> list[str | None]:
     """Per evidence item: None when it traces into a collected step file, else why it is broken."""
-    out: list[str | None] = []
-    for item in items:
-        source_file, path = item.get("source_file"), item.get("json_path")
-        if not isinstance(source_file, str) or not isinstance(path, str) or not path.strip():
-            out.append("no source_file/json_path to trace")
-            continue
-        located = tracing.locate(source_file.strip(), job_id)
-        if located.name is None:
-            out.append(f"source_file {located.reason}")
-            continue
-        if not located.name.split("/")[-1].startswith(tuple(f"{s}_" for s in EVIDENCE_SOURCES)):
-            out.append(f"{located.name} is not a collected step file (step1, step3, step4)")
-            continue
-        document = files.get(located.name)
-        if document is None or isinstance(document, Unreadable):
-            out.append(f"{located.name} is not in the run's files")
-            continue
-        line = item.get("line_number") if isinstance(item.get("line_number"), int) else None
-        trace = jsonpath.check(document, path, item.get("exact_value"), item.get("exact_quote"), line)
-        out.append(None if trace.ok else trace.detail)
-    return out
+    return [tracing.evidence_problem(item, files, job_id) for item in items]
 
 
 # -- red flags: objects with where/line, or (older parses) plain text --------------------

@@ -344,7 +344,7 @@ def _collected_file(ctx: Context) -> Iterator[Finding]:
         if located is None or located.name is None:
             continue
         name = located.name.split("/")[-1]
-        if not any(name.startswith(f"{source}_") for source in EVIDENCE_SOURCES):
+        if not name.startswith(tracing.COLLECTED):
             what = "the agent's own summary" if name == SUMMARY_FILE else "not a collected step file"
             yield (
                 f"evidence[{i}].source_file {located.name!r} is {what}: cite step1, step3 or step4",

@@ -1,8 +1,11 @@
-"""``rcaloop annotate``: the seed's interactive annotation, question by question (steps 1–3).
+"""``rcaloop annotate``: the annotation workflow, question by question (the five questions).
 
-Each question first shows the section of ``step5_summary.json`` it is about. Answers come
+Each question first shows the part of ``step5_summary.json`` it is about. Answers come
 from the terminal, or one per line from a file / piped stdin (scriptable; ``#`` lines of an
-answers file are comments). The result is an ``Annotation``; the CLI validates and writes it.
+answers file are comments). Each answered question is checked at once with the validation
+rules that concern it (asked again when they fail) and saved to a draft, so an interrupted
+or refused annotation resumes where it stopped: answers are never lost. The result is an
+``Annotation``; the CLI validates it once more and writes it.
 """
 
 from __future__ import annotations
@@ -17,8 +20,10 @@ from rich.markup import escape
 from rich.panel import Panel
 from rich.table import Table
 
-from rcaloop.annotation import rubric, tracing
-from rcaloop.contracts import Annotation
+from collections.abc import Callable
+
+from rcaloop.annotation import rubric, tracing, validation
+from rcaloop.contracts import Annotation, Issue
 from rcaloop.contracts.common import CATEGORIES
 from rcaloop.shared import jsonpath
 
@@ -28,6 +33,22 @@ SOURCES = {
     "step4": "step4_github_fetch_history.json",
 }
 LEVELS = ("high", "medium", "low")
+SECTIONS: tuple[tuple[str, tuple[str, ...]], ...] = (
+    ("category", ("category_correct", "category_comment", "root_cause.category")),
+    ("summary", ("summary_accurate", "summary_comment", "root_cause.summary", "root_cause.confidence")),
+    ("evidence", ("evidence",)),
+    ("difficulty", ("difficulty",)),
+    ("alternatives", ("alternative_diagnoses", "recommendations", "contributing_factors")),
+)
+"""The five questions in order, with the annotation paths each one answers (a path prefix)."""
+
+
+def section_of(path: str | None) -> str | None:
+    """The question whose answers a finding's path belongs to."""
+    for name, prefixes in SECTIONS:
+        if path and path.startswith(prefixes):
+            return name
+    return None
 
 
 class AnswersEnded(Exception):
@@ -84,9 +105,19 @@ class Asker:
 
 
 class Walkthrough:
-    def __init__(self, console: Console, ask: Asker, job_id: str, files: dict[str, Any]):
+    def __init__(
+        self,
+        console: Console,
+        ask: Asker,
+        job_id: str,
+        files: dict[str, Any],
+        draft: dict[str, Any] | None = None,
+        save: Callable[[dict[str, Any]], None] | None = None,
+    ):
         self.console, self.ask, self.job_id, self.files = console, ask, job_id, files
         self.step5: dict[str, Any] = files.get("step5_summary.json") or {}
+        self.done: dict[str, dict[str, Any]] = dict((draft or {}).get("done") or {})
+        self.save = save or (lambda _draft: None)
 
     # -- step 1 ------------------------------------------------------------------------
     def present(self) -> None:
@@ -111,39 +142,116 @@ class Walkthrough:
 
     # -- step 2 ------------------------------------------------------------------------
     def run(self) -> Annotation:
+        """Ask every question not answered in the draft; check and save after each one."""
         self.present()
-        rc = dict(self.step5.get("root_cause") or {})
+        if self.done:
+            kept = ", ".join(n for n, _ in SECTIONS if n in self.done)
+            self.console.print(f"[green]resuming the draft:[/green] kept answers for {kept}")
+        asks = {
+            "category": self._category,
+            "summary": self._summary,
+            "evidence": self._evidence_section,
+            "difficulty": self._difficulty,
+            "alternatives": self._alternatives_section,
+        }
+        for name, _ in SECTIONS:
+            while name not in self.done:
+                answers = asks[name]()
+                issues = self.section_issues(name, answers)
+                if not issues:
+                    self.done[name] = answers
+                    self.save(self.draft())
+                    break
+                self.console.print("[red]these answers break the annotation rules; answer the question again:[/red]")
+                for issue in issues:
+                    self.console.print(f"  [red]{issue.code}[/red] {escape(issue.path or '')}: {escape(issue.message)}")
+        return Annotation.model_validate(self.document())
+
+    def draft(self) -> dict[str, Any]:
+        return {"job_id": self.job_id, "done": self.done}
+
+    def document(self, extra: dict[str, Any] | None = None) -> dict[str, Any]:
+        """The annotation from the answers so far (root_cause is assembled from two questions)."""
         out: dict[str, Any] = {"job_id": self.job_id}
+        root_cause = dict(self.step5.get("root_cause") or {})
+        for answers in [*self.done.values(), extra or {}]:
+            for key, value in answers.items():
+                if key == "root_cause":
+                    root_cause.update(value)
+                else:
+                    out[key] = value
+        out["root_cause"] = root_cause
+        return out
 
-        self._section("1. Root cause category", f"{rc.get('category')} — {rc.get('summary')}")
-        out["category_correct"] = self.ask.yes("Is the root cause category correct?")
+    def section_issues(self, name: str, answers: dict[str, Any]) -> list[Issue]:
+        """The validation findings about this question's answers (the one validator, filtered)."""
+        document = {**self.document(answers), "annotated_at": "2000-01-01T00:00:00Z"}
+        issues = validation.validate(document, self.files, self.job_id)
+        return [i for i in issues if section_of(i.path) == name]
+
+    def _category(self) -> dict[str, Any]:
+        rc = self.step5.get("root_cause") or {}
+        category = rc.get("category")
+        self._section("1. Root cause category", f"{category} — {rc.get('summary')}")
+        out: dict[str, Any] = {"root_cause": {}}
+        if category not in CATEGORIES:
+            self.console.print(
+                f"[red]the agent's category {escape(repr(category))} is not one of the ten: it cannot be correct[/red]"
+            )
+            out["category_correct"] = False
+        else:
+            out["category_correct"] = self.ask.yes("Is the root cause category correct?")
         if not out["category_correct"]:
-            rc["category"] = self.ask.choice("Correct category", CATEGORIES)
+            out["root_cause"]["category"] = self.ask.choice("Correct category", CATEGORIES)
         out["category_comment"] = self.ask.text("Category comment (blank for none)") or None
+        return out
 
+    def _summary(self) -> dict[str, Any]:
+        rc = self.step5.get("root_cause") or {}
         self._section("2. Summary", str(rc.get("summary")))
+        out: dict[str, Any] = {"root_cause": {}}
         out["summary_accurate"] = self.ask.yes("Is the summary accurate and specific?")
         if not out["summary_accurate"]:
-            rc["summary"] = self.ask.text("Corrected summary (blank keeps the agent's)", "") or rc.get("summary")
+            corrected = self.ask.text("Corrected summary (blank keeps the agent's)", "")
+            if corrected:
+                out["root_cause"]["summary"] = corrected
         out["summary_comment"] = self.ask.text("Summary comment (blank for none)") or None
-        rc["confidence"] = self.ask.choice(
+        out["root_cause"]["confidence"] = self.ask.choice(
             "Root-cause confidence", LEVELS, rc.get("confidence") if rc.get("confidence") in LEVELS else None
         )
-        out["root_cause"] = rc
+        return out
 
-        out["evidence"], out["evidence_feedback"] = self._evidence()
-        out.update(self._difficulty())
-        out["recommendations"] = self.step5.get("recommendations") or []
-        out["contributing_factors"] = self.step5.get("contributing_factors") or []
-        out["alternative_diagnoses"] = self._alternatives()
-        return Annotation.model_validate(out)
+    def _evidence_section(self) -> dict[str, Any]:
+        evidence, feedback = self._evidence()
+        return {"evidence": evidence, "evidence_feedback": feedback}
+
+    def _alternatives_section(self) -> dict[str, Any]:
+        return {
+            "recommendations": self._recommendations(),
+            "contributing_factors": self.step5.get("contributing_factors") or [],
+            "alternative_diagnoses": self._alternatives(),
+        }
+
+    def _recommendations(self) -> list[dict[str, Any]]:
+        """The agent's recommendations, carried over; a priority outside high/medium/low is asked for."""
+        recs = [dict(r) for r in self.step5.get("recommendations") or [] if isinstance(r, dict)]
+        for n, rec in enumerate(recs, start=1):
+            if rec.get("priority") not in LEVELS:
+                rec["priority"] = self.ask.choice(f"Priority of recommendation {n} ({rec.get('action')})", LEVELS)
+        return recs
 
     def _section(self, title: str, body: str) -> None:
         self.console.print(Panel(escape(body), title=title, title_align="left"))
 
     def _evidence(self) -> tuple[list[dict[str, Any]], str | None]:
+        self._section("3. Evidence", "the evidence the agent cited; cross-check step1/3/4 as reference")
         items = [dict(e) for e in self.step5.get("evidence") or [] if isinstance(e, dict)]
         self.console.print(self._evidence_table(items))
+        broken = [n for n, e in enumerate(items, start=1) if tracing.evidence_problem(e, self.files, self.job_id)]
+        if broken:
+            self.console.print(
+                f"[red]item(s) {', '.join(map(str, broken))} do not trace into the step files: drop them or cite anew[/red]"
+            )
         while True:
             probe = self.ask.text("Cross-check a value: stepN json_path (blank to go on)")
             if not probe:
@@ -171,16 +279,18 @@ class Walkthrough:
 
     def _evidence_table(self, items: list[dict[str, Any]]) -> Table:
         table = Table(title="evidence")
-        for col in ("#", "source", "json_path", "value / quote", "root cause"):
+        for col in ("#", "source", "json_path", "value / quote", "root cause", "trace"):
             table.add_column(col)
         for n, e in enumerate(items, start=1):
             shown = e.get("exact_quote") if e.get("exact_quote") else json.dumps(e.get("exact_value"))
+            problem = tracing.evidence_problem(e, self.files, self.job_id)
             table.add_row(
                 str(n),
                 escape(str(e.get("source"))),
                 escape(str(e.get("json_path"))),
                 escape(str(shown))[:80],
                 "yes" if e.get("is_root_cause") else "",
+                f"[red]broken: {escape(problem)}[/red]" if problem else "[green]ok[/green]",
             )
         return table
 
@@ -260,12 +370,17 @@ class Walkthrough:
         for c in rubric.CRITERIA:
             table.add_row(c.text, f"+{c.points}")
         self.console.print(table)
+        usable = (
+            isinstance(agent_score, int | float)
+            and not isinstance(agent_score, bool)
+            and float(agent_score).is_integer()
+            and 0 <= agent_score <= 10
+        )
         out: dict[str, Any] = {
             "difficulty": self.step5.get("difficulty"),
-            "difficulty_score": agent_score,
+            "difficulty_score": int(agent_score) if usable else agent_score,
             "difficulty_justification": self.step5.get("difficulty_justification"),
         }
-        usable = isinstance(agent_score, int | float) and not isinstance(agent_score, bool)
         if not usable:
             self.console.print("[yellow]the agent gave no usable score: score it with the rubric[/yellow]")
         if not usable or self.ask.yes("Score it with the rubric?"):
@@ -295,7 +410,11 @@ class Walkthrough:
                 str(n), *(escape(str(a.get(k))) for k in ("category", "summary", "why_wrong", "plausibility"))
             )
         self.console.print(table)
-        for n, a in enumerate(alts, start=1):
+        for n, a in enumerate(alts, start=1):  # what the rules need and the agent left out
+            if a.get("category") not in CATEGORIES:
+                a["category"] = self.ask.choice(f"Category of alternative {n}", CATEGORIES)
+            if not str(a.get("why_wrong") or "").strip():
+                a["why_wrong"] = self.ask.text(f"Why alternative {n} is wrong (the evidence against it)")
             if a.get("plausibility") not in LEVELS:
                 a["plausibility"] = self.ask.choice(f"Plausibility of alternative {n}", LEVELS)
         while self.ask.yes("Any alternative diagnosis to add?"):
