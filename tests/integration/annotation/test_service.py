@@ -110,3 +110,46 @@ async def test_outbox_survives_a_crash_between_publish_and_mark(redis, prefix, s
     assert await store.pending_outbox() == []
     assert len(await entries(redis, Stream.REVIEW_ANNOTATIONS, prefix)) == 1
     await store.close()
+
+
+async def test_a_result_from_the_stream_is_annotated_over_http_without_a_job_directory(
+    redis, prefix, settings_factory, tmp_path, wait
+):
+    """The files travel with the task: validation reads them from the store, not .analysis/."""
+    import json
+    from pathlib import Path
+
+    from rcaloop.contracts import IngestedRecord
+
+    root = Path(__file__).resolve().parents[3]
+    content = {p.name: json.loads(p.read_text()) for p in (root / "examples" / "jobs" / "1234567").glob("*.json")}
+    valid = json.loads((root / "tests" / "fixtures" / "annotation" / "valid_1234567.json").read_text())
+    settings = _settings(settings_factory, tmp_path)
+    service = build(settings)
+    v = verdict(7, job_id="1234567", kind="step_files")
+    record = IngestedRecord(
+        result_id="job-1234567", kind="step_files", job_id="1234567", content=content, analysis_hash=v.analysis_hash
+    )
+    await redis.xadd(Stream.INGESTED.key(prefix), encode(record))
+    await redis.xadd(Stream.INGESTED.key(prefix), encode(record))  # redelivered: kept once
+    await redis.xadd(Stream.EVALUATED.key(prefix), encode(v))
+    assert not (tmp_path / "analysis" / "1234567").exists()
+    async with running([service], settings):
+        await wait(lambda: _len(redis, Stream.REVIEW_TASKS.key(prefix), 1))
+        async with httpx.AsyncClient(transport=httpx.ASGITransport(http_app([service])), base_url="http://t") as api:
+            headers = {"Authorization": "Bearer tok-olga"}
+
+            async def kept() -> bool:
+                check = await api.post("/api/v1/annotation/validate", json=valid, headers=headers)
+                return check.json() == {"valid": True, "errors": []}
+
+            await wait(kept)  # the job's newest kept files, for a check without a task
+            lease = (await api.post("/api/v1/review/tasks/claim", headers=headers)).json()
+            url = f"/api/v1/review/tasks/{lease['task']['task_id']}/annotation"
+            wrong = {**valid, "evidence": [{**valid["evidence"][0], "exact_value": "vault reachable"}, *valid["evidence"][1:]]}
+            refused = await api.post(url, json=wrong, headers=headers)
+            assert refused.status_code == 422 and [e["code"] for e in refused.json()["errors"]] == ["ANN127"]
+            assert (await api.post(url, json=valid, headers=headers)).status_code == 201
+            await wait(lambda: _len(redis, Stream.REVIEW_ANNOTATIONS.key(prefix), 1))
+    [stored] = await entries(redis, Stream.REVIEW_ANNOTATIONS, prefix)
+    assert stored["annotation"]["job_id"] == "1234567" and stored["annotator"] == "olga"

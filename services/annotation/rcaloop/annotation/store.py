@@ -346,6 +346,18 @@ class Store:
             ).first()
         if row is None:
             raise StoreError(404, "task_not_found", f"no review task {task_id!r}")
+        held = await self.lease_of(task_id, annotator)
+        if held and held["status"] == "leased":  # taking your own task again renews the lease
+            expires = await self.extend(task_id, annotator, ttl_s)
+            async with self.engine.connect() as conn:
+                mine = (
+                    await conn.execute(
+                        sa.select(assignments.c.lease_id, assignments.c.slot).where(
+                            assignments.c.task_id == task_id, assignments.c.annotator == annotator
+                        )
+                    )
+                ).first()
+            return Lease(ReviewTask.model_validate(row.task), annotator, mine.lease_id, expires, mine.slot)
         lease = await self._take_slot(task_id, row.overlap, annotator, ttl_s)
         if lease is None:
             async with self.engine.connect() as conn:

@@ -53,12 +53,13 @@ _MD = _markdown()
 
 
 def resolved_links(verdict: HarnessVerdict) -> dict[str, str]:
-    """target → href for every citation the parser resolved to a web address."""
-    links = {}
-    for c in verdict.parsed.citations:
-        if c.resolved and c.href and c.href.startswith(SAFE_SCHEMES):
-            links[c.target] = c.href
-    return links
+    """target → href for every citation the parser resolved."""
+    return resolved_links_from({c.target: c.href for c in verdict.parsed.citations if c.resolved and c.href})
+
+
+def resolved_links_from(links: dict[str, str]) -> dict[str, str]:
+    """Only web addresses: a resolved href of another scheme is still never an anchor."""
+    return {target: href for target, href in links.items() if href.lower().startswith(SAFE_SCHEMES)}
 
 
 def render_markdown(text: str | None, links: dict[str, str]) -> str:
