@@ -21,6 +21,7 @@ from rcaloop.annotation import submission
 from rcaloop.annotation.submission import ApiState
 from rcaloop.annotation.store import Store, StoreError
 from rcaloop.contracts import Issue, ReviewTask
+from rcaloop.contracts.common import CaseType
 from rcaloop.shared.http_errors import api_error
 from rcaloop.shared.logs import get_logger
 
@@ -87,11 +88,20 @@ def build_router(state: ApiState) -> APIRouter:
         kind: TaskKind | None = None,
         verdict: str | None = None,
         job_id: str | None = None,
+        case_type: CaseType | None = None,
+        red_flags: bool | None = None,
         limit: int = Query(100, ge=1, le=1000),
         offset: int = Query(0, ge=0, le=2**31 - 1),
     ) -> list[dict[str, Any]]:
         return await store().list_tasks(
-            state=state_, kind=kind, verdict=verdict, job_id=job_id, limit=limit, offset=offset
+            state=state_,
+            kind=kind,
+            verdict=verdict,
+            job_id=job_id,
+            case_type=case_type,
+            red_flags=red_flags,
+            limit=limit,
+            offset=offset,
         )
 
     @router.get("/review/tasks/{task_id}", summary="One review task")

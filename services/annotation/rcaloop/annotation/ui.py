@@ -25,6 +25,7 @@ from rcaloop.annotation.store import StoreError
 from rcaloop.annotation.submission import ApiState
 from rcaloop.contracts import HarnessVerdict, Issue, ReviewTask
 from rcaloop.contracts.common import CATEGORIES
+from rcaloop.contracts.parsed import Diagnosis
 from rcaloop.contracts.evaluation import EVALUATION_ITEMS
 
 HERE = Path(__file__).resolve().parent
@@ -58,7 +59,6 @@ def _environment() -> jinja2.Environment:
     env = jinja2.Environment(
         loader=jinja2.FileSystemLoader(HERE / "templates"),
         autoescape=True,
-        undefined=jinja2.StrictUndefined,
         trim_blocks=True,
         lstrip_blocks=True,
     )
@@ -262,8 +262,7 @@ def build_router(state: ApiState) -> APIRouter:
         lease = await state.store.lease_of(task_id, who)
         if task.kind == "operator_evaluation":
             return await incident(task.analysis_hash, who, task=task, lease=lease)
-        diagnosis = verdict.parsed.diagnosis
-        agent = diagnosis.model_dump(mode="json") if diagnosis else {}
+        agent = (verdict.parsed.diagnosis or Diagnosis()).model_dump(mode="json")
         job_id = task.job_id or ""
         run_files = await files_for(state.store, state.settings.rcaloop_analysis_root, job_id or None, task.analysis_hash)
         checks = ui_view.evidence_checks(agent.get("evidence") or [], run_files, job_id or None)
