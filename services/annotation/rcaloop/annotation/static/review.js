@@ -101,13 +101,18 @@ document.addEventListener("DOMContentLoaded", function () {
             s.evidence.splice(i, 1); renderEvidence(); changed();
           }}})),
         broken ? el("p", {"class": "bad-text small", text: "Does not trace: " + broken + " — remove it or cite the value yourself."}) : null,
-        el("div", {"class": "mono small", "data-path": "evidence[" + i + "].source_file"}, item.source_file || "—"),
-        el("div", {"class": "mono small", "data-path": "evidence[" + i + "].json_path"}, item.json_path || "—"),
-        el("div", {"class": "mono small clip", "data-path": "evidence[" + i + "].exact_value"}, shownValue(item)),
-        el("label", {"data-path": "evidence[" + i + "].message"}, "Message ",
-          el("input", {value: item.message || "", placeholder: "what this evidence shows", on: {input: function (ev) { item.message = ev.target.value; changed(); }}})),
-        el("label", {"data-path": "evidence[" + i + "].confidence"}, "Confidence ",
-          select(["", "high", "medium", "low"], item.confidence || "", function (v) { item.confidence = v || null; changed(); }, "confidence")));
+        el("div", {"class": "ev-where mono small"},
+          el("span", {"data-path": "evidence[" + i + "].source_file", text: (item.source_file || "—").split("/").pop()}),
+          " › ",
+          el("span", {"data-path": "evidence[" + i + "].json_path", text: item.json_path || "—"}),
+          " = ",
+          el("span", {"class": "ev-value", "data-path": "evidence[" + i + "].exact_value", title: shownValue(item), text: shownValue(item)})),
+        el("div", {"class": "ev-fields"},
+          el("label", {"class": "grow", "data-path": "evidence[" + i + "].message"},
+            el("input", {value: item.message || "", placeholder: "message: what this evidence shows", "aria-label": "message",
+              on: {input: function (ev) { item.message = ev.target.value; changed(); }}})),
+          el("label", {"data-path": "evidence[" + i + "].confidence"},
+            select(["", "high", "medium", "low"], item.confidence || "", function (v) { item.confidence = v || null; changed(); }, "confidence"))));
       list.appendChild(card);
     });
     document.querySelectorAll(".tree .val").forEach(function (b) {
@@ -126,6 +131,13 @@ document.addEventListener("DOMContentLoaded", function () {
     var val = ev.target.closest(".val");
     if (!val) return;
     var pane = val.closest(".tree-pane");
+    var already = s.evidence.findIndex(function (e) { return e.source_file === pane.dataset.file && e.json_path === val.dataset.jp; });
+    if (already >= 0) {  // cited once is enough: go to that item
+      var existing = list.querySelectorAll(".evidence")[already];
+      existing.scrollIntoView({block: "center"});
+      existing.querySelector("input:not([type=radio])").focus();
+      return;
+    }
     s.evidence.push({
       source: pane.dataset.source, source_file: pane.dataset.file, json_path: val.dataset.jp,
       exact_value: JSON.parse(val.dataset.value), message: "", confidence: "medium", is_root_cause: false
@@ -133,7 +145,7 @@ document.addEventListener("DOMContentLoaded", function () {
     if (!s.answers.evidence_wrong) s.answers.evidence_wrong = "yes";
     paintAnswers(); renderEvidence(); changed();
     var inputs = list.querySelectorAll(".evidence:last-child input:not([type=radio])");
-    if (inputs.length) inputs[0].focus();
+    if (inputs.length) { inputs[0].focus(); inputs[0].scrollIntoView({block: "nearest"}); }
   });
 
   // -- difficulty rubric ----------------------------------------------------------------
