@@ -13,6 +13,7 @@ from rcaloop.annotation.artifacts import artifacts_of
 from rcaloop.annotation.store import StoreError
 from rcaloop.annotation.validation import Unreadable
 from rcaloop.contracts import IngestedRecord, OperatorEvaluation
+from rcaloop.contracts.parsed import RedFlag
 from rcaloop.contracts.evaluation import EVALUATION_ITEMS
 from tests.integration.annotation.conftest import verdict
 
@@ -85,7 +86,7 @@ async def test_a_picked_task_is_refused_past_its_overlap(store):
 
 async def test_queue_filters_red_flags_case_type_and_id(store):
     flagged = verdict(3, job_id="5550003")
-    flagged.parsed.red_flags = ["logs:api-key"]
+    flagged.parsed.red_flags = [RedFlag(code="RCA701", type="api-key", where="logs", line=3, source="detected")]
     alert = verdict(4, job_id=None, kind="capture", result_id="INC-9")
     for v in (flagged, alert):
         await store.add_verdict(v, core.review_task_for(v))

@@ -291,16 +291,17 @@ class Store:
             rows = (await conn.execute(query)).all()
         return [{"annotator": r.annotator, "submitted": int(r.submitted), "leased": int(r.leased)} for r in rows]
 
-    async def lease_of(self, task_id: str, annotator: str) -> dict[str, Any] | None:
-        """The annotator's assignment on a task: status and expiry (None: never claimed)."""
+    async def _assignment(self, task_id: str, annotator: str):
         async with self.engine.connect() as conn:
-            row = (
+            return (
                 await conn.execute(
-                    sa.select(assignments.c.status, assignments.c.expires_at).where(
-                        assignments.c.task_id == task_id, assignments.c.annotator == annotator
-                    )
+                    sa.select(assignments).where(assignments.c.task_id == task_id, assignments.c.annotator == annotator)
                 )
             ).first()
+
+    async def lease_of(self, task_id: str, annotator: str) -> dict[str, Any] | None:
+        """The annotator's assignment on a task: status and expiry (None: never claimed)."""
+        row = await self._assignment(task_id, annotator)
         if row is None:
             return None
         status = "expired" if row.status == "leased" and row.expires_at <= self.clock() else row.status
@@ -346,28 +347,14 @@ class Store:
             ).first()
         if row is None:
             raise StoreError(404, "task_not_found", f"no review task {task_id!r}")
-        held = await self.lease_of(task_id, annotator)
-        if held and held["status"] == "leased":  # taking your own task again renews the lease
-            expires = await self.extend(task_id, annotator, ttl_s)
-            async with self.engine.connect() as conn:
-                mine = (
-                    await conn.execute(
-                        sa.select(assignments.c.lease_id, assignments.c.slot).where(
-                            assignments.c.task_id == task_id, assignments.c.annotator == annotator
-                        )
-                    )
-                ).first()
+        mine = await self._assignment(task_id, annotator)
+        if mine is not None and mine.status == "leased" and mine.expires_at > self.clock():
+            expires = await self.extend(task_id, annotator, ttl_s)  # taking your own task again renews it
             return Lease(ReviewTask.model_validate(row.task), annotator, mine.lease_id, expires, mine.slot)
         lease = await self._take_slot(task_id, row.overlap, annotator, ttl_s)
         if lease is None:
-            async with self.engine.connect() as conn:
-                mine = await conn.scalar(
-                    sa.select(assignments.c.status).where(
-                        assignments.c.task_id == task_id, assignments.c.annotator == annotator
-                    )
-                )
-            if mine == "submitted":
-                raise StoreError(409, "already_submitted", f"{annotator} already submitted task {task_id!r}")
+            if mine is not None and mine.status == "submitted":
+                raise _already_submitted(task_id, annotator)
             raise StoreError(
                 409,
                 "task_full",
@@ -422,7 +409,7 @@ class Store:
             if await conn.scalar(sa.select(review_tasks.c.task_id).where(review_tasks.c.task_id == task_id)) is None:
                 raise StoreError(404, "task_not_found", f"no review task {task_id!r}")
             if row is not None and row.status == "submitted":
-                raise StoreError(409, "already_submitted", f"{annotator} already submitted task {task_id!r}")
+                raise _already_submitted(task_id, annotator)
             raise StoreError(
                 409,
                 "no_active_lease",
@@ -809,6 +796,10 @@ class Store:
         if keys:
             async with self.engine.begin() as conn:
                 await conn.execute(outbox.update().where(outbox.c.record_key.in_(keys)).values(published_at=utcnow()))
+
+
+def _already_submitted(task_id: str, annotator: str) -> StoreError:
+    return StoreError(409, "already_submitted", f"{annotator} already submitted task {task_id!r}")
 
 
 def _annotation_record(row) -> AnnotationRecord:

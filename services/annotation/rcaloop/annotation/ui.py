@@ -10,13 +10,14 @@ no inline script runs, so even text that escaped the escaping could not execute.
 
 from __future__ import annotations
 
+import contextlib
 import json
 from pathlib import Path
 from typing import Any
 from urllib.parse import parse_qs, quote
 
 import jinja2
-from fastapi import APIRouter, Request
+from fastapi import APIRouter, Depends, Request
 from fastapi.responses import FileResponse, HTMLResponse, JSONResponse, RedirectResponse, Response
 
 from rcaloop.annotation import core, submission, ui_view
@@ -26,6 +27,7 @@ from rcaloop.annotation.submission import ApiState
 from rcaloop.contracts import HarnessVerdict, Issue, ReviewTask
 from rcaloop.contracts.common import CATEGORIES
 from rcaloop.contracts.parsed import Diagnosis
+from rcaloop.shared.http_errors import api_error
 from rcaloop.contracts.evaluation import EVALUATION_ITEMS
 
 HERE = Path(__file__).resolve().parent
@@ -82,6 +84,12 @@ def build_router(state: ApiState) -> APIRouter:
         target = "/ui/login" + (f"?note={quote(note)}" if note else "")
         return RedirectResponse(target, status_code=303)
 
+    def to_queue(note: str) -> RedirectResponse:
+        return RedirectResponse("/ui/?note=" + quote(note), status_code=303)
+
+    def to_task(task_id: str) -> RedirectResponse:
+        return RedirectResponse(f"/ui/tasks/{quote(task_id)}", status_code=303)
+
     async def reviewer(request: Request) -> str | None:
         return await submission.identify(state, request.cookies.get(COOKIE))
 
@@ -101,18 +109,18 @@ def build_router(state: ApiState) -> APIRouter:
     def json_answer(status: int, content: Any) -> JSONResponse:
         return JSONResponse(content, status_code=status, headers={"Cache-Control": "no-store"})
 
-    def refused(exc: StoreError) -> JSONResponse:
-        return json_answer(exc.status, {"error": {"code": exc.code, "message": exc.message}})
+    def refused(exc: StoreError):
+        return api_error(exc.status, exc.code, exc.message)
 
-    async def api_caller(request: Request) -> str | JSONResponse:
+    async def ui_caller(request: Request) -> str:
         """The reviewer behind a page's script call; the custom header keeps other sites out."""
         if request.headers.get(UI_HEADER) != "1":
-            return json_answer(403, {"error": {"code": "forbidden", "message": "UI calls carry X-Rcaloop-UI: 1"}})
+            raise api_error(403, "forbidden", "UI calls carry X-Rcaloop-UI: 1")
         who = await reviewer(request)
         if who is None:
-            return json_answer(401, {"error": {"code": "unauthorized", "message": "sign in again"}})
+            raise api_error(401, "unauthorized", "sign in again")
         if state.store is None:
-            return json_answer(503, {"error": {"code": "store_unavailable", "message": "the store is not open yet"}})
+            raise api_error(503, "store_unavailable", "the store is not open yet")
         return who
 
     # -- sign in ------------------------------------------------------------------------
@@ -204,9 +212,7 @@ def build_router(state: ApiState) -> APIRouter:
         lease = await state.store.claim(
             who, state.settings.review_lease_s, kind=kind if kind in ("annotation", "operator_evaluation") else None
         )
-        if lease is None:
-            return RedirectResponse("/ui/?note=" + quote("Nothing left to review."), status_code=303)
-        return RedirectResponse(f"/ui/tasks/{quote(lease.task.task_id)}", status_code=303)
+        return to_task(lease.task.task_id) if lease else to_queue("Nothing left to review.")
 
     @router.post("/ui/tasks/{task_id}/claim")
     async def claim_task(task_id: str, request: Request):
@@ -216,21 +222,29 @@ def build_router(state: ApiState) -> APIRouter:
         try:
             await state.store.claim_task(task_id, who, state.settings.review_lease_s)
         except StoreError as exc:
-            return RedirectResponse("/ui/?note=" + quote(exc.message), status_code=303)
-        return RedirectResponse(f"/ui/tasks/{quote(task_id)}", status_code=303)
+            return to_queue(exc.message)
+        return to_task(task_id)
 
     @router.post("/ui/tasks/{task_id}/release")
     async def release(task_id: str, request: Request):
         who = await reviewer(request)
         if who is None:
             return to_login()
-        try:
+        with contextlib.suppress(StoreError):  # already gone: leaving is still leaving
             await state.store.release(task_id, who)
-        except StoreError:
-            pass  # already gone: leaving is still leaving
-        return RedirectResponse("/ui/?note=" + quote(f"Left task {task_id}; it is back in the queue."), status_code=303)
+        return to_queue(f"Left task {task_id}; it is back in the queue.")
 
     # -- a task -------------------------------------------------------------------------
+    async def script_data(task: ReviewTask | None, who: str, lease: dict[str, Any] | None, **extra: Any) -> dict:
+        """What a page's script reads: the task, the reviewer's draft and lease, and ``extra``."""
+        return {
+            "task_id": task.task_id if task else None,
+            "draft": await state.store.draft(task.task_id, who) if task else None,
+            "lease": lease,
+            "lease_s": state.settings.review_lease_s,
+            **extra,
+        }
+
     async def loaded(task_id: str) -> tuple[ReviewTask, HarnessVerdict] | None:
         task = await state.store.task(task_id)
         found = await state.store.verdict(task.analysis_hash) if task else None
@@ -267,17 +281,16 @@ def build_router(state: ApiState) -> APIRouter:
         run_files = await files_for(state.store, state.settings.rcaloop_analysis_root, job_id or None, task.analysis_hash)
         checks = ui_view.evidence_checks(agent.get("evidence") or [], run_files, job_id or None)
         category = (agent.get("root_cause") or {}).get("category")
-        data = {
-            "task_id": task.task_id,
-            "job_id": job_id,
-            "agent": agent,
-            "evidence_checks": checks,
-            "draft": await state.store.draft(task_id, who),
-            "rubric": ui_view.rubric_data(),
-            "categories": list(CATEGORIES),
-            "lease": lease,
-            "lease_s": state.settings.review_lease_s,
-        }
+        data = await script_data(
+            task,
+            who,
+            lease,
+            job_id=job_id,
+            agent=agent,
+            evidence_checks=checks,
+            rubric=ui_view.rubric_data(),
+            categories=list(CATEGORIES),
+        )
         return page(
             "task.html",
             who=who,
@@ -294,41 +307,32 @@ def build_router(state: ApiState) -> APIRouter:
         )
 
     @router.post("/ui/tasks/{task_id}/extend")
-    async def extend(task_id: str, request: Request):
-        who = await api_caller(request)
-        if isinstance(who, JSONResponse):
-            return who
+    async def extend(task_id: str, request: Request, who: str = Depends(ui_caller)):
         try:
             expires = await state.store.extend(task_id, who, state.settings.review_lease_s)
         except StoreError as exc:
-            return refused(exc)
+            raise refused(exc) from None
         return json_answer(200, {"task_id": task_id, "expires_at": expires})
 
     @router.put("/ui/tasks/{task_id}/draft")
-    async def save_draft(task_id: str, request: Request):
-        who = await api_caller(request)
-        if isinstance(who, JSONResponse):
-            return who
+    async def save_draft(task_id: str, request: Request, who: str = Depends(ui_caller)):
         body = await json_body(request)
         if not isinstance(body, dict):
-            return json_answer(422, {"error": {"code": "invalid_draft", "message": "a draft is a JSON object"}})
+            raise api_error(422, "invalid_draft", "a draft is a JSON object")
         if await state.store.task(task_id) is None:
-            return json_answer(404, {"error": {"code": "task_not_found", "message": f"no review task {task_id!r}"}})
+            raise api_error(404, "task_not_found", f"no review task {task_id!r}")
         await state.store.save_draft(task_id, who, body)
         return Response(status_code=204)
 
     @router.post("/ui/tasks/{task_id}/annotation")
-    async def submit(task_id: str, request: Request):
-        who = await api_caller(request)
-        if isinstance(who, JSONResponse):
-            return who
+    async def submit(task_id: str, request: Request, who: str = Depends(ui_caller)):
         task = await state.store.task(task_id)
         if task is None or task.kind != "annotation":
-            return json_answer(404, {"error": {"code": "task_not_found", "message": f"no annotation task {task_id!r}"}})
+            raise api_error(404, "task_not_found", f"no annotation task {task_id!r}")
         try:
             record, _changed, issues = await submission.submit_annotation(state, task, await json_body(request), who)
         except StoreError as exc:
-            return refused(exc)
+            raise refused(exc) from None
         if issues:
             return json_answer(422, {"valid": False, "errors": _issues(issues)})
         await state.store.drop_draft(task_id, who)
@@ -344,13 +348,7 @@ def build_router(state: ApiState) -> APIRouter:
         verdict, subject = found
         latest = await state.store.latest_verdict(subject)
         view = core.incident_view(subject, analysis_hash, latest, await state.store.evaluations_for(subject))
-        data = {
-            "analysis_hash": analysis_hash,
-            "task_id": task.task_id if task else None,
-            "draft": await state.store.draft(task.task_id, who) if task else None,
-            "lease": lease,
-            "lease_s": state.settings.review_lease_s,
-        }
+        data = await script_data(task, who, lease, analysis_hash=analysis_hash)
         return page(
             "incident.html",
             who=who,
@@ -374,10 +372,7 @@ def build_router(state: ApiState) -> APIRouter:
         return await incident(analysis_hash, who)
 
     @router.post("/ui/incidents/{analysis_hash}/evaluation")
-    async def evaluate(analysis_hash: str, request: Request):
-        who = await api_caller(request)
-        if isinstance(who, JSONResponse):
-            return who
+    async def evaluate(analysis_hash: str, request: Request, who: str = Depends(ui_caller)):
         body = await json_body(request)
         task_id = body.pop("task_id", None) if isinstance(body, dict) else None
         task = await state.store.task(task_id) if isinstance(task_id, str) else None
@@ -389,7 +384,7 @@ def build_router(state: ApiState) -> APIRouter:
                 state, body, analysis_hash, who, task.task_id if task else None
             )
         except StoreError as exc:
-            return refused(exc)
+            raise refused(exc) from None
         if issues:
             return json_answer(422, {"valid": False, "errors": _issues(issues)})
         if task is not None:
