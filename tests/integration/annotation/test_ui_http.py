@@ -79,3 +79,20 @@ async def test_api_docs_are_served_without_a_cdn(site):
     bundle = await site.get("/docs/assets/swagger-ui-bundle.js")
     assert bundle.status_code == 200 and len(bundle.content) > 100_000
     assert (await site.get("/docs/assets/nope.js")).status_code == 404
+
+
+async def test_red_flags_show_type_and_place_first(site, store):
+    from rcaloop.contracts.parsed import RedFlag
+
+    v = verdict(3)
+    v.parsed.red_flags = [
+        RedFlag(code="RCA701", type="aws-access-key", where="step1_job_context.json:failed_tasks[0].error", line=2, source="detected")
+    ]
+    task = core.review_task_for(v)
+    await store.add_verdict(v, task)
+    site.cookies = await _signed_in(site)
+    page = (await site.get(f"/ui/tasks/{task.task_id}")).text
+    banner = page.index('id="red-flag-banner"')
+    assert banner < page.index('id="diagnosis"')
+    assert "aws-access-key · step1_job_context.json:failed_tasks[0].error:2" in page
+    assert "⚑ 1" in (await site.get("/ui/?red_flags=yes")).text
