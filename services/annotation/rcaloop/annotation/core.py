@@ -102,9 +102,16 @@ BREAKDOWN_FIELDS = (
     "self_check_adjustment",
     "stated_confidence",
     "final_confidence",
+    "root_cause_evidence",
+    "refuted_by",
+    "adjustments",
     "harness_score",
     "repairs",
 )
+
+
+EMPTY_MEANS_NONE = frozenset({"root_cause_evidence", "refuted_by", "adjustments"})
+"""Harness fields whose absence means "none", not "not recorded"."""
 
 
 def confidence_breakdown(verdict: HarnessVerdict) -> dict[str, Any]:
@@ -125,7 +132,7 @@ def confidence_breakdown(verdict: HarnessVerdict) -> dict[str, Any]:
             shown[key] = value
     shown["harness_score"] = verdict.score
     shown["repairs"] = [r.model_dump(mode="json") for r in verdict.repairs]
-    return {"fields": shown, "missing": [k for k in BREAKDOWN_FIELDS if k not in shown]}
+    return {"fields": shown, "missing": [k for k in BREAKDOWN_FIELDS if k not in shown and k not in EMPTY_MEANS_NONE]}
 
 
 def incident_view(
