@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 
 from rcaloop.contracts import ParsedRCA, Recommendation, TraceItem
@@ -25,14 +26,26 @@ def stated_confidence(parsed: ParsedRCA) -> str | None:
 NO_FAMILY = frozenset({"", "unknown", "undetermined", "unresolved", "novel", "none", "n/a"})
 
 
+UNDETERMINED = re.compile(
+    r"^\W*(?:unknown|undetermined|unclear|not (?:yet )?(?:determined|known|clear)|no (?:root )?cause|"
+    r"cannot (?:yet )?(?:determine|tell)|inconclusive|unresolved)\b",
+    re.I,
+)
+STATED_CAUSE = "the cause it states"
+
+
 def named_family(draft: Draft) -> str | None:
-    """The specific root-cause family the output names (capture family, else category)."""
+    """The specific root-cause family the output names: the capture's family, else its category;
+    a skill report has neither, so a Cause it states (unless it says the cause is unknown) names one."""
     diag = draft.diagnosis
     if diag is None:
         return None
     for value in (diag.family, diag.root_cause.category if diag.root_cause else None):
         if value and value.strip().lower() not in NO_FAMILY:
             return value.strip()
+    summary = diag.root_cause.summary if diag.root_cause else None
+    if draft.parsed.source_kind == "skill_text" and summary and not UNDETERMINED.search(summary):
+        return STATED_CAUSE
     return None
 
 

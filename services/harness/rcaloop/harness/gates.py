@@ -6,6 +6,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from rcaloop.contracts.verdict import GateResult
+from rcaloop.harness.draft import STATED_CAUSE
 from rcaloop.harness.facts import Facts, ids
 from rcaloop.shared.actions import classify
 
@@ -63,10 +64,11 @@ def _generic_alert(f: Facts) -> tuple[bool, str]:
         return True, "the alert is not a generic status alert"
     if not f.family:
         return True, f"generic status alert ({f.alert_status!r}) and no specific family is named"
+    named = "a specific cause" if f.family == STATED_CAUSE else f"family {f.family!r}"
     if f.target_verified:
-        return True, f"family {f.family!r} backed by target-verified observation {', '.join(f.target_verified)}"
+        return True, f"{named} backed by target-verified observation {', '.join(f.target_verified)}"
     return False, (
-        f"generic status alert ({f.alert_status!r}) names family {f.family!r} without a live observation of the "
+        f"generic status alert ({f.alert_status!r}) names {named} without a live observation of the "
         f"alert's own target supporting it (root-cause evidence: {ids(f.root_live)})"
     )
 
@@ -83,8 +85,9 @@ GATES: tuple[Gate, ...] = (
          "impact/rollback guidance and operator approval.", _guarded),
     Gate("G4", "generic_alert_family", "A generic status alert (not ready / waiting / replicas / rollout / crash "
          "loop, read in alert names too, with no error, denial, OOM kill, image-pull failure or HTTP error status of "
-         "its own) may not name a specific root-cause family (capture family or category other than unknown) "
-         "without at least one live observation of the alert's own target that supports the root cause.",
+         "its own) may not name a specific root-cause family (a capture's family, a category other than unknown, or a "
+         "skill report's Cause unless it says the cause is unknown) without at least one live observation of the "
+         "alert's own target that supports the root cause.",
          _generic_alert),
 )
 
