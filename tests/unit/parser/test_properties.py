@@ -86,13 +86,17 @@ def test_binary_garbage(text):
     assert_safe(parse(text))
 
 
+FENCE_OPENER = re.compile(r"(?m)^ {0,3}(?:`{3,}|~{3,})")
+
+
 @FAST
 @given(markdownish)
 def test_text_inside_a_valid_report(text):
     """Fuzz the chat and the report around a valid skeleton: the parser never loses its footing."""
     parsed = parse(BASE.replace("**Now**", text + "\n**Now**").replace("## Summary", "## Summary\n" + text))
     assert_safe(parsed)
-    assert parsed.fields.confidence == "high"
+    if not FENCE_OPENER.search(text):  # (a fence left open runs to the end: the fields block is then code)
+        assert parsed.fields.confidence == "high"
 
 
 @FAST
