@@ -3,7 +3,8 @@
 Among the valid probes for the open hypothesis set, rank first those whose collector
 has not been observed yet, then those on an independent telemetry plane (one no
 observation came from), then those whose range discriminates more unresolved
-hypotheses, then by plan fit. Ties keep a stable order by template id.
+hypotheses, then by plan fit. Ties keep a stable order by template id. A template known
+on several collectors is listed once, at its best place.
 """
 
 from __future__ import annotations
@@ -55,7 +56,7 @@ def rank_probes(
         for p in probes
         if p.valid and p.covers & open_set
     ]
-    return sorted(
+    ordered = sorted(
         ranked,
         key=lambda r: (
             not r.new_collector,
@@ -63,5 +64,9 @@ def rank_probes(
             -r.discriminates,
             -r.probe.plan_fit,
             r.probe_template_id,
+            r.probe.collector,
+            r.probe.plane,
         ),
     )
+    seen: set[str] = set()
+    return [r for r in ordered if not (r.probe_template_id in seen or seen.add(r.probe_template_id))]
