@@ -9,7 +9,7 @@ import pytest
 from rcaloop.knowledge.snapshot import SnapshotCache, typedb_outage_runtime_activation_success
 from rcaloop.knowledge.sqlite_store import SqliteKnowledgeStore
 from rcaloop.knowledge.store import StoreUnavailable
-from rcaloop.knowledge.typedb_store import TypeDBKnowledgeStore, is_conflict, lit
+from rcaloop.knowledge.typedb_store import TypeDBKnowledgeStore, is_conflict, is_unavailable
 from rcaloop.knowledge.workflow import KnowledgeWorkflow
 from tests.unit.knowledge.builders import evaluation, verdict
 
@@ -50,12 +50,15 @@ async def test_snapshot_activated_before_the_outage_keeps_serving_through_it(dow
     assert check.typedb_outage_runtime_activation_success and check.package_ids == (candidate.package_id,)
 
 
-def test_typeql_literals_escape_quotes_and_drop_control_characters():
-    assert lit('a"b\\c') == '"a\\"b\\\\c"'
-    assert lit("x\ny\x00") == '"xy"'
-    assert lit('"; match $x isa thing; delete $x;') == '"\\"; match $x isa thing; delete $x;"'
-
-
-def test_isolation_conflicts_are_recognised_for_retry():
-    assert is_conflict(RuntimeError("[TSV7] Transaction commit failed: Isolation conflict: write-write"))
-    assert not is_conflict(RuntimeError("[CXN04] Connection Error"))
+def test_isolation_conflicts_outages_and_refused_queries_are_told_apart():
+    # the server's own texts (storage error STC2; driver connection errors CXN; a type-inference refusal)
+    conflict = RuntimeError(
+        "[DCT3] Data commit. [STC2] Storage commit. Commit in database 'rcaloop' failed with isolation conflict: "
+        "Transaction uses a lock held by a concurrent commit."
+    )
+    outage = RuntimeError("Unable to connect to TypeDB server(s). Details: [CXN04] Connection Error: tcp connect error")
+    closed = RuntimeError("[PDR01] Driver Error: The driver has been closed and no further operation is allowed.")
+    refused = RuntimeError("[INF2] Type inference. Type-inference was unable to find compatible types for 'x'.")
+    assert is_conflict(conflict) and not is_unavailable(conflict)
+    assert is_unavailable(outage) and is_unavailable(closed) and not is_conflict(outage)
+    assert not is_conflict(refused) and not is_unavailable(refused)

@@ -74,17 +74,3 @@ def test_event_ids_are_unique_per_decision():
     shadowed = core.decide(package, "shadow", "mira").package
     events = core.decide(shadowed, "activate", "mira").events + [core.promotion_event(package)]
     assert len({e.event_id for e in events}) == len(events)
-
-
-def test_probe_metrics_count_only_approved_trace_v3_case_snapshots():
-    ledger_active = core.decide(_candidate(), "approve", "mira").package
-    shadowed = core.decide(_candidate(), "shadow", "mira").package
-    fallback_active = core.decide(_candidate(no_ledger), "approve", "mira").package
-    metrics = {
-        m.probe_template_id: m for m in core.probe_metrics([ledger_active, shadowed, fallback_active, _candidate()])
-    }
-    assert set(metrics) == {"pt.db.pool_usage", "pt.logs.error_signature", "pt.db.slow_query_log"}
-    pool = metrics["pt.db.pool_usage"]
-    assert (pool.executions, pool.supports, pool.refutes, pool.contributions) == (1, 1, 0, 1)
-    slow = metrics["pt.db.slow_query_log"]
-    assert (slow.executions, slow.supports, slow.refutes, slow.contributions) == (1, 0, 1, 0)

@@ -16,7 +16,8 @@ from pydantic import BaseModel, Field
 
 from rcaloop.contracts import KnowledgeEvent
 from rcaloop.contracts.knowledge import Decision, KnowledgePackage, PackageState, ProbeMetric, RuntimeSnapshot
-from rcaloop.knowledge.store import StoreUnavailable
+from rcaloop.knowledge.queries import ProbePlan, SimilarIncident, VerifiedAction
+from rcaloop.knowledge.store import StoreError, StoreUnavailable
 from rcaloop.knowledge.workflow import DecisionError, KnowledgeWorkflow
 from rcaloop.shared.http_errors import api_error
 
@@ -34,8 +35,11 @@ class DecisionResponse(BaseModel):
     events: list[KnowledgeEvent]
 
 
-def _unavailable(exc: StoreUnavailable) -> HTTPException:
-    return api_error(503, "KS503", str(exc))
+def _unavailable(exc: StoreError) -> HTTPException:
+    """503 while the store is unreachable; 500 when it refused a query (a defect, not an outage)."""
+    if isinstance(exc, StoreUnavailable):
+        return api_error(503, "KS503", str(exc))
+    return api_error(500, "KS500", str(exc))
 
 
 def router(workflow: Callable[[], KnowledgeWorkflow], tokens: Callable[[], dict[str, str]]) -> APIRouter:
@@ -58,14 +62,14 @@ def router(workflow: Callable[[], KnowledgeWorkflow], tokens: Callable[[], dict[
     async def list_packages(state: PackageState | None = Query(default=None)):
         try:
             return await workflow().packages(state)
-        except StoreUnavailable as exc:
+        except StoreError as exc:
             raise _unavailable(exc) from None
 
     @api.get("/api/v1/knowledge/packages/{package_id}", response_model=KnowledgePackage, tags=["knowledge"])
     async def get_package(package_id: str):
         try:
             package = await workflow().package(package_id)
-        except StoreUnavailable as exc:
+        except StoreError as exc:
             raise _unavailable(exc) from None
         if package is None:
             raise api_error(404, "KD404", f"no knowledge package {package_id!r}")
@@ -77,7 +81,7 @@ def router(workflow: Callable[[], KnowledgeWorkflow], tokens: Callable[[], dict[
             package, events = await workflow().decide(package_id, body.decision, name, body.comment)
         except DecisionError as exc:
             raise api_error(exc.status, **exc.issue.model_dump(exclude_none=True)) from None
-        except StoreUnavailable as exc:
+        except StoreError as exc:
             raise _unavailable(exc) from None
         return DecisionResponse(package=package, events=events)
 
@@ -85,14 +89,49 @@ def router(workflow: Callable[[], KnowledgeWorkflow], tokens: Callable[[], dict[
     async def probe_metrics():
         try:
             return await workflow().probe_metrics()
-        except StoreUnavailable as exc:
+        except StoreError as exc:
             raise _unavailable(exc) from None
+
+    @api.get("/api/v1/knowledge/probes", response_model=ProbePlan, tags=["knowledge"])
+    async def probes(incident: str = Query(min_length=1, max_length=200, description="the open incident's id")):
+        """The probes to run next for an open incident, best first, with the facts that ranked them."""
+        try:
+            plan = await workflow().probe_plan(incident)
+        except StoreError as exc:
+            raise _unavailable(exc) from None
+        if plan is None:
+            raise api_error(404, "KQ404", f"no incident {incident!r} in the knowledge graph")
+        return plan
+
+    @api.get("/api/v1/knowledge/verified-actions", response_model=list[VerifiedAction], tags=["knowledge"])
+    async def verified_actions(family: str = Query(min_length=1, max_length=200)):
+        """Actions confirmed to have resolved or mitigated incidents of a family (activated packages only)."""
+        try:
+            return await workflow().verified_actions(family)
+        except StoreError as exc:
+            raise _unavailable(exc) from None
+
+    @api.get("/api/v1/knowledge/similar-incidents", response_model=list[SimilarIncident], tags=["knowledge"])
+    async def similar_incidents(incident: str = Query(min_length=1, max_length=200)):
+        """Past incidents sharing a family or the alert: history, context only, never current-run evidence."""
+        try:
+            return await workflow().similar_incidents(incident)
+        except StoreError as exc:
+            raise _unavailable(exc) from None
+
+    @api.get("/api/v1/knowledge/ready", tags=["knowledge"])
+    async def ready():
+        """200 while the store accepts writes; 503 with the reason while it refuses them."""
+        problem = await workflow().readiness()
+        if problem is not None:
+            raise api_error(503, "KS503", f"not ready: {problem}")
+        return {"ready": True, "store": workflow().store.name}
 
     @api.get("/api/v1/knowledge/snapshot", response_model=RuntimeSnapshot, tags=["knowledge"])
     async def snapshot():
         try:
             return await workflow().snapshot()
-        except StoreUnavailable as exc:
+        except StoreError as exc:
             raise _unavailable(exc) from None
 
     @api.get("/knowledge", response_class=HTMLResponse, include_in_schema=False)
@@ -100,7 +139,7 @@ def router(workflow: Callable[[], KnowledgeWorkflow], tokens: Callable[[], dict[
         try:
             packages = await workflow().packages()
             metrics = await workflow().probe_metrics()
-        except StoreUnavailable as exc:
+        except StoreError as exc:
             return HTMLResponse(_page("<p class=err>knowledge store unavailable: " + escape(str(exc)) + "</p>"), 503)
         return HTMLResponse(render_dashboard(packages, metrics))
 

@@ -13,7 +13,7 @@ from rcaloop.knowledge.api import router
 from rcaloop.knowledge.settings import KnowledgeSettings, reviewer_tokens
 from rcaloop.knowledge.snapshot import SnapshotCache
 from rcaloop.knowledge.sqlite_store import SqliteKnowledgeStore
-from rcaloop.knowledge.store import KnowledgeStore, StoreUnavailable
+from rcaloop.knowledge.store import KnowledgeStore, StoreError
 from rcaloop.knowledge.typedb_store import TypeDBKnowledgeStore
 from rcaloop.knowledge.workflow import KnowledgeWorkflow, Publish
 from rcaloop.shared.consumer import Emit, Subscription
@@ -91,7 +91,7 @@ def build(settings: KnowledgeSettings | None = None, publish: Publish | None = N
         try:
             await workflow.store.open()
             await workflow.snapshot()  # refresh the runtime cache
-        except StoreUnavailable as exc:
+        except StoreError as exc:
             log.warning("knowledge_store_unavailable", store=workflow.store.name, error=str(exc))
 
     async def shutdown() -> None:

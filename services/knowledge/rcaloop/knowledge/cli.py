@@ -1,4 +1,4 @@
-"""``rcaloop knowledge …``: list packages, decide, runtime snapshot, probe metrics, outage check.
+"""``rcaloop knowledge …``: list packages, decide, runtime snapshot, probe metrics and ranking, outage check.
 
 Thin adapters over ``KnowledgeWorkflow`` on the same store the service uses (TypeDB when
 ``TYPEDB_ADDRESS`` is set, else the SQLite file under ``RCALOOP_DATA_DIR``). Exit codes:
@@ -23,7 +23,7 @@ from rcaloop.contracts.knowledge import Decision, KnowledgePackage, PackageState
 from rcaloop.knowledge.app import RedisPublisher, publish_url, workflow_for
 from rcaloop.knowledge.settings import KnowledgeSettings, reviewer_tokens
 from rcaloop.knowledge.snapshot import typedb_outage_runtime_activation_success
-from rcaloop.knowledge.store import StoreUnavailable
+from rcaloop.knowledge.store import StoreError
 from rcaloop.knowledge.workflow import DecisionError, KnowledgeWorkflow
 from rcaloop.shared.cli_deps import CliDeps
 from rcaloop.shared.redis_conn import connect
@@ -45,7 +45,7 @@ def _run(work: Callable[[KnowledgeWorkflow], Awaitable[T]], publish=None) -> T:
 
     try:
         return asyncio.run(main())
-    except StoreUnavailable as exc:
+    except StoreError as exc:
         fail(str(exc))
     raise AssertionError("unreachable")
 
@@ -76,7 +76,7 @@ def _packages_table(packages: list[KnowledgePackage], title: str) -> Table:
 
 def register(app: typer.Typer, deps: CliDeps) -> None:
     """Add ``rcaloop knowledge …`` to the ``rcaloop`` CLI."""
-    knowledge = typer.Typer(help="Knowledge packages promoted from passed reviews.", no_args_is_help=True)
+    knowledge = typer.Typer(help="Knowledge packages promoted from passed reviews, and the knowledge graph's queries.", no_args_is_help=True)
     app.add_typer(knowledge, name="knowledge")
 
     @knowledge.command("list")
@@ -171,6 +171,34 @@ def register(app: typer.Typer, deps: CliDeps) -> None:
         for m in metrics:
             counts = (m.executions, m.supports, m.refutes, m.contributions)
             table.add_row(escape(m.probe_template_id), *map(str, counts))
+        out.print(table)
+
+    @knowledge.command("probes")
+    def probes_cmd(
+        incident: str = typer.Option(..., "--incident", help="the open incident's id (its job or result id)"),
+        as_json: bool = typer.Option(False, "--json", help="print as JSON"),
+    ) -> None:
+        """The probes to run next for an open incident, best first.
+
+        Order: a collector not observed in the incident yet, then a telemetry plane no
+        observation came from, then how many unresolved hypotheses the probe's range tells
+        apart, then how well it fits the plan (the best-ranked candidate it covers).
+        """
+        plan = _run(lambda w: w.probe_plan(incident))
+        if plan is None:
+            fail(f"no incident {incident!r} in the knowledge graph")
+        if as_json:
+            _dump(plan)
+            return
+        families = ", ".join(o.family or "(no family)" for o in plan.open_hypotheses) or "none"
+        out.print(f"open hypotheses: {escape(families)}")
+        table = Table(title=f"probes for {escape(incident)}")
+        for col in ("#", "probe_template_id", "collector", "plane", "new collector", "new plane", "discriminates",
+                    "plan fit"):
+            table.add_column(col)
+        for n, p in enumerate(plan.probes, start=1):
+            table.add_row(str(n), escape(p.probe_template_id), escape(p.collector), escape(p.plane),
+                          str(p.new_collector), str(p.independent_plane), str(p.discriminates), f"{p.plan_fit:.2f}")
         out.print(table)
 
     @knowledge.command("outage-check")

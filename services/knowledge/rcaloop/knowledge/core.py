@@ -17,7 +17,6 @@ from rcaloop.contracts.knowledge import (
     KnowledgePackage,
     PackageDecision,
     PackageState,
-    ProbeMetric,
     Provenance,
 )
 from rcaloop.knowledge.case import DEFAULT_MIN_REVIEW_SCORE, PromotionCase, case_for
@@ -268,24 +267,3 @@ def _event(
 def active(packages: list[KnowledgePackage]) -> list[KnowledgePackage]:
     """The runtime snapshot's content: activated packages only (never shadowed/candidates)."""
     return sorted((p for p in packages if p.state == "activated"), key=lambda p: p.package_id)
-
-
-def probe_metrics(packages: list[KnowledgePackage]) -> list[ProbeMetric]:
-    """Per probe template: executions, supports, refutes, contributions to final diagnoses.
-
-    Counted from approved (activated) trace-v3 case snapshots only: shadowed, candidate,
-    rejected and ``harness_claim`` packages (which have no probe executions) add nothing.
-    An execution *contributes* when its evidence grounds the package's final diagnosis.
-    """
-    metrics: dict[str, ProbeMetric] = {}
-    for package in packages:
-        if package.state != "activated" or package.evidence_source != "ledger":
-            continue
-        grounding = set(package.supporting_evidence_ids)
-        for run in package.probe_executions:
-            m = metrics.setdefault(run.probe_template_id, ProbeMetric(probe_template_id=run.probe_template_id))
-            m.executions += 1
-            m.supports += run.outcome == "supports"
-            m.refutes += run.outcome == "refutes"
-            m.contributions += run.outcome == "supports" and bool(grounding & set(run.evidence_ids))
-    return sorted(metrics.values(), key=lambda m: m.probe_template_id)

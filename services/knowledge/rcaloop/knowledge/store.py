@@ -23,11 +23,15 @@ from rcaloop.knowledge.graph import PackageGraph, RunGraph
 from rcaloop.knowledge.queries import ActionRow, CatalogRow, HypothesisFact, SimilarRow
 
 
-class StoreUnavailable(RuntimeError):
-    """The knowledge store cannot be reached (TypeDB down, file unreadable); say where, never credentials."""
+class StoreError(RuntimeError):
+    """The knowledge store failed a call; say where, never credentials."""
 
 
-class StoreQueryError(RuntimeError):
+class StoreUnavailable(StoreError):
+    """The knowledge store cannot be reached (TypeDB down, file unreadable)."""
+
+
+class StoreQueryError(StoreError):
     """The store refused a query or write it was reachable for: a defect or a schema mismatch, not an outage."""
 
 
@@ -76,6 +80,7 @@ class WriteRecord:
 @runtime_checkable
 class KnowledgeStore(Protocol):
     name: str
+    writes: WriteRecord
 
     async def open(self) -> None:
         """Connect and create the schema if needed (idempotent)."""

@@ -1,76 +1,76 @@
 """The TypeDB knowledge store (``TYPEDB_ADDRESS`` set): typedb-driver 3.x, TypeQL 3.
 
-The driver is synchronous, so every call runs in a worker thread. Writes retry on
-isolation conflicts (two writers committing the same key). Packages are entities linked
-to their family and to the probe templates they executed, so the agent can query the
-graph; each node also holds its contract JSON (base64, so no TypeQL escaping is needed)
-which is what this adapter reads back.
+The driver is synchronous, so every call runs in a worker thread. Every query comes from
+``typeql.py``; this module only runs them and reads their answers. Writes retry on
+isolation conflicts (two writers committing the same key).
 
-NOT verified against a live server on the development machines (see docs/knowledge.md).
+Failures are told apart by the driver's error codes: a connection that can't be made or
+was lost (``CXN``, a closed driver or channel, authentication) is ``StoreUnavailable`` and
+retires the driver — closed once no other thread still uses it; an isolation conflict is
+retried; anything else the server refused is ``StoreQueryError`` (a defect or a schema
+mismatch) and leaves the connection alone. The schema is defined once per process and only
+what is missing (a schema transaction locks out every writer).
+
+NOT verified against a live server (see docs/knowledge.md).
 """
 
 from __future__ import annotations
 
 import asyncio
-import base64
+import re
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from datetime import UTC, datetime
 from typing import Any, TypeVar
 
 from rcaloop.contracts import AnnotationRecord, HarnessVerdict
-from rcaloop.contracts.knowledge import KnowledgePackage
-from rcaloop.knowledge.store import StoreUnavailable, evaluated_stamp, revision
-from rcaloop.shared.analysis_subject import subject_of
+from rcaloop.contracts.knowledge import KnowledgePackage, ProbeMetric
+from rcaloop.knowledge import graph, queries, typeql
+from rcaloop.knowledge.graph import (
+    ClaimNode,
+    DecisionNode,
+    EvidenceNode,
+    ExecutionNode,
+    HypothesisNode,
+    PackageGraph,
+    Remediation,
+    ReviewNode,
+    RunGraph,
+)
+from rcaloop.knowledge.queries import ActionRow, CatalogRow, HypothesisFact, SimilarRow
+from rcaloop.knowledge.store import IncidentFacts, StoreQueryError, StoreUnavailable, WriteRecord
 
 T = TypeVar("T")
 
-SCHEMA = """
-define
-  attribute package-id, value string;
-  attribute analysis-hash, value string;
-  attribute annotation-id, value string;
-  attribute package-state, value string;
-  attribute revision, value integer;
-  attribute body, value string;
-  attribute family-name, value string;
-  attribute probe-template-id, value string;
-  attribute probe-outcome, value string;
-  attribute evidence-source, value string;
-  attribute subject-key, value string;
-  attribute evaluated-at, value string;
-  entity knowledge-package,
-    owns package-id @key, owns analysis-hash, owns annotation-id, owns package-state,
-    owns revision, owns evidence-source, owns body,
-    plays classification:package, plays probe-execution:package;
-  entity harness-verdict, owns analysis-hash @key, owns body, owns subject-key, owns evaluated-at;
-  entity review, owns annotation-id @key, owns analysis-hash, owns body;
-  entity family, owns family-name @key, plays classification:family;
-  entity probe-template, owns probe-template-id @key, plays probe-execution:template;
-  relation classification, relates package, relates family;
-  relation probe-execution, relates package, relates template, owns probe-outcome;
-"""
-
-CONFLICT_MARKERS = ("conflict", "isolation", "serializ")
 MAX_COMMIT_ATTEMPTS = 5
-
-
-def lit(value: str) -> str:
-    """A TypeQL string literal; control characters are dropped, quotes and backslashes escaped."""
-    clean = "".join(ch for ch in value if ch >= " ")
-    return '"' + clean.replace("\\", "\\\\").replace('"', '\\"') + '"'
-
-
-def _b64(text: str) -> str:
-    return base64.b64encode(text.encode()).decode()
-
-
-def _unb64(text: str) -> str:
-    return base64.b64decode(text).decode()
+CONFLICT_MARKERS = ("isolation conflict", "[stc2]")
+"""The server's commit refusal when a concurrent commit took the same key or lock (storage error STC2)."""
+UNAVAILABLE_CODES = re.compile(r"\[(CXN\d+|PDR01|INT0[12]|AUT\d+|TKM\d+|SRV\d+)\]")
+"""Connection (CXN), closed driver (PDR01), closed channel (INT01/02), authentication (AUT, TKM), server state (SRV)."""
+UNAVAILABLE_TEXT = ("unable to connect", "connection refused", "connection closed", "has been closed")
+MIN_SERVER = "3.12"
+"""typedb-driver 3.14 speaks protocol 8 extension 2; servers before 3.12 refuse it (see ``typedb_versions``)."""
 
 
 def is_conflict(exc: BaseException) -> bool:
-    return any(m in str(exc).casefold() for m in CONFLICT_MARKERS)
+    text = str(exc).casefold()
+    return any(m in text for m in CONFLICT_MARKERS)
+
+
+def is_unavailable(exc: BaseException) -> bool:
+    text = str(exc)
+    return bool(UNAVAILABLE_CODES.search(text)) or any(m in text.casefold() for m in UNAVAILABLE_TEXT)
+
+
+def _safe(exc: BaseException, secret: str) -> str:
+    text = str(exc)[:500]
+    return text.replace(secret, "***") if secret else text
+
+
+class _Conflict(Exception):
+    pass
 
 
 class TypeDBKnowledgeStore:
@@ -84,214 +84,396 @@ class TypeDBKnowledgeStore:
         self._username = username
         self._password = password
         self._timeout_ms = timeout_ms
-        self._driver: Any = None
         self._lock = threading.Lock()
+        self._driver: Any = None
+        self._users: dict[int, int] = {}
+        self._retired: dict[int, Any] = {}
+        self._schema_ready = False
+        self.writes = WriteRecord()
 
-    # -- connection ------------------------------------------------------------------------
+    # -- connection ----------------------------------------------------------------------------------------
+    def _where(self) -> str:
+        return f"TypeDB at {self.address} (database {self.database})"
+
+    def _unavailable(self, exc: BaseException) -> StoreUnavailable:
+        hint = ""
+        if "protocol" in str(exc).casefold() and "version" in str(exc).casefold():
+            hint = f" (typedb-driver 3.14 needs a TypeDB server {MIN_SERVER} or later)"
+        return StoreUnavailable(f"{self._where()}: {type(exc).__name__}: {_safe(exc, self._password)}{hint}")
+
+    def _refused(self, exc: BaseException) -> StoreQueryError:
+        return StoreQueryError(f"{self._where()} refused a query: {_safe(exc, self._password)}")
+
     def _connect(self) -> Any:
-        from typedb.driver import Credentials, DriverOptions, DriverTlsConfig, TransactionType, TypeDB  # noqa: PLC0415
+        """The open driver, creating it (and the missing schema) when needed; the caller holds a use of it."""
+        from typedb.driver import Credentials, DriverOptions, DriverTlsConfig, TypeDB  # noqa: PLC0415
 
         with self._lock:
-            if self._driver is not None and self._driver.is_open():
-                return self._driver
-            try:
-                options = DriverOptions(DriverTlsConfig.disabled(), request_timeout_millis=self._timeout_ms)
-                driver = TypeDB.driver(self.address, Credentials(self._username, self._password), options)
-                if not driver.databases.contains(self.database):
-                    driver.databases.create(self.database)
-                with driver.transaction(self.database, TransactionType.SCHEMA) as tx:
-                    tx.query(SCHEMA).resolve()
-                    tx.commit()
-            except Exception as exc:  # noqa: BLE001 - the driver raises its own and native errors
-                raise StoreUnavailable(
-                    f"TypeDB at {self.address}: {type(exc).__name__}: {_safe(exc, self._password)}"
-                ) from None
-            self._driver = driver
+            driver = self._driver
+            if driver is None or not driver.is_open():
+                driver = None
+                try:
+                    options = DriverOptions(DriverTlsConfig.disabled(), request_timeout_millis=self._timeout_ms)
+                    driver = TypeDB.driver(self.address, Credentials(self._username, self._password), options)
+                    if not self._schema_ready:
+                        self._ensure_schema(driver)
+                        self._schema_ready = True
+                except Exception as exc:  # noqa: BLE001 - the driver raises its own and native errors
+                    if driver is not None:  # never leak the driver of a failed attempt
+                        _close_quietly(driver)
+                    if is_unavailable(exc):
+                        raise self._unavailable(exc) from None
+                    raise self._refused(exc) from None
+                self._driver = driver
+            self._users[id(driver)] = self._users.get(id(driver), 0) + 1
             return driver
 
-    async def open(self) -> None:
-        await asyncio.to_thread(self._connect)
+    def _release(self, driver: Any) -> None:
+        with self._lock:
+            left = self._users[id(driver)] = self._users[id(driver)] - 1
+            retired = left == 0 and self._retired.pop(id(driver), None) is not None
+            if left == 0:
+                del self._users[id(driver)]
+        if retired:
+            _close_quietly(driver)
 
-    async def close(self) -> None:
-        driver, self._driver = self._driver, None
-        if driver is not None:
-            await asyncio.to_thread(driver.close)
+    def _retire(self, driver: Any) -> None:
+        """Stop handing out a broken driver; it is closed when its last user releases it."""
+        with self._lock:
+            if self._driver is driver:
+                self._driver = None
+            self._retired[id(driver)] = driver
 
-    def _read(self, query: str) -> list[dict[str, str | int | None]]:
-        from typedb.driver import TransactionType  # noqa: PLC0415
-
+    @contextmanager
+    def _lease(self) -> Iterator[Any]:
         driver = self._connect()
         try:
-            with driver.transaction(self.database, TransactionType.READ) as tx:
-                return [_row(r) for r in tx.query(query).resolve().as_concept_rows()]
-        except Exception as exc:  # noqa: BLE001
-            raise self._failed(exc) from None
+            yield driver
+        finally:
+            self._release(driver)
 
-    def _failed(self, exc: BaseException) -> StoreUnavailable:
-        """Drop the driver (the next call reconnects) and say what failed, without the password."""
-        driver, self._driver = self._driver, None
-        if driver is not None:
-            try:
-                driver.close()
-            except Exception:  # noqa: BLE001, S110 - already broken
-                pass
-        return StoreUnavailable(f"TypeDB at {self.address}: {type(exc).__name__}: {_safe(exc, self._password)}")
-
-    def _write(self, work: Callable[[Any], T]) -> T:
-        """Run ``work(tx)`` in a write transaction and commit; retry on isolation conflicts."""
+    def _ensure_schema(self, driver: Any) -> None:
+        """Create the database and define what of ``schema.tql`` it lacks (types idempotently, functions once)."""
         from typedb.driver import TransactionType  # noqa: PLC0415
 
-        driver = self._connect()
+        if not driver.databases.contains(self.database):
+            driver.databases.create(self.database)
+        missing_types, missing_functions = self._missing(driver)
+        if not missing_types and not missing_functions:
+            return
+        try:
+            with driver.transaction(self.database, TransactionType.SCHEMA) as tx:
+                if missing_types:
+                    tx.query(typeql.schema_types()).resolve()
+                for name in missing_functions:
+                    tx.query(typeql.schema_functions()[name]).resolve()
+                tx.commit()
+        except Exception:
+            if self._missing(driver) != (set(), []):  # another replica may have defined it meanwhile
+                raise
+
+    def _missing(self, driver: Any) -> tuple[set[str], list[str]]:
+        words = set(re.findall(r"[A-Za-z_][\w-]*", driver.databases.get(self.database).schema()))
+        functions = [name for name in typeql.schema_functions() if name not in words]
+        return typeql.schema_labels() - words, functions
+
+    async def open(self) -> None:
+        def connect() -> None:
+            self._release(self._connect())
+
+        await asyncio.to_thread(connect)
+
+    async def close(self) -> None:
+        with self._lock:
+            driver, self._driver = self._driver, None
+            if driver is not None and self._users.get(id(driver)):
+                self._retired[id(driver)] = driver
+                driver = None
+        if driver is not None:
+            await asyncio.to_thread(_close_quietly, driver)
+
+    # -- transactions ----------------------------------------------------------------------------------------
+    def _transact(self, kind: str, work: Callable[[Any], T], commit: bool) -> T:
+        from typedb.driver import TransactionType  # noqa: PLC0415
+
+        with self._lease() as driver:
+            try:
+                with driver.transaction(self.database, getattr(TransactionType, kind)) as tx:
+                    result = work(tx)
+                    if commit:
+                        tx.commit()
+                    return result
+            except (StoreQueryError, StoreUnavailable):
+                raise
+            except (ValueError, UnicodeError) as exc:  # a value TypeQL can't carry (not valid Unicode)
+                raise StoreQueryError(f"{self._where()}: {exc}") from None
+            except Exception as exc:
+                if not _from_driver(exc):
+                    raise  # a defect of this adapter: let it show as one
+                if is_conflict(exc):
+                    raise _Conflict(str(exc)) from None
+                if is_unavailable(exc):
+                    self._retire(driver)
+                    raise self._unavailable(exc) from None
+                raise self._refused(exc) from None
+
+    def _read(self, work: Callable[[Any], T]) -> T:
+        return self._transact("READ", work, commit=False)
+
+    def _write(self, work: Callable[[Any], T]) -> T:
+        """``work(tx)`` in a write transaction, committed; retried on isolation conflicts."""
         for attempt in range(1, MAX_COMMIT_ATTEMPTS + 1):
             try:
-                with driver.transaction(self.database, TransactionType.WRITE) as tx:
-                    result = work(tx)
-                    tx.commit()
-                    return result
-            except Exception as exc:  # noqa: BLE001
-                if is_conflict(exc) and attempt < MAX_COMMIT_ATTEMPTS:
+                result = self._transact("WRITE", work, commit=True)
+            except _Conflict as exc:
+                if attempt < MAX_COMMIT_ATTEMPTS:
                     time.sleep(0.05 * attempt)
                     continue
-                raise self._failed(exc) from None
+                failure: Exception = StoreUnavailable(
+                    f"{self._where()}: still conflicting after {MAX_COMMIT_ATTEMPTS} attempts: {exc}"
+                )
+            except (StoreQueryError, StoreUnavailable) as exc:
+                failure = exc
+            else:
+                self.writes.ok()
+                return result
+            self.writes.failed(failure)
+            raise failure
         raise AssertionError("unreachable")
 
-    # -- verdicts and reviews ----------------------------------------------------------------
+    async def check_writable(self) -> None:
+        at = datetime.now(UTC)
+
+        def probe(tx) -> None:
+            for query in (typeql.probe_insert(at), typeql.probe_delete(at)):
+                tx.query(query).resolve()
+
+        await asyncio.to_thread(self._write, probe)
+
+    # -- runs and reviews --------------------------------------------------------------------------------------
     async def put_verdict(self, verdict: HarnessVerdict) -> bool:
-        key = lit(verdict.analysis_hash)
+        run, body = graph.run_graph(verdict), verdict.model_dump_json()
 
         def work(tx) -> bool:
-            if _rows(tx, f"match $v isa harness-verdict, has analysis-hash {key};"):
+            if _rows(tx, typeql.run_exists(run.analysis_hash)):
                 return False
-            body = lit(_b64(verdict.model_dump_json()))
-            tx.query(
-                f"insert $v isa harness-verdict, has analysis-hash {key}, has body {body}, "
-                f"has subject-key {lit(subject_of(verdict))}, has evaluated-at {lit(evaluated_stamp(verdict))};"
-            ).resolve()
+            _run_all(tx, typeql.run_queries(run, body))
             return True
 
         return await asyncio.to_thread(self._write, work)
 
     async def get_verdict(self, analysis_hash: str) -> HarnessVerdict | None:
-        rows = await asyncio.to_thread(
-            self._read, f"match $v isa harness-verdict, has analysis-hash {lit(analysis_hash)}, has body $b; select $b;"
-        )
-        return HarnessVerdict.model_validate_json(_unb64(rows[0]["b"])) if rows else None
+        rows = await asyncio.to_thread(self._read, lambda tx: _rows(tx, typeql.run_body(analysis_hash)))
+        return HarnessVerdict.model_validate_json(rows[0]["b"]) if rows else None
 
     async def latest_analysis(self, subject: str) -> str | None:
-        rows = await asyncio.to_thread(
-            self._read,
-            f"match $v isa harness-verdict, has subject-key {lit(subject)}, has analysis-hash $h, has evaluated-at $t; select $h, $t;",
-        )
-        latest = max(((str(r["t"]), str(r["h"])) for r in rows), default=None)
-        return latest[1] if latest else None
+        rows = await asyncio.to_thread(self._read, lambda tx: _rows(tx, typeql.latest_analysis(subject)))
+        return rows[0]["hash"] if rows else None
 
     async def put_review(self, review: AnnotationRecord) -> bool:
-        key = lit(review.annotation_id)
+        node, body = graph.review_node(review), review.model_dump_json()
 
         def work(tx) -> bool:
-            if _rows(tx, f"match $r isa review, has annotation-id {key};"):
+            if _rows(tx, typeql.review_exists(node.annotation_id)):
                 return False
-            tx.query(
-                f"insert $r isa review, has annotation-id {key}, has analysis-hash {lit(review.analysis_hash)}, "
-                f"has body {lit(_b64(review.model_dump_json()))};"
-            ).resolve()
+            _run_all(tx, [typeql.insert_review(node, body)])
             return True
 
         return await asyncio.to_thread(self._write, work)
 
     async def reviews_for(self, analysis_hash: str) -> list[AnnotationRecord]:
-        rows = await asyncio.to_thread(
-            self._read, f"match $r isa review, has analysis-hash {lit(analysis_hash)}, has body $b; select $b;"
-        )
-        reviews = [AnnotationRecord.model_validate_json(_unb64(r["b"])) for r in rows]
-        return sorted(reviews, key=lambda r: r.annotation_id)
+        rows = await asyncio.to_thread(self._read, lambda tx: _rows(tx, typeql.review_bodies(analysis_hash)))
+        return sorted((AnnotationRecord.model_validate_json(r["b"]) for r in rows), key=lambda r: r.annotation_id)
 
-    # -- packages ------------------------------------------------------------------------------
+    # -- packages ------------------------------------------------------------------------------------------------
     async def insert_package(self, package: KnowledgePackage) -> KnowledgePackage:
-        key = lit(package.package_id)
+        body = package.model_dump_json()
 
-        def work(tx) -> None:
-            if _rows(tx, f"match $p isa knowledge-package, has package-id {key};"):
-                return
-            tx.query(
-                f"insert $p isa knowledge-package, has package-id {key}, "
-                f"has analysis-hash {lit(package.analysis_hash)}, "
-                f"has annotation-id {lit(package.annotation_id)}, has package-state {lit(package.state)}, "
-                f"has revision {revision(package)}, has evidence-source {lit(package.evidence_source)}, "
-                f"has body {lit(_b64(package.model_dump_json()))};"
-            ).resolve()
-            if package.family:
-                _ensure(tx, "family", "family-name", package.family)
-                tx.query(
-                    f"match $p isa knowledge-package, has package-id {key}; "
-                    f"$f isa family, has family-name {lit(package.family)};"
-                    " insert $c isa classification, links (package: $p, family: $f);"
-                ).resolve()
-            for run in package.probe_executions:
-                _ensure(tx, "probe-template", "probe-template-id", run.probe_template_id)
-                tx.query(
-                    f"match $p isa knowledge-package, has package-id {key}; "
-                    f"$t isa probe-template, has probe-template-id {lit(run.probe_template_id)};"
-                    " insert $e isa probe-execution, links (package: $p, template: $t), "
-                    f"has probe-outcome {lit(run.outcome)};"
-                ).resolve()
+        def work(tx) -> str:
+            existing = _rows(tx, typeql.package_body(package.package_id))
+            if existing:
+                return existing[0]["b"]
+            run = _read_run(tx, package.analysis_hash)
+            review = _read_review(tx, package.annotation_id)
+            _run_all(tx, typeql.package_queries(graph.package_graph(package, run, review), body))
+            return body
 
-        await asyncio.to_thread(self._write, work)
-        stored = await self.get_package(package.package_id)
-        if stored is None:
-            raise StoreUnavailable(f"TypeDB at {self.address}: package {package.package_id} not readable after insert")
-        return stored
+        return KnowledgePackage.model_validate_json(await asyncio.to_thread(self._write, work))
 
     async def get_package(self, package_id: str) -> KnowledgePackage | None:
-        rows = await asyncio.to_thread(
-            self._read, f"match $p isa knowledge-package, has package-id {lit(package_id)}, has body $b; select $b;"
-        )
-        return KnowledgePackage.model_validate_json(_unb64(rows[0]["b"])) if rows else None
+        rows = await asyncio.to_thread(self._read, lambda tx: _rows(tx, typeql.package_body(package_id)))
+        return KnowledgePackage.model_validate_json(rows[0]["b"]) if rows else None
 
     async def list_packages(self, state: str | None = None) -> list[KnowledgePackage]:
-        where = f", has package-state {lit(state)}" if state else ""
-        rows = await asyncio.to_thread(self._read, f"match $p isa knowledge-package{where}, has body $b; select $b;")
-        return sorted((KnowledgePackage.model_validate_json(_unb64(r["b"])) for r in rows), key=lambda p: p.package_id)
+        rows = await asyncio.to_thread(self._read, lambda tx: _rows(tx, typeql.package_bodies(state)))
+        return sorted((KnowledgePackage.model_validate_json(r["b"]) for r in rows), key=lambda p: p.package_id)
 
     async def save_package(self, package: KnowledgePackage, expected_revision: int) -> bool:
-        key = lit(package.package_id)
+        new, body = graph.package_graph(package, None, None), package.model_dump_json()
 
         def work(tx) -> bool:
-            if not _rows(
-                tx, f"match $p isa knowledge-package, has package-id {key}, has revision {expected_revision};"
-            ):
+            if not _rows(tx, typeql.package_at_revision(package.package_id, expected_revision)):
                 return False
-            tx.query(
-                f"match $p isa knowledge-package, has package-id {key}; "
-                f"update $p has package-state {lit(package.state)}; $p has revision {revision(package)}; "
-                f"$p has body {lit(_b64(package.model_dump_json()))};"
-            ).resolve()
+            stored = len(_rows(tx, typeql.read_decisions(package.package_id)))
+            _run_all(tx, typeql.save_queries(new, body, stored))
             return True
 
         return await asyncio.to_thread(self._write, work)
 
+    # -- the graph as stored ---------------------------------------------------------------------------------------
+    async def run_graph(self, analysis_hash: str) -> RunGraph | None:
+        return await asyncio.to_thread(self._read, lambda tx: _read_run(tx, analysis_hash))
 
-def _rows(tx, query: str) -> list:
-    return list(tx.query(query).resolve().as_concept_rows())
+    async def package_graph(self, package_id: str) -> PackageGraph | None:
+        return await asyncio.to_thread(self._read, lambda tx: _read_package(tx, package_id))
+
+    # -- queries ------------------------------------------------------------------------------------------------------
+    async def probe_metrics(self) -> list[ProbeMetric]:
+        def work(tx) -> list[ProbeMetric]:
+            outcomes = [(r["template"], r["outcome"], r["executions"]) for r in _rows(tx, typeql.metrics_outcomes())]
+            contributions = [(r["template"], r["contributions"]) for r in _rows(tx, typeql.metrics_contributions())]
+            return queries.probe_metrics(outcomes, contributions)
+
+        return await asyncio.to_thread(self._read, work)
+
+    async def incident_facts(self, incident_id: str) -> IncidentFacts | None:
+        def work(tx) -> IncidentFacts | None:
+            if not _rows(tx, typeql.incident_exists(incident_id)):
+                return None
+            observed = _rows(tx, typeql.observed(incident_id))
+            hypotheses = [
+                HypothesisFact(r["key"], r["family"], r["rank"], int(r["planes"] or 0), bool(r["refuted"]))
+                for r in _rows(tx, typeql.incident_hypotheses(incident_id))
+            ]
+            catalog = [
+                CatalogRow(r["template"], r["collector"], r["plane"], r["family"])
+                for r in _rows(tx, typeql.probe_catalog())
+            ]
+            return IncidentFacts(
+                incident_id=incident_id,
+                observed_collectors=frozenset(r["collector"] for r in observed),
+                observed_planes=frozenset(r["plane"] for r in observed),
+                hypotheses=tuple(sorted(set(hypotheses))),
+                catalog=tuple(sorted(set(catalog))),
+            )
+
+        return await asyncio.to_thread(self._read, work)
+
+    async def verified_actions(self, family: str) -> list[ActionRow]:
+        def work(tx) -> list[ActionRow]:
+            docs = tx.query(typeql.verified_actions(family)).resolve().as_concept_documents()
+            return sorted({ActionRow(d["action"], d["incident"], d["outcome"], d["package"]) for d in docs})
+
+        return await asyncio.to_thread(self._read, work)
+
+    async def similar_incidents(self, incident_id: str) -> list[SimilarRow]:
+        def work(tx) -> list[SimilarRow]:
+            rows = [
+                SimilarRow(r["incident"], r["package"], r["family"], "family", r["family"])
+                for r in _rows(tx, typeql.similar_by_family(incident_id))
+            ]
+            rows += [
+                SimilarRow(r["incident"], r["package"], r["family"], "alert", r["alert"])
+                for r in _rows(tx, typeql.similar_by_alert(incident_id))
+            ]
+            return sorted(set(rows))
+
+        return await asyncio.to_thread(self._read, work)
 
 
-def _ensure(tx, entity: str, attribute: str, value: str) -> None:
-    if not _rows(tx, f"match $x isa {entity}, has {attribute} {lit(value)};"):
-        tx.query(f"insert $x isa {entity}, has {attribute} {lit(value)};").resolve()
+# -- answers -------------------------------------------------------------------------------------------------------
+def _from_driver(exc: BaseException) -> bool:
+    from typedb.driver import TypeDBDriverException  # noqa: PLC0415
+
+    return isinstance(exc, TypeDBDriverException) or type(exc).__module__.startswith("typedb")
 
 
-def _row(row) -> dict[str, str | int | None]:
-    out: dict[str, str | int | None] = {}
-    for name in row.column_names():
-        concept = row.get(name)
-        if concept is None:
-            out[name] = None
-        elif concept.is_attribute() or concept.is_value():
-            value = concept.try_get_string()
-            out[name] = value if value is not None else concept.try_get_integer()
-    return out
+def _close_quietly(driver: Any) -> None:
+    try:
+        driver.close()
+    except Exception:  # noqa: BLE001, S110 - already broken; nothing more to do
+        pass
 
 
-def _safe(exc: BaseException, secret: str) -> str:
-    text = str(exc)[:300]
-    return text.replace(secret, "***") if secret else text
+def _value(concept: Any) -> Any:
+    if concept is None:
+        return None
+    value = concept.try_get_value()
+    return value.datetime_without_nanos if hasattr(value, "datetime_without_nanos") else value
+
+
+def _rows(tx, query: str) -> list[dict[str, Any]]:
+    return [
+        {name: _value(row.get(name)) for name in row.column_names()}
+        for row in tx.query(query).resolve().as_concept_rows()
+    ]
+
+
+def _run_all(tx, statements: list[str]) -> None:
+    for statement in statements:
+        tx.query(statement).resolve()
+
+
+def _links(tx, query: str) -> dict[str, tuple[str, ...]]:
+    out: dict[str, set[str]] = {}
+    for r in _rows(tx, query):
+        out.setdefault(r["key"], set()).add(r["evidence"])
+    return {k: tuple(sorted(v)) for k, v in out.items()}
+
+
+def _read_review(tx, annotation_id: str) -> ReviewNode | None:
+    rows = _rows(tx, typeql.read_review(annotation_id))
+    return ReviewNode(annotation_id, rows[0]["hash"], rows[0]["kind"], rows[0]["outcome"]) if rows else None
+
+
+def _read_run(tx, h: str) -> RunGraph | None:
+    rows = _rows(tx, typeql.read_run(h))
+    if not rows:
+        return None
+    run = rows[0]
+    supports = _links(tx, typeql.read_links(h, "support", "hypothesis"))
+    claim_supports = _links(tx, typeql.read_links(h, "support", "claim"))
+    refutations = _links(tx, typeql.read_links(h, "refutation", "claim"))
+    yields = _links(tx, typeql.read_yields(h))
+    evidence = sorted({
+        EvidenceNode(r["key"], r["id"], r["collector"], r["plane"], r["live"], r["verified"], r["observed"],
+                     r["relation"])
+        for r in _rows(tx, typeql.read_evidence(h))
+    }, key=lambda e: e.key)
+    hypotheses = sorted({
+        HypothesisNode(r["key"], r["id"], r["family"], r["root"], r["rank"], supports.get(r["key"], ()))
+        for r in _rows(tx, typeql.read_hypotheses(h))
+    }, key=lambda x: x.key)
+    claims = sorted({
+        ClaimNode(r["key"], r["id"], r["kind"], r["status"], r["text"], claim_supports.get(r["key"], ()),
+                  refutations.get(r["key"], ()))
+        for r in _rows(tx, typeql.read_claims(h))
+    }, key=lambda c: c.key)
+    executions = sorted({
+        ExecutionNode(r["key"], r["ordinal"], r["template"], r["outcome"], r["collector"], r["plane"],
+                      r["hypothesis"], yields.get(r["key"], ()))
+        for r in _rows(tx, typeql.read_executions(h))
+    }, key=lambda x: x.ordinal)
+    return RunGraph(
+        h, run["incident"], run["alert"], run["started"], run["verdict"], run["score"], run["at"],
+        tuple(evidence), tuple(hypotheses), tuple(claims), tuple(executions),
+    )
+
+
+def _read_package(tx, package_id: str) -> PackageGraph | None:
+    rows = _rows(tx, typeql.read_package(package_id))
+    if not rows:
+        return None
+    p = rows[0]
+    decisions = sorted({
+        DecisionNode(r["key"], r["ordinal"], r["decision"], r["reviewer"], r["at"], r["accepted"], r["from"], r["to"])
+        for r in _rows(tx, typeql.read_decisions(package_id))
+    }, key=lambda d: d.ordinal)
+    remediations = sorted({
+        Remediation(r["action"], r["incident"], r["outcome"]) for r in _rows(tx, typeql.read_remediations(package_id))
+    })
+    grounding = sorted({r["evidence"] for r in _rows(tx, typeql.read_grounding(package_id))})
+    return PackageGraph(
+        package_id, p["hash"], p["annotation"], p["state"], p["source"], p["valid"], p["revision"], p["family"],
+        p["run"], tuple(grounding), tuple(decisions), tuple(remediations),
+    )

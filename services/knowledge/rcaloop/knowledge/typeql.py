@@ -555,3 +555,39 @@ def similar_by_alert(incident_id: str) -> str:
         "  try { classification (classified: $p, family: $f); $f has family-name $family; };\n"
         "select $incident, $package, $alert, $family;\ndistinct;"
     )
+
+
+# -- whole writes (what one store method sends, in order) ------------------------------------------------------
+def run_queries(run: RunGraph, body: str) -> list[str]:
+    """The writes of one run: shared nodes first (``put``), then the run's own nodes and edges."""
+    out = [put_incident(run.incident_id)]
+    out += [put_alert(run.alert_name)] if run.alert_name else []
+    out += [put_plane(p) for p in run.planes]
+    out += [put_family(f) for f in run.families]
+    out += [put_template(t) for t in run.templates]
+    out.append(insert_run(run, body))
+    out += [insert_evidence(run.analysis_hash, e) for e in run.evidence]
+    out += [insert_hypothesis(run.analysis_hash, h) for h in run.hypotheses]
+    out += [insert_claim(run.analysis_hash, c) for c in run.claims]
+    out += [link_evidence("support", "hypothesis", h.key, e) for h in run.hypotheses for e in h.supported_by]
+    out += [link_evidence("support", "claim", c.key, e) for c in run.claims for e in c.supported_by]
+    out += [link_evidence("refutation", "claim", c.key, e) for c in run.claims for e in c.refuted_by]
+    out += [insert_execution(run.analysis_hash, x) for x in run.executions]
+    out += [link_yield(x.key, e) for x in run.executions for e in x.evidence_keys]
+    return out
+
+
+def package_queries(p: PackageGraph, body: str) -> list[str]:
+    out = [insert_package(p, body)]
+    out += [link_promotion(p.package_id, p.promoted_run)] if p.promoted_run else []
+    out += [put_family(p.family), link_package_family(p.package_id, p.family)] if p.family else []
+    out += [link_grounding(p.package_id, e) for e in p.grounding]
+    for m in p.remediations:
+        out += [put_action(m.action), insert_remediation(p.package_id, m.action, m.incident_id, m.outcome)]
+    out += [insert_decision(p.package_id, d) for d in p.decisions]
+    return out
+
+
+def save_queries(p: PackageGraph, body: str, stored_decisions: int) -> list[str]:
+    """A package update: its state, revision and body, and the decisions made since it was stored."""
+    return [update_package(p, body)] + [insert_decision(p.package_id, d) for d in p.decisions[stored_decisions:]]

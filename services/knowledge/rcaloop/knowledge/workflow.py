@@ -11,10 +11,11 @@ from collections.abc import Awaitable, Callable
 from rcaloop.contracts import AnnotationRecord, HarnessVerdict, Issue, KnowledgeEvent
 from rcaloop.contracts.common import utcnow
 from rcaloop.contracts.knowledge import Decision, KnowledgePackage, ProbeMetric, RuntimeSnapshot
-from rcaloop.knowledge import core
-from rcaloop.knowledge.case import DEFAULT_MIN_REVIEW_SCORE
+from rcaloop.knowledge import core, queries
+from rcaloop.knowledge.case import DEFAULT_MIN_REVIEW_SCORE, normalize_family
+from rcaloop.knowledge.queries import ProbePlan, SimilarIncident, VerifiedAction
 from rcaloop.knowledge.snapshot import SnapshotCache, runtime_snapshot, typedb_outage_runtime_activation_success
-from rcaloop.knowledge.store import KnowledgeStore, revision
+from rcaloop.knowledge.store import KnowledgeStore, StoreQueryError, StoreUnavailable, revision
 from rcaloop.shared.analysis_subject import subject_of
 from rcaloop.shared.logs import get_logger
 
@@ -173,5 +174,25 @@ class KnowledgeWorkflow:
     async def snapshot(self) -> RuntimeSnapshot:
         return await runtime_snapshot(self.store, self.cache)
 
+    # -- graph queries (the store queries the graph; ``queries`` shapes the rows) ----------------------------
     async def probe_metrics(self) -> list[ProbeMetric]:
-        return core.probe_metrics(await self.store.list_packages("activated"))
+        return await self.store.probe_metrics()
+
+    async def probe_plan(self, incident_id: str) -> ProbePlan | None:
+        facts = await self.store.incident_facts(incident_id)
+        return queries.probe_plan(facts) if facts is not None else None
+
+    async def verified_actions(self, family: str) -> list[VerifiedAction]:
+        name = normalize_family(family) or family
+        return queries.verified_actions(name, await self.store.verified_actions(name))
+
+    async def similar_incidents(self, incident_id: str) -> list[SimilarIncident]:
+        return queries.similar_incidents(await self.store.similar_incidents(incident_id))
+
+    async def readiness(self) -> str | None:
+        """Why the knowledge service is not ready (its store refuses writes), or None when it is."""
+        try:
+            await self.store.check_writable()
+        except (StoreUnavailable, StoreQueryError) as exc:
+            return str(exc)
+        return self.store.writes.problem()
