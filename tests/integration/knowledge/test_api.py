@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import sqlite3
+
 import httpx
 import pytest
 from fastapi import FastAPI
@@ -144,3 +146,26 @@ async def test_store_outage_snapshot_still_serves_and_other_reads_say_503(ctx, t
 async def test_outage_check_fails_without_any_cached_snapshot(tmp_path):
     check = await typedb_outage_runtime_activation_success(UnreachableStore(), SnapshotCache(tmp_path / "none.json"))
     assert check.typedb_outage_runtime_activation_success is False and check.reason
+
+
+async def test_readiness_says_no_while_the_store_refuses_writes(ctx, tmp_path):
+    client, workflow, _, _ = ctx
+    assert (await client.get("/api/v1/knowledge/ready")).json() == {"ready": True, "store": "sqlite"}
+    (tmp_path / "not-a-dir").write_text("a file where the store's directory should be")
+    workflow.store = SqliteKnowledgeStore(tmp_path / "not-a-dir" / "knowledge.sqlite3")
+    refused = await client.get("/api/v1/knowledge/ready")
+    assert refused.status_code == 503 and refused.json()["error"]["code"] == "KS503"
+    assert "not-a-dir" in refused.json()["error"]["message"]
+    workflow.store = UnreachableStore()
+    assert (await client.get("/api/v1/knowledge/ready")).status_code == 503
+
+
+async def test_a_refused_query_is_a_500_not_an_outage(ctx):
+    client, workflow, _, _ = ctx
+    await workflow.store.open()
+    with sqlite3.connect(workflow.store.path) as conn:  # a defect: the query's view is gone
+        conn.execute("DROP VIEW approved_executions")
+    refused = await client.get("/api/v1/knowledge/probe-metrics")
+    assert refused.status_code == 500 and refused.json()["error"]["code"] == "KS500"
+    assert "approved_executions" in refused.json()["error"]["message"]
+    assert (await client.get("/api/v1/knowledge/packages")).status_code == 200  # the store itself is up

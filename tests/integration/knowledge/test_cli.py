@@ -14,6 +14,7 @@ from rcaloop.contracts import Stream
 from rcaloop.knowledge.snapshot import SnapshotCache
 from rcaloop.knowledge.sqlite_store import SqliteKnowledgeStore
 from rcaloop.knowledge.workflow import KnowledgeWorkflow
+from tests.unit.knowledge import incident_set
 from tests.unit.knowledge.builders import evaluation, verdict
 
 TOKEN = "cli-reviewer-token"
@@ -95,3 +96,23 @@ def test_bracketed_input_is_printed_literally_not_as_rich_markup(env):
     assert bad_state.exit_code == 2 and "unknown state '[/x]'" in bad_state.output
     missing = _run("decide", "[/red]kp", "approve")
     assert missing.exit_code == 2 and "KD404" in missing.output and "[/red]kp" in missing.output
+
+
+def test_probes_ranks_the_open_incident_from_the_store_the_service_uses(tmp_path, monkeypatch):
+    data = tmp_path / "data"
+    monkeypatch.setenv("RCALOOP_DATA_DIR", str(data))
+    monkeypatch.delenv("TYPEDB_ADDRESS", raising=False)
+
+    async def seed() -> None:
+        store = SqliteKnowledgeStore(data / "knowledge" / "knowledge.sqlite3")
+        await incident_set.load(KnowledgeWorkflow(store, SnapshotCache(data / "knowledge" / "snapshot.json")))
+        await store.close()
+
+    asyncio.run(seed())
+    ranked = _run("probes", "--incident", "inc-D", "--json")
+    assert ranked.exit_code == 0, ranked.output
+    assert [p["probe_template_id"] for p in json.loads(ranked.output)["probes"]] == incident_set.EXPECTED_PROBES_FOR_D
+    table = _run("probes", "--incident", "inc-D")
+    assert table.exit_code == 0 and "pt.db.query_latency" in table.output and "slow_query" in table.output
+    unknown = _run("probes", "--incident", "[/x]inc")
+    assert unknown.exit_code == 2 and "no incident '[/x]inc'" in unknown.output

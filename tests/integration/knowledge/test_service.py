@@ -13,6 +13,7 @@ from rcaloop.shared.service import http_app
 from rcaloop.shared.wire import encode
 from tests.conftest import running
 from tests.helpers.streams import dlq, entries
+from tests.unit.knowledge import incident_set
 from tests.unit.knowledge.builders import evaluation, verdict
 
 TOKEN = "t0ken-for-tests"
@@ -111,3 +112,42 @@ async def test_decision_events_survive_a_redis_outage_through_the_outbox(redis, 
     assert (await workflow.package(candidate.package_id)).outbox == []
     await workflow.store.close()
     assert [e["event_id"] for e in await _events(redis, prefix)] == [e.event_id for e in events]
+
+
+async def test_probe_ranking_and_metrics_over_http_after_the_incident_set_flowed_through_redis(
+    redis, prefix, settings_factory, wait
+):
+    """The worked incident set as messages on real streams; reviewers decide over HTTP; the graph answers."""
+    settings = _settings(settings_factory)
+    service = build(settings)
+    for incident in (*incident_set.PAST, incident_set.D):
+        if incident is not incident_set.D:
+            await redis.xadd(Stream.REVIEW_ANNOTATIONS.key(prefix), encode(incident.evaluation()))
+        await redis.xadd(Stream.EVALUATED.key(prefix), encode(incident.verdict()))
+    async with running([service], settings):
+        await wait(lambda: _count(redis, prefix, len(incident_set.PAST)), timeout=30)
+        candidates = {e["analysis_hash"]: e["package_id"] for e in await _events(redis, prefix)}
+        transport = httpx.ASGITransport(http_app([service]))
+        async with httpx.AsyncClient(transport=transport, base_url="http://rcaloop") as client:
+            auth = {"Authorization": f"Bearer {TOKEN}"}
+            assert (await client.get("/api/v1/knowledge/ready")).json() == {"ready": True, "store": "sqlite"}
+            assert (await client.get("/api/v1/knowledge/probe-metrics")).json() == []  # nothing approved yet
+            for incident in incident_set.PAST:
+                url = f"/api/v1/knowledge/packages/{candidates[incident.analysis_hash]}/decisions"
+                decided = await client.post(url, json={"decision": incident.decision}, headers=auth)
+                assert decided.status_code == 200, decided.text
+            metrics = (await client.get("/api/v1/knowledge/probe-metrics")).json()
+            plan = await client.get("/api/v1/knowledge/probes", params={"incident": "inc-D"})
+            unknown = await client.get("/api/v1/knowledge/probes", params={"incident": "inc-nope"})
+            missing = await client.get("/api/v1/knowledge/probes")
+            actions = await client.get("/api/v1/knowledge/verified-actions", params={"family": incident_set.POOL})
+            similar = await client.get("/api/v1/knowledge/similar-incidents", params={"incident": "inc-D"})
+    assert {m["probe_template_id"]: (m["executions"], m["supports"], m["refutes"], m["contributions"])
+            for m in metrics} == incident_set.EXPECTED_METRICS
+    assert plan.status_code == 200
+    assert [p["probe_template_id"] for p in plan.json()["probes"]] == incident_set.EXPECTED_PROBES_FOR_D
+    assert [o["family"] for o in plan.json()["open_hypotheses"]] == incident_set.EXPECTED_OPEN_FOR_D
+    assert unknown.status_code == 404 and unknown.json()["error"]["code"] == "KQ404"
+    assert missing.status_code == 422 and missing.json()["error"]["code"] == "invalid_request"
+    assert [a["incidents"] for a in actions.json()] == [["inc-A"]]
+    assert [(s["incident_id"], s["history"]) for s in similar.json()] == [("inc-A", True), ("inc-B", True)]

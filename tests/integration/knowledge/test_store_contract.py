@@ -6,11 +6,12 @@ import asyncio
 
 import pytest
 
-from rcaloop.knowledge import core
+from rcaloop.knowledge import core, graph
 from rcaloop.knowledge.snapshot import SnapshotCache, UnreachableStore, typedb_outage_runtime_activation_success
 from rcaloop.knowledge.store import KnowledgeStore, revision
 from rcaloop.knowledge.workflow import DecisionError, KnowledgeWorkflow, slim_verdict
-from tests.unit.knowledge.builders import evaluation, verdict
+from tests.unit.knowledge import incident_set
+from tests.unit.knowledge.builders import evaluation, trace, verdict
 
 HASH_B = "b" * 64
 
@@ -165,3 +166,177 @@ async def test_the_review_score_floor_comes_from_the_settings(store, tmp_path):
     await strict.on_verdict(verdict())
     [event] = await strict.on_review(evaluation())
     assert event.kind == "rejected" and [i.code for i in event.issues] == ["KN105"]
+
+
+# -- the graph: every relation written is read back from the graph, not from the stored JSON ------------------
+async def test_a_run_reads_back_as_the_graph_its_verdict_describes(store):
+    v = slim_verdict(verdict(lambda d: d["parsed"].update(alert_text="CheckoutHighLatency service=checkout-api")))
+    assert await store.put_verdict(v) is True
+    stored = await store.run_graph(v.analysis_hash)
+    assert stored == graph.run_graph(v)
+    assert stored.incident_id == "inc-4711" and stored.alert_name == "CheckoutHighLatency service=checkout-api"
+    by_id = {e.evidence_id: e for e in stored.evidence}
+    assert (by_id["E01"].collector, by_id["E01"].plane, by_id["E01"].live) == ("prometheus", "metrics", True)
+    assert by_id["E03"].time_relation == "before_incident" and by_id["E04"].time_relation == "after_incident"
+    [root] = [h for h in stored.hypotheses if h.is_root_cause]
+    assert root.family == "db_connection_pool_exhaustion" and root.rank == 1
+    assert root.supported_by == (by_id["E01"].key, by_id["E02"].key)
+    claim = next(c for c in stored.claims if c.kind == "root_cause")
+    assert claim.supported_by == tuple(by_id[i].key for i in ("E01", "E02", "E03"))
+    refuting = next(x for x in stored.executions if x.outcome == "refutes")
+    assert (refuting.ordinal, refuting.probe_template_id, refuting.collector, refuting.plane) == (
+        3, "pt.db.slow_query_log", "loki", "logs",
+    )
+    assert refuting.hypothesis_key.endswith("/H2") and refuting.evidence_keys == (by_id["E02"].key,)
+    assert await store.run_graph(HASH_B) is None
+
+
+async def test_claims_read_back_their_refuting_evidence(store):
+    v = slim_verdict(verdict(lambda d: d["claims"][1].update(refutes=["E04"], status="refuted")))
+    await store.put_verdict(v)
+    recommendation = next(c for c in (await store.run_graph(v.analysis_hash)).claims if c.claim_id == "C2")
+    assert recommendation.refuted_by == (graph.key(v.analysis_hash, "E04"),) and recommendation.status == "refuted"
+
+
+async def test_keys_differing_only_in_a_control_character_stay_two_keys(store):
+    def twins(d):
+        ledger = trace(d)
+        ledger["probe_executions"] = [
+            {"probe_template_id": "pt.twin\x01", "hypothesis_id": "H1", "evidence_ids": ["E01"], "outcome": "supports"},
+            {"probe_template_id": "pt.twin\x02", "hypothesis_id": "H1\n", "evidence_ids": ["E01"], "outcome": "supports"},
+        ]
+        ledger["hypotheses"].append(dict(ledger["hypotheses"][1], id="H1\n", family='quote"and\\slash'))
+
+    v = slim_verdict(verdict(twins))
+    await store.put_verdict(v)
+    stored = await store.run_graph(v.analysis_hash)
+    assert stored == graph.run_graph(v)
+    assert stored.templates == ("pt.twin\x01", "pt.twin\x02")
+    assert {h.hypothesis_id for h in stored.hypotheses} == {"H1", "H1\n", "H2"}
+    assert 'quote"and\\slash' in stored.families
+
+
+async def test_a_package_reads_back_its_classification_grounding_actions_and_decisions(store, tmp_path):
+    workflow = KnowledgeWorkflow(store, SnapshotCache(tmp_path / "snap.json"))
+    review = evaluation()
+    await workflow.on_review(review)
+    [candidate] = await workflow.on_verdict(verdict())
+    run = await store.run_graph(candidate.analysis_hash)
+    package, _ = await workflow.decide(candidate.package_id, "shadow", "mira", "check the rollback first")
+    package, _ = await workflow.decide(candidate.package_id, "activate", "lee")
+    stored = await store.package_graph(package.package_id)
+    assert stored == graph.package_graph(package, run, graph.review_node(review))
+    assert stored.family == "db_connection_pool_exhaustion" and stored.promoted_run == run.analysis_hash
+    assert stored.grounding == tuple(graph.key(run.analysis_hash, i) for i in ("E01", "E02"))
+    assert stored.remediations == (graph.Remediation("roll back checkout-api to v2.13", "inc-4711", "resolved"),)
+    assert [(d.ordinal, d.decision, d.reviewer, d.to_state) for d in stored.decisions] == [
+        (1, "shadow", "mira", "shadowed"), (2, "activate", "lee", "activated"),
+    ]
+    assert stored.state == "activated" and stored.revision == package.revision and stored.revision >= 4
+    assert await store.package_graph("kp-missing") is None
+
+
+async def test_actions_become_verified_only_when_the_review_says_resolved_or_mitigated(store):
+    await store.put_verdict(slim_verdict(verdict()))
+    for outcome, annotation_id in (("not_resolved", "ev-nr"), ("unknown", "ev-unk"), ("mitigated", "ev-mit")):
+        review = evaluation(lambda d, o=outcome: d["evaluation"].update(resolution_outcome=o), annotation_id=annotation_id)
+        await store.put_review(review)
+        # a package claiming a verified action whatever the review said: the store still asks the review
+        package = core.promote(review, verdict()).model_copy(update={"verified_actions": ["restart everything"]})
+        await store.insert_package(package)
+        stored = await store.package_graph(package.package_id)
+        expected = (graph.Remediation("restart everything", "inc-4711", "mitigated"),) if outcome == "mitigated" else ()
+        assert stored.remediations == expected
+
+
+async def test_integer_attributes_round_trip(store):
+    v = slim_verdict(verdict(lambda d: d["parsed"]["diagnosis"].update(
+        candidates=[f"family_{n}" for n in range(11)] + ["slow_query", "db_connection_pool_exhaustion"]
+    )))
+    await store.put_verdict(v)
+    ranks = {h.family: h.rank for h in (await store.run_graph(v.analysis_hash)).hypotheses}
+    assert ranks == {"db_connection_pool_exhaustion": 13, "slow_query": 12}
+    big = 2**40 + 7
+    package = core.promote(evaluation(), v).model_copy(update={"revision": big})
+    await store.insert_package(package)
+    assert (await store.package_graph(package.package_id)).revision == big
+    moved = core.decide(package, "approve", "mira").package
+    assert await store.save_package(moved, big) is True
+    stored = await store.package_graph(package.package_id)
+    assert stored.revision == big + 1 and [d.ordinal for d in stored.decisions] == [1]
+
+
+async def test_one_package_id_written_from_two_threads_at_once(store_factory):
+    first, second = await store_factory(), await store_factory()
+    await first.put_verdict(slim_verdict(verdict()))
+    await first.put_review(evaluation())
+    mine = core.promote(evaluation(), verdict(), created_by="review:ev-4711-1")
+    theirs = mine.model_copy(update={"created_by": "verdict:x", "summary": "another writer's copy"})
+    results = await asyncio.gather(first.insert_package(mine), second.insert_package(theirs))
+    assert results[0] == results[1] and results[0] in (mine, theirs)
+    assert [p.package_id for p in await first.list_packages()] == [mine.package_id]
+    run = await first.run_graph(mine.analysis_hash)
+    stored = await second.package_graph(mine.package_id)
+    assert stored == graph.package_graph(results[0], run, graph.review_node(evaluation()))  # no edge twice
+
+
+# -- queries on the worked incident set (answers worked out in tests/unit/knowledge/incident_set.py) -------------
+@pytest.fixture
+async def incidents(store, tmp_path):
+    workflow = KnowledgeWorkflow(store, SnapshotCache(tmp_path / "snap.json"))
+    return workflow, await incident_set.load(workflow)
+
+
+async def test_probe_metrics_count_approved_trace_v3_cases_only(incidents):
+    workflow, _ = incidents
+    metrics = {m.probe_template_id: (m.executions, m.supports, m.refutes, m.contributions)
+               for m in await workflow.probe_metrics()}
+    assert metrics == incident_set.EXPECTED_METRICS
+
+
+async def test_probes_for_the_open_incident_come_in_the_worked_out_order(incidents):
+    workflow, _ = incidents
+    plan = await workflow.probe_plan("inc-D")
+    assert [p.probe_template_id for p in plan.probes] == incident_set.EXPECTED_PROBES_FOR_D
+    assert [o.family for o in plan.open_hypotheses] == incident_set.EXPECTED_OPEN_FOR_D
+    assert plan.resolved_families == incident_set.EXPECTED_RESOLVED_FOR_D
+    assert (plan.observed_collectors, plan.observed_planes) == (["git", "loki"], ["code host", "log search"])
+    first = plan.probes[0]
+    assert (first.new_collector, first.independent_plane, first.discriminates, first.plan_fit) == (True, True, 2, 1.0)
+    assert await workflow.probe_plan("inc-unknown") is None
+
+
+async def test_verified_actions_for_a_family_come_from_activated_packages_only(incidents):
+    workflow, packages = incidents
+    [pool] = await workflow.verified_actions("DB Connection Pool Exhaustion")  # names are normalised
+    assert (pool.action, pool.resolved, pool.mitigated, pool.incidents) == (
+        "roll back checkout-api to v2.13", 1, 0, ["inc-A"],
+    )
+    [dns] = await workflow.verified_actions(incident_set.DNS)
+    assert (dns.mitigated, dns.package_ids) == (1, [packages["inc-B"]])
+    assert await workflow.verified_actions(incident_set.DISK) == []  # inc-C is only shadowed
+
+
+async def test_similar_incidents_are_history_with_what_they_share(incidents):
+    workflow, _ = incidents
+    similar = await workflow.similar_incidents("inc-D")
+    assert [(s.incident_id, s.shared_families, s.shared_alert) for s in similar] == incident_set.EXPECTED_SIMILAR_TO_D
+    assert all(s.history is True for s in similar)
+    assert [s.incident_id for s in await workflow.similar_incidents("inc-A")] == ["inc-B"]  # the alert only
+
+
+async def test_an_activated_harness_claim_package_adds_no_probe_metrics(store, tmp_path):
+    workflow = KnowledgeWorkflow(store, SnapshotCache(tmp_path / "snap.json"))
+    incomplete = lambda d: trace(d)["observations"][0].update(time_relation="unknown")  # noqa: E731
+    await workflow.on_review(evaluation())
+    [candidate] = await workflow.on_verdict(verdict(incomplete))
+    assert candidate.evidence_source == "harness_claim"
+    await workflow.decide(candidate.package_id, "approve", "mira")
+    assert (await store.run_graph(candidate.analysis_hash)).executions  # the run's probes are in the graph …
+    assert await workflow.probe_metrics() == []  # … but only approved trace-v3 cases count
+
+
+async def test_the_store_is_writable_and_leaves_nothing_behind(store):
+    await store.check_writable()
+    await store.check_writable()
+    assert store.writes.problem() is None and await store.list_packages() == []

@@ -142,10 +142,13 @@ def probe_plan(facts: IncidentFacts) -> ProbePlan:
     for h in sorted(facts.hypotheses):
         if not h.resolved and h.family not in resolved:
             open_rows[h.family].append(h)
-    open_hypotheses = [
-        OpenHypothesis(family=family, rank=_best(h.rank for h in rows), hypothesis_keys=[h.key for h in rows])
-        for family, rows in sorted(open_rows.items(), key=lambda kv: (kv[0] is None, kv[0] or ""))
-    ]
+    open_hypotheses = sorted(
+        (
+            OpenHypothesis(family=family, rank=_best(h.rank for h in rows), hypothesis_keys=[h.key for h in rows])
+            for family, rows in open_rows.items()
+        ),
+        key=lambda o: (o.rank is None, o.rank or 0, o.family is None, o.family or ""),
+    )
     rank = {o.family: o.rank for o in open_hypotheses if o.family}
     candidates = []
     grouped: dict[tuple[str, str, str], set[str]] = defaultdict(set)
