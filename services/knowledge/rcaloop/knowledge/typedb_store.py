@@ -77,8 +77,16 @@ class TypeDBKnowledgeStore:
     name = "typedb"
 
     def __init__(
-        self, address: str, username: str, password: str, database: str = "rcaloop", *, timeout_ms: int = 5000
+        self,
+        address: str,
+        username: str,
+        password: str,
+        database: str = "rcaloop",
+        *,
+        timeout_ms: int = 5000,
+        driver_factory: Callable[..., Any] | None = None,
     ):
+        """``driver_factory`` defaults to ``TypeDB.driver`` (tests of the connection handling pass a stand-in)."""
         self.address = address
         self.database = database
         self._username = username
@@ -89,6 +97,7 @@ class TypeDBKnowledgeStore:
         self._users: dict[int, int] = {}
         self._retired: dict[int, Any] = {}
         self._schema_ready = False
+        self._driver_factory = driver_factory
         self.writes = WriteRecord()
 
     # -- connection ----------------------------------------------------------------------------------------
@@ -114,7 +123,8 @@ class TypeDBKnowledgeStore:
                 driver = None
                 try:
                     options = DriverOptions(DriverTlsConfig.disabled(), request_timeout_millis=self._timeout_ms)
-                    driver = TypeDB.driver(self.address, Credentials(self._username, self._password), options)
+                    factory = self._driver_factory or TypeDB.driver
+                    driver = factory(self.address, Credentials(self._username, self._password), options)
                     if not self._schema_ready:
                         self._ensure_schema(driver)
                         self._schema_ready = True
