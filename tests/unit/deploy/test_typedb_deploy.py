@@ -1,0 +1,149 @@
+"""TypeDB as deployed: a server the pinned driver can talk to, its data on a volume, health that means something.
+
+No Docker engine or cluster runs here: the files are read, the versions compared through the
+protocol table, and the healthcheck command run against a local HTTP server.
+"""
+
+from __future__ import annotations
+
+import http.server
+import importlib.metadata
+import re
+import socket
+import subprocess
+import threading
+import tomllib
+from pathlib import Path
+
+import pytest
+import yaml
+from packaging.specifiers import SpecifierSet
+
+from rcaloop.knowledge.api import router
+from rcaloop.knowledge.typedb_versions import DATA_DIR, DRIVER_PROTOCOL, cannot_talk, minor
+
+ROOT = Path(__file__).resolve().parents[3]
+READY = "/api/v1/knowledge/ready"
+
+
+def _compose() -> dict:
+    return yaml.safe_load((ROOT / "docker-compose.yml").read_text())
+
+
+def _k8s(kind: str, name: str) -> dict:
+    docs = [d for f in sorted((ROOT / "deploy" / "k8s").glob("*.yaml")) for d in yaml.safe_load_all(f.read_text()) if d]
+    return next(d for d in docs if d["kind"] == kind and d["metadata"]["name"] == name)
+
+
+def _driver_pin() -> SpecifierSet:
+    deps = tomllib.loads((ROOT / "services" / "knowledge" / "pyproject.toml").read_text())["project"]["dependencies"]
+    [pin] = [d for d in deps if d.startswith("typedb-driver")]
+    return SpecifierSet(pin.removeprefix("typedb-driver"))
+
+
+def _servers() -> dict[str, str]:
+    statefulset = _k8s("StatefulSet", "typedb")
+    return {
+        "docker-compose.yml": _compose()["services"]["typedb"]["image"],
+        "deploy/k8s/typedb.yaml": statefulset["spec"]["template"]["spec"]["containers"][0]["image"],
+    }
+
+
+def test_the_pinned_servers_and_driver_speak_one_protocol():
+    installed = importlib.metadata.version("typedb-driver")
+    pin = _driver_pin()
+    assert installed in pin
+    admitted = [f"3.{n}.0" for n in range(10, 30) if f"3.{n}.0" in pin or f"3.{n}.99" in pin]
+    assert admitted and all(minor(v) in DRIVER_PROTOCOL for v in admitted), (
+        f"the pin {pin} admits drivers whose protocol is unknown: {admitted}"
+    )
+    for where, image in _servers().items():
+        assert image.startswith("typedb/typedb:3."), where
+        for driver in (installed, *admitted):
+            assert cannot_talk(image, driver) is None, f"{where}: {cannot_talk(image, driver)}"
+
+
+@pytest.mark.parametrize(
+    ("server", "reason"),
+    [
+        ("typedb/typedb:3.4.0", "protocol 7, driver 3.14.0 protocol 8"),  # the image this repository once pinned
+        ("typedb/typedb:3.11.5", "needs protocol extension 2"),
+        ("typedb/typedb:3.99.0", "protocol unknown"),
+    ],
+)
+def test_a_server_the_driver_cannot_talk_to_is_named_with_the_reason(server, reason):
+    assert reason in cannot_talk(server, "3.14.0")
+
+
+def test_typedb_keeps_its_data_on_a_volume_at_the_image_data_directory():
+    compose = _compose()
+    [volume] = compose["services"]["typedb"]["volumes"]
+    name, target = volume.split(":", 1)
+    assert target == DATA_DIR and name in compose["volumes"]
+    spec = _k8s("StatefulSet", "typedb")["spec"]
+    [mount] = spec["template"]["spec"]["containers"][0]["volumeMounts"]
+    assert mount["mountPath"] == DATA_DIR
+    assert mount["name"] in {t["metadata"]["name"] for t in spec["volumeClaimTemplates"]}
+    service = _k8s("Service", "typedb")
+    knowledge_env = _k8s("Deployment", "rcaloop-knowledge")["spec"]["template"]["spec"]["containers"][0]["env"]
+    address = next(e["value"] for e in knowledge_env if e["name"] == "TYPEDB_ADDRESS")
+    assert address == f"{service['metadata']['name']}.{service['metadata']['namespace']}.svc:1729"
+
+
+def test_the_knowledge_service_is_healthy_only_while_its_store_accepts_writes():
+    paths = {route.path for route in router(lambda: None, lambda: {}).routes}
+    assert READY in paths
+    knowledge = _compose()["services"]["knowledge"]
+    check = " ".join(knowledge["healthcheck"]["test"])
+    assert f"127.0.0.1:{knowledge['environment']['HTTP_PORT']}{READY}" in check
+    container = _k8s("Deployment", "rcaloop-knowledge")["spec"]["template"]["spec"]["containers"][0]
+    assert container["readinessProbe"]["httpGet"] == {"path": READY, "port": "http"}
+
+
+def test_the_knowledge_package_ships_its_schema():
+    config = tomllib.loads((ROOT / "services" / "knowledge" / "pyproject.toml").read_text())
+    assert "schema.tql" in config["tool"]["setuptools"]["package-data"]["rcaloop.knowledge"]
+    assert (ROOT / "services" / "knowledge" / "rcaloop" / "knowledge" / "schema.tql").is_file()
+
+
+# -- the TypeDB healthcheck command, run against a local HTTP server ------------------------------------------------
+class _Health(http.server.BaseHTTPRequestHandler):
+    status = 204
+
+    def do_GET(self):  # noqa: N802 - the http.server hook
+        self.send_response(self.status if self.path == "/health" else 404)
+        self.end_headers()
+
+    def log_message(self, *_args):
+        pass
+
+
+def _serve(status: int):
+    handler = type("Health", (_Health,), {"status": status})
+    server = http.server.HTTPServer(("127.0.0.1", 0), handler)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    return server
+
+
+def _healthcheck(port: int) -> int:
+    command = _compose()["services"]["typedb"]["healthcheck"]["test"]
+    assert command[:3] == ["CMD", "bash", "-c"]
+    script = re.sub(r"/127\.0\.0\.1/8000\b", f"/127.0.0.1/{port}", command[3])
+    return subprocess.run(["bash", "-c", script], timeout=20, capture_output=True).returncode
+
+
+@pytest.mark.parametrize(("status", "healthy"), [(204, True), (503, False)])
+def test_the_typedb_healthcheck_passes_only_on_its_health_answer(status, healthy):
+    server = _serve(status)
+    try:
+        assert (_healthcheck(server.server_address[1]) == 0) is healthy
+    finally:
+        server.shutdown()
+        server.server_close()
+
+
+def test_the_typedb_healthcheck_fails_when_nothing_listens():
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    assert _healthcheck(port) != 0
