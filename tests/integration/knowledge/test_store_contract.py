@@ -11,7 +11,7 @@ from rcaloop.knowledge.snapshot import SnapshotCache, UnreachableStore, typedb_o
 from rcaloop.knowledge.store import KnowledgeStore, revision
 from rcaloop.knowledge.workflow import DecisionError, KnowledgeWorkflow, slim_verdict
 from tests.unit.knowledge import incident_set
-from tests.unit.knowledge.builders import evaluation, trace, verdict
+from tests.unit.knowledge.builders import evaluation, no_ledger, trace, verdict
 
 HASH_B = "b" * 64
 
@@ -327,13 +327,12 @@ async def test_similar_incidents_are_history_with_what_they_share(incidents):
 
 async def test_an_activated_harness_claim_package_adds_no_probe_metrics(store, tmp_path):
     workflow = KnowledgeWorkflow(store, SnapshotCache(tmp_path / "snap.json"))
-    incomplete = lambda d: trace(d)["observations"][0].update(time_relation="unknown")  # noqa: E731
     await workflow.on_review(evaluation())
-    [candidate] = await workflow.on_verdict(verdict(incomplete))
+    [candidate] = await workflow.on_verdict(verdict(no_ledger))
     assert candidate.evidence_source == "harness_claim"
     await workflow.decide(candidate.package_id, "approve", "mira")
-    assert (await store.run_graph(candidate.analysis_hash)).executions  # the run's probes are in the graph …
-    assert await workflow.probe_metrics() == []  # … but only approved trace-v3 cases count
+    assert (await store.package_graph(candidate.package_id)).state == "activated"
+    assert await workflow.probe_metrics() == []  # only approved trace-v3 cases count
 
 
 async def test_the_store_is_writable_and_leaves_nothing_behind(store):

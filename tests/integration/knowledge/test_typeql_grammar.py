@@ -145,7 +145,7 @@ def _collect(add) -> None:
     derived = graph.run_graph(slim_verdict(verdict()))  # the realistic fixture, as the workflow stores it
     add(typeql.run_queries, derived, slim_verdict(verdict()).model_dump_json())
     for builder in (typeql.put_incident, typeql.put_alert, typeql.put_plane, typeql.put_family, typeql.put_template,
-                    typeql.put_action, typeql.run_exists, typeql.run_body, typeql.read_run, typeql.read_evidence,
+                    typeql.put_action, typeql.latest_analysis, typeql.run_exists, typeql.run_body, typeql.read_run, typeql.read_evidence,
                     typeql.read_hypotheses, typeql.read_claims, typeql.read_executions, typeql.read_yields,
                     typeql.review_exists, typeql.review_bodies, typeql.read_review, typeql.package_exists,
                     typeql.package_body, typeql.read_package, typeql.read_grounding, typeql.read_decisions,
