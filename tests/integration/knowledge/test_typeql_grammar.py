@@ -20,17 +20,6 @@ from pathlib import Path
 import pytest
 
 from rcaloop.knowledge import graph, typeql
-from rcaloop.knowledge.graph import (
-    ClaimNode,
-    DecisionNode,
-    EvidenceNode,
-    ExecutionNode,
-    HypothesisNode,
-    PackageGraph,
-    Remediation,
-    ReviewNode,
-    RunGraph,
-)
 from rcaloop.knowledge.workflow import slim_verdict
 from tests.unit.knowledge.builders import verdict
 
@@ -55,18 +44,18 @@ VALUE_HELPERS = {"lit", "dt", "double", "boolean", "schema_labels"}
 AT = datetime(2026, 11, 29, 10, 2, 3, 456789, tzinfo=UTC)
 
 
-def _run_graph(full: bool) -> RunGraph:
+def _run_graph(full: bool) -> graph.RunGraph:
     h = "h" + NASTY
-    e_full = EvidenceNode(graph.key(h, "E01"), "E01", "prometheus" + NASTY, "metrics" + NASTY, True, True, AT,
+    e_full = graph.EvidenceNode(graph.key(h, "E01"), "E01", "prometheus" + NASTY, "metrics" + NASTY, True, True, AT,
                           "during_incident")
-    e_bare = EvidenceNode(graph.key(h, "E02" + NASTY), "E02" + NASTY, None, None, False, False, None, "unknown")
-    h_full = HypothesisNode(graph.key(h, "H1"), "H1", "db" + NASTY, True, 1, (e_full.key,))
-    h_bare = HypothesisNode(graph.key(h, "H2" + NASTY), "H2" + NASTY, None, False, None, ())
-    claim = ClaimNode(graph.key(h, "C1"), "C1", "root_cause", "supported", "text" + NASTY, (e_full.key,), (e_bare.key,))
-    x_full = ExecutionNode(graph.key(h, "probe-1"), 1, "pt" + NASTY, "supports", "prometheus", "metrics" + NASTY,
+    e_bare = graph.EvidenceNode(graph.key(h, "E02" + NASTY), "E02" + NASTY, None, None, False, False, None, "unknown")
+    h_full = graph.HypothesisNode(graph.key(h, "H1"), "H1", "db" + NASTY, True, 1, (e_full.key,))
+    h_bare = graph.HypothesisNode(graph.key(h, "H2" + NASTY), "H2" + NASTY, None, False, None, ())
+    claim = graph.ClaimNode(graph.key(h, "C1"), "C1", "root_cause", "supported", "text" + NASTY, (e_full.key,), (e_bare.key,))
+    x_full = graph.ExecutionNode(graph.key(h, "probe-1"), 1, "pt" + NASTY, "supports", "prometheus", "metrics" + NASTY,
                            h_full.key, (e_full.key, e_bare.key))
-    x_bare = ExecutionNode(graph.key(h, "probe-2"), 2, "pt.bare", "inconclusive", None, None, None, ())
-    return RunGraph(
+    x_bare = graph.ExecutionNode(graph.key(h, "probe-2"), 2, "pt.bare", "inconclusive", None, None, None, ())
+    return graph.RunGraph(
         analysis_hash=h,
         incident_id="inc" + NASTY,
         alert_name=("KubePodNotReady" + NASTY) if full else None,
@@ -81,9 +70,9 @@ def _run_graph(full: bool) -> RunGraph:
     )
 
 
-def _package_graph(full: bool) -> PackageGraph:
-    decision = DecisionNode("kp/decision-1", 1, "approve", "mira" + NASTY, AT, True, "candidate", "activated")
-    return PackageGraph(
+def _package_graph(full: bool) -> graph.PackageGraph:
+    decision = graph.DecisionNode("kp/decision-1", 1, "approve", "mira" + NASTY, AT, True, "candidate", "activated")
+    return graph.PackageGraph(
         package_id="kp" + NASTY,
         analysis_hash="h" + NASTY,
         annotation_id="ev" + NASTY,
@@ -95,7 +84,7 @@ def _package_graph(full: bool) -> PackageGraph:
         promoted_run=("h" + NASTY) if full else None,
         grounding=(graph.key("h", "E01"),) if full else (),
         decisions=(decision,) if full else (),
-        remediations=(Remediation("roll back" + NASTY, "inc" + NASTY, "resolved"),) if full else (),
+        remediations=(graph.Remediation("roll back" + NASTY, "inc" + NASTY, "resolved"),) if full else (),
     )
 
 
@@ -140,16 +129,18 @@ def _collect(add) -> None:
         add(typeql.run_queries, run, "{}" + NASTY)
         add(typeql.package_queries, package, '{"x": 1}' + NASTY)
         add(typeql.save_queries, package, "{}", 0)
-        add(typeql.insert_review, ReviewNode("ev" + NASTY, "h", "operator_evaluation", "resolved" if full else None), "{}")
+        add(typeql.insert_review, graph.ReviewNode("ev" + NASTY, "h", "operator_evaluation", "resolved" if full else None), "{}")
         add(typeql.package_bodies, "activated" if full else None)
     derived = graph.run_graph(slim_verdict(verdict()))  # the realistic fixture, as the workflow stores it
     add(typeql.run_queries, derived, slim_verdict(verdict()).model_dump_json())
-    for builder in (typeql.put_incident, typeql.put_alert, typeql.put_plane, typeql.put_family, typeql.put_template,
-                    typeql.put_action, typeql.latest_analysis, typeql.run_exists, typeql.run_body, typeql.read_run, typeql.read_evidence,
+    for node in typeql.SHARED_NODES:
+        add(typeql.put, node, "v" + NASTY)
+    for node in typeql.KEYED:
+        add(typeql.exists, node, "v" + NASTY)
+    for builder in (typeql.latest_analysis, typeql.run_body, typeql.read_run, typeql.read_evidence,
                     typeql.read_hypotheses, typeql.read_claims, typeql.read_executions, typeql.read_yields,
-                    typeql.review_exists, typeql.review_bodies, typeql.read_review, typeql.package_exists,
-                    typeql.package_body, typeql.read_package, typeql.read_grounding, typeql.read_decisions,
-                    typeql.read_remediations, typeql.incident_exists, typeql.observed, typeql.incident_hypotheses,
+                    typeql.review_bodies, typeql.read_review,                     typeql.package_body, typeql.read_package, typeql.read_grounding, typeql.read_decisions,
+                    typeql.read_remediations, typeql.observed, typeql.incident_hypotheses,
                     typeql.verified_actions, typeql.similar_by_family, typeql.similar_by_alert):
         add(builder, "v" + NASTY)
     for relation, node in (("support", "hypothesis"), ("support", "claim"), ("refutation", "claim")):

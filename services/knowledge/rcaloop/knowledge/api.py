@@ -7,8 +7,9 @@ Thin adapters over ``KnowledgeWorkflow``. Decisions need a reviewer bearer token
 from __future__ import annotations
 
 import hmac
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from html import escape
+from typing import TypeVar
 
 from fastapi import APIRouter, Depends, Header, HTTPException, Query
 from fastapi.responses import HTMLResponse
@@ -21,6 +22,7 @@ from rcaloop.knowledge.store import StoreError, StoreUnavailable
 from rcaloop.knowledge.workflow import DecisionError, KnowledgeWorkflow
 from rcaloop.shared.http_errors import api_error
 
+T = TypeVar("T")
 DASHBOARD_STATES = ("candidate", "shadowed", "activated", "rejected")
 """``approved`` is an event, never a resting state: approve activates at once."""
 
@@ -40,6 +42,14 @@ def _unavailable(exc: StoreError) -> HTTPException:
     if isinstance(exc, StoreUnavailable):
         return api_error(503, "KS503", str(exc))
     return api_error(500, "KS500", str(exc))
+
+
+async def _from_store(answer: Awaitable[T]) -> T:
+    """The store's answer, or its failure as the one error body (503 outage, 500 refused query)."""
+    try:
+        return await answer
+    except StoreError as exc:
+        raise _unavailable(exc) from None
 
 
 def router(workflow: Callable[[], KnowledgeWorkflow], tokens: Callable[[], dict[str, str]]) -> APIRouter:
@@ -87,18 +97,12 @@ def router(workflow: Callable[[], KnowledgeWorkflow], tokens: Callable[[], dict[
 
     @api.get("/api/v1/knowledge/probe-metrics", response_model=list[ProbeMetric], tags=["knowledge"])
     async def probe_metrics():
-        try:
-            return await workflow().probe_metrics()
-        except StoreError as exc:
-            raise _unavailable(exc) from None
+        return await _from_store(workflow().probe_metrics())
 
     @api.get("/api/v1/knowledge/probes", response_model=ProbePlan, tags=["knowledge"])
     async def probes(incident: str = Query(min_length=1, max_length=200, description="the open incident's id")):
         """The probes to run next for an open incident, best first, with the facts that ranked them."""
-        try:
-            plan = await workflow().probe_plan(incident)
-        except StoreError as exc:
-            raise _unavailable(exc) from None
+        plan = await _from_store(workflow().probe_plan(incident))
         if plan is None:
             raise api_error(404, "KQ404", f"no incident {incident!r} in the knowledge graph")
         return plan
@@ -106,18 +110,12 @@ def router(workflow: Callable[[], KnowledgeWorkflow], tokens: Callable[[], dict[
     @api.get("/api/v1/knowledge/verified-actions", response_model=list[VerifiedAction], tags=["knowledge"])
     async def verified_actions(family: str = Query(min_length=1, max_length=200)):
         """Actions confirmed to have resolved or mitigated incidents of a family (activated packages only)."""
-        try:
-            return await workflow().verified_actions(family)
-        except StoreError as exc:
-            raise _unavailable(exc) from None
+        return await _from_store(workflow().verified_actions(family))
 
     @api.get("/api/v1/knowledge/similar-incidents", response_model=list[SimilarIncident], tags=["knowledge"])
     async def similar_incidents(incident: str = Query(min_length=1, max_length=200)):
         """Past incidents sharing a family or the alert: history, context only, never current-run evidence."""
-        try:
-            return await workflow().similar_incidents(incident)
-        except StoreError as exc:
-            raise _unavailable(exc) from None
+        return await _from_store(workflow().similar_incidents(incident))
 
     @api.get("/api/v1/knowledge/ready", tags=["knowledge"])
     async def ready():

@@ -18,11 +18,9 @@ from datetime import UTC, datetime
 
 from rcaloop.contracts import AnnotationRecord, HarnessVerdict
 from rcaloop.contracts.knowledge import KnowledgePackage, TraceLedger
-from rcaloop.knowledge.case import normalize_family, trace_ledger
+from rcaloop.knowledge.case import VERIFIED_OUTCOMES, normalize_family, trace_ledger
 from rcaloop.shared.analysis_subject import subject_of
 
-VERIFIED_OUTCOMES = ("resolved", "mitigated")
-"""Only an action confirmed to have resolved or mitigated the incident is a verified action."""
 MAX_ALERT_NAME = 200
 
 

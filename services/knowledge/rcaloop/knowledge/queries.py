@@ -8,9 +8,9 @@ once, so the two stores cannot answer differently. docs/knowledge.md lists every
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Literal
+from typing import TYPE_CHECKING, Literal, TypeVar
 
 from pydantic import BaseModel, Field
 
@@ -20,6 +20,7 @@ from rcaloop.knowledge.ranking import ProbeCandidate, rank_probes
 if TYPE_CHECKING:
     from rcaloop.knowledge.store import IncidentFacts
 
+T = TypeVar("T")
 CONFIRMING_PLANES = 2
 """A hypothesis is confirmed once live evidence from this many independent planes supports it."""
 
@@ -185,11 +186,16 @@ def _best(ranks: Iterable[int | None]) -> int | None:
     return min(known) if known else None
 
 
+def _grouped(rows: Iterable[T], key: Callable[[T], str]) -> dict[str, list[T]]:
+    """Distinct rows grouped by ``key``."""
+    groups: dict[str, list[T]] = defaultdict(list)
+    for row in set(rows):
+        groups[key(row)].append(row)
+    return groups
+
+
 def verified_actions(family: str, rows: Iterable[ActionRow]) -> list[VerifiedAction]:
     """One entry per action, most incidents first."""
-    by_action: dict[str, list[ActionRow]] = defaultdict(list)
-    for row in set(rows):
-        by_action[row.action].append(row)
     answers = [
         VerifiedAction(
             family=family,
@@ -199,16 +205,13 @@ def verified_actions(family: str, rows: Iterable[ActionRow]) -> list[VerifiedAct
             incidents=sorted({r.incident_id for r in rows}),
             package_ids=sorted({r.package_id for r in rows}),
         )
-        for action, rows in by_action.items()
+        for action, rows in _grouped(rows, lambda r: r.action).items()
     ]
     return sorted(answers, key=lambda a: (-len(a.incidents), a.action))
 
 
 def similar_incidents(rows: Iterable[SimilarRow]) -> list[SimilarIncident]:
     """One entry per incident, most shared first (each shared family counts one, the alert one)."""
-    by_incident: dict[str, list[SimilarRow]] = defaultdict(list)
-    for row in set(rows):
-        by_incident[row.incident_id].append(row)
     answers = [
         SimilarIncident(
             incident_id=incident,
@@ -217,6 +220,6 @@ def similar_incidents(rows: Iterable[SimilarRow]) -> list[SimilarIncident]:
             families=sorted({r.family for r in rows if r.family}),
             package_ids=sorted({r.package_id for r in rows}),
         )
-        for incident, rows in by_incident.items()
+        for incident, rows in _grouped(rows, lambda r: r.incident_id).items()
     ]
     return sorted(answers, key=lambda s: (-(len(s.shared_families) + (s.shared_alert is not None)), s.incident_id))

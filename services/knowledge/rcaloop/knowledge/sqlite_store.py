@@ -20,17 +20,6 @@ from typing import Any, TypeVar
 from rcaloop.contracts import AnnotationRecord, HarnessVerdict
 from rcaloop.contracts.knowledge import KnowledgePackage, ProbeMetric
 from rcaloop.knowledge import graph, queries
-from rcaloop.knowledge.graph import (
-    ClaimNode,
-    DecisionNode,
-    EvidenceNode,
-    ExecutionNode,
-    HypothesisNode,
-    PackageGraph,
-    Remediation,
-    ReviewNode,
-    RunGraph,
-)
 from rcaloop.knowledge.queries import ActionRow, CatalogRow, HypothesisFact, SimilarRow
 from rcaloop.knowledge.store import IncidentFacts, StoreQueryError, StoreUnavailable, WriteRecord
 
@@ -338,10 +327,10 @@ class SqliteKnowledgeStore:
         return await self._write(work)
 
     # -- the graph as stored ------------------------------------------------------------------------------------
-    async def run_graph(self, analysis_hash: str) -> RunGraph | None:
+    async def run_graph(self, analysis_hash: str) -> graph.RunGraph | None:
         return await self._read(lambda conn: _read_run(conn, analysis_hash))
 
-    async def package_graph(self, package_id: str) -> PackageGraph | None:
+    async def package_graph(self, package_id: str) -> graph.PackageGraph | None:
         return await self._read(lambda conn: _read_package(conn, package_id))
 
     # -- queries ---------------------------------------------------------------------------------------------------
@@ -390,7 +379,7 @@ class SqliteKnowledgeStore:
 
 
 # -- writes ----------------------------------------------------------------------------------------------------------
-def _insert_run(conn: sqlite3.Connection, run: RunGraph, body: str) -> bool:
+def _insert_run(conn: sqlite3.Connection, run: graph.RunGraph, body: str) -> bool:
     if conn.execute("SELECT 1 FROM runs WHERE analysis_hash = ?", (run.analysis_hash,)).fetchall():
         return False
     conn.execute("INSERT OR IGNORE INTO incidents (incident_id) VALUES (?)", (run.incident_id,))
@@ -440,7 +429,7 @@ def _insert_run(conn: sqlite3.Connection, run: RunGraph, body: str) -> bool:
     return True
 
 
-def _insert_package(conn: sqlite3.Connection, p: PackageGraph, body: str) -> None:
+def _insert_package(conn: sqlite3.Connection, p: graph.PackageGraph, body: str) -> None:
     if p.family:
         conn.execute("INSERT OR IGNORE INTO families (family_name) VALUES (?)", (p.family,))
     conn.execute(
@@ -461,7 +450,7 @@ def _insert_package(conn: sqlite3.Connection, p: PackageGraph, body: str) -> Non
         _insert_decision(conn, p.package_id, d)
 
 
-def _insert_decision(conn: sqlite3.Connection, package_id: str, d: DecisionNode) -> None:
+def _insert_decision(conn: sqlite3.Connection, package_id: str, d: graph.DecisionNode) -> None:
     conn.execute(
         "INSERT INTO decisions (decision_key, package_id, ordinal, decision, reviewer, decided_at, accepted, "
         "from_state, to_state) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
@@ -471,11 +460,11 @@ def _insert_decision(conn: sqlite3.Connection, package_id: str, d: DecisionNode)
 
 
 # -- reads -------------------------------------------------------------------------------------------------------------
-def _read_review(conn: sqlite3.Connection, annotation_id: str) -> ReviewNode | None:
+def _read_review(conn: sqlite3.Connection, annotation_id: str) -> graph.ReviewNode | None:
     rows = conn.execute(
         "SELECT analysis_hash, kind, resolution_outcome FROM reviews WHERE annotation_id = ?", (annotation_id,)
     ).fetchall()
-    return ReviewNode(annotation_id, *rows[0]) if rows else None
+    return graph.ReviewNode(annotation_id, *rows[0]) if rows else None
 
 
 def _keys(conn: sqlite3.Connection, sql: str, *args: Any) -> dict[str, tuple[str, ...]]:
@@ -485,7 +474,7 @@ def _keys(conn: sqlite3.Connection, sql: str, *args: Any) -> dict[str, tuple[str
     return {k: tuple(sorted(v)) for k, v in out.items()}
 
 
-def _read_run(conn: sqlite3.Connection, analysis_hash: str) -> RunGraph | None:
+def _read_run(conn: sqlite3.Connection, analysis_hash: str) -> graph.RunGraph | None:
     rows = conn.execute(
         "SELECT incident_id, alert_name, started_at, verdict, score, evaluated_at FROM runs WHERE analysis_hash = ?",
         (analysis_hash,),
@@ -506,40 +495,40 @@ def _read_run(conn: sqlite3.Connection, analysis_hash: str) -> RunGraph | None:
         "WHERE x.analysis_hash = ?", analysis_hash,
     )
     evidence = tuple(
-        EvidenceNode(k, i, c, p, bool(live), bool(tv), _dt(o), tr)
+        graph.EvidenceNode(k, i, c, p, bool(live), bool(tv), _dt(o), tr)
         for k, i, c, p, live, tv, o, tr in conn.execute(
             "SELECT evidence_key, evidence_id, collector, plane, live, target_verified, observed_at, time_relation "
             "FROM evidence WHERE analysis_hash = ? ORDER BY evidence_key", (analysis_hash,),
         )
     )
     hypotheses = tuple(
-        HypothesisNode(k, i, f, bool(root), rank, supports.get(k, ()))
+        graph.HypothesisNode(k, i, f, bool(root), rank, supports.get(k, ()))
         for k, i, f, root, rank in conn.execute(
             "SELECT hypothesis_key, hypothesis_id, family, is_root_cause, rank FROM hypotheses "
             "WHERE analysis_hash = ? ORDER BY hypothesis_key", (analysis_hash,),
         )
     )
     claims = tuple(
-        ClaimNode(k, i, kind, status, text, supports.get(k, ()), refutations.get(k, ()))
+        graph.ClaimNode(k, i, kind, status, text, supports.get(k, ()), refutations.get(k, ()))
         for k, i, kind, status, text in conn.execute(
             "SELECT claim_key, claim_id, kind, status, text FROM claims WHERE analysis_hash = ? ORDER BY claim_key",
             (analysis_hash,),
         )
     )
     executions = tuple(
-        ExecutionNode(k, n, t, o, c, p, h, yields.get(k, ()))
+        graph.ExecutionNode(k, n, t, o, c, p, h, yields.get(k, ()))
         for k, n, t, o, c, p, h in conn.execute(
             "SELECT execution_key, ordinal, probe_template_id, outcome, collector, plane, hypothesis_key "
             "FROM executions WHERE analysis_hash = ? ORDER BY ordinal", (analysis_hash,),
         )
     )
-    return RunGraph(
+    return graph.RunGraph(
         analysis_hash, incident, alert, _dt(started), verdict, score, _dt(evaluated),  # type: ignore[arg-type]
         evidence, hypotheses, claims, executions,
     )
 
 
-def _read_package(conn: sqlite3.Connection, package_id: str) -> PackageGraph | None:
+def _read_package(conn: sqlite3.Connection, package_id: str) -> graph.PackageGraph | None:
     rows = conn.execute(
         "SELECT analysis_hash, annotation_id, state, evidence_source, valid, revision, family, promoted_run "
         "FROM packages WHERE package_id = ?", (package_id,),
@@ -553,19 +542,19 @@ def _read_package(conn: sqlite3.Connection, package_id: str) -> PackageGraph | N
         )
     )
     decisions = tuple(
-        DecisionNode(k, n, d, r, _dt(at), bool(acc), f, t)  # type: ignore[arg-type]
+        graph.DecisionNode(k, n, d, r, _dt(at), bool(acc), f, t)  # type: ignore[arg-type]
         for k, n, d, r, at, acc, f, t in conn.execute(
             "SELECT decision_key, ordinal, decision, reviewer, decided_at, accepted, from_state, to_state "
             "FROM decisions WHERE package_id = ? ORDER BY ordinal", (package_id,),
         )
     )
     remediations = tuple(
-        Remediation(*row) for row in conn.execute(
+        graph.Remediation(*row) for row in conn.execute(
             "SELECT action_text, incident_id, outcome FROM remediations WHERE package_id = ? "
             "ORDER BY action_text, incident_id, outcome", (package_id,),
         )
     )
-    return PackageGraph(
+    return graph.PackageGraph(
         package_id, h, annotation, state, source, bool(valid), rev, family, run, grounding, decisions, remediations
     )
 

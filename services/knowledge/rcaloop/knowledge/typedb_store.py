@@ -28,17 +28,6 @@ from typing import Any, TypeVar
 from rcaloop.contracts import AnnotationRecord, HarnessVerdict
 from rcaloop.contracts.knowledge import KnowledgePackage, ProbeMetric
 from rcaloop.knowledge import graph, queries, typeql
-from rcaloop.knowledge.graph import (
-    ClaimNode,
-    DecisionNode,
-    EvidenceNode,
-    ExecutionNode,
-    HypothesisNode,
-    PackageGraph,
-    Remediation,
-    ReviewNode,
-    RunGraph,
-)
 from rcaloop.knowledge.queries import ActionRow, CatalogRow, HypothesisFact, SimilarRow
 from rcaloop.knowledge.store import IncidentFacts, StoreQueryError, StoreUnavailable, WriteRecord
 
@@ -265,7 +254,7 @@ class TypeDBKnowledgeStore:
         run, body = graph.run_graph(verdict), verdict.model_dump_json()
 
         def work(tx) -> bool:
-            if _rows(tx, typeql.run_exists(run.analysis_hash)):
+            if _rows(tx, typeql.exists("rca-run", run.analysis_hash)):
                 return False
             _run_all(tx, typeql.run_queries(run, body))
             return True
@@ -284,7 +273,7 @@ class TypeDBKnowledgeStore:
         node, body = graph.review_node(review), review.model_dump_json()
 
         def work(tx) -> bool:
-            if _rows(tx, typeql.review_exists(node.annotation_id)):
+            if _rows(tx, typeql.exists("review", node.annotation_id)):
                 return False
             _run_all(tx, [typeql.insert_review(node, body)])
             return True
@@ -331,10 +320,10 @@ class TypeDBKnowledgeStore:
         return await asyncio.to_thread(self._write, work)
 
     # -- the graph as stored ---------------------------------------------------------------------------------------
-    async def run_graph(self, analysis_hash: str) -> RunGraph | None:
+    async def run_graph(self, analysis_hash: str) -> graph.RunGraph | None:
         return await asyncio.to_thread(self._read, lambda tx: _read_run(tx, analysis_hash))
 
-    async def package_graph(self, package_id: str) -> PackageGraph | None:
+    async def package_graph(self, package_id: str) -> graph.PackageGraph | None:
         return await asyncio.to_thread(self._read, lambda tx: _read_package(tx, package_id))
 
     # -- queries ------------------------------------------------------------------------------------------------------
@@ -348,7 +337,7 @@ class TypeDBKnowledgeStore:
 
     async def incident_facts(self, incident_id: str) -> IncidentFacts | None:
         def work(tx) -> IncidentFacts | None:
-            if not _rows(tx, typeql.incident_exists(incident_id)):
+            if not _rows(tx, typeql.exists("incident", incident_id)):
                 return None
             observed = _rows(tx, typeql.observed(incident_id))
             hypotheses = [
@@ -431,12 +420,12 @@ def _links(tx, query: str) -> dict[str, tuple[str, ...]]:
     return {k: tuple(sorted(v)) for k, v in out.items()}
 
 
-def _read_review(tx, annotation_id: str) -> ReviewNode | None:
+def _read_review(tx, annotation_id: str) -> graph.ReviewNode | None:
     rows = _rows(tx, typeql.read_review(annotation_id))
-    return ReviewNode(annotation_id, rows[0]["hash"], rows[0]["kind"], rows[0]["outcome"]) if rows else None
+    return graph.ReviewNode(annotation_id, rows[0]["hash"], rows[0]["kind"], rows[0]["outcome"]) if rows else None
 
 
-def _read_run(tx, h: str) -> RunGraph | None:
+def _read_run(tx, h: str) -> graph.RunGraph | None:
     rows = _rows(tx, typeql.read_run(h))
     if not rows:
         return None
@@ -446,44 +435,44 @@ def _read_run(tx, h: str) -> RunGraph | None:
     refutations = _links(tx, typeql.read_links(h, "refutation", "claim"))
     yields = _links(tx, typeql.read_yields(h))
     evidence = sorted({
-        EvidenceNode(r["key"], r["id"], r["collector"], r["plane"], r["live"], r["verified"], r["observed"],
+        graph.EvidenceNode(r["key"], r["id"], r["collector"], r["plane"], r["live"], r["verified"], r["observed"],
                      r["relation"])
         for r in _rows(tx, typeql.read_evidence(h))
     }, key=lambda e: e.key)
     hypotheses = sorted({
-        HypothesisNode(r["key"], r["id"], r["family"], r["root"], r["rank"], supports.get(r["key"], ()))
+        graph.HypothesisNode(r["key"], r["id"], r["family"], r["root"], r["rank"], supports.get(r["key"], ()))
         for r in _rows(tx, typeql.read_hypotheses(h))
     }, key=lambda x: x.key)
     claims = sorted({
-        ClaimNode(r["key"], r["id"], r["kind"], r["status"], r["text"], claim_supports.get(r["key"], ()),
+        graph.ClaimNode(r["key"], r["id"], r["kind"], r["status"], r["text"], claim_supports.get(r["key"], ()),
                   refutations.get(r["key"], ()))
         for r in _rows(tx, typeql.read_claims(h))
     }, key=lambda c: c.key)
     executions = sorted({
-        ExecutionNode(r["key"], r["ordinal"], r["template"], r["outcome"], r["collector"], r["plane"],
+        graph.ExecutionNode(r["key"], r["ordinal"], r["template"], r["outcome"], r["collector"], r["plane"],
                       r["hypothesis"], yields.get(r["key"], ()))
         for r in _rows(tx, typeql.read_executions(h))
     }, key=lambda x: x.ordinal)
-    return RunGraph(
+    return graph.RunGraph(
         h, run["incident"], run["alert"], run["started"], run["verdict"], run["score"], run["at"],
         tuple(evidence), tuple(hypotheses), tuple(claims), tuple(executions),
     )
 
 
-def _read_package(tx, package_id: str) -> PackageGraph | None:
+def _read_package(tx, package_id: str) -> graph.PackageGraph | None:
     rows = _rows(tx, typeql.read_package(package_id))
     if not rows:
         return None
     p = rows[0]
     decisions = sorted({
-        DecisionNode(r["key"], r["ordinal"], r["decision"], r["reviewer"], r["at"], r["accepted"], r["from"], r["to"])
+        graph.DecisionNode(r["key"], r["ordinal"], r["decision"], r["reviewer"], r["at"], r["accepted"], r["from"], r["to"])
         for r in _rows(tx, typeql.read_decisions(package_id))
     }, key=lambda d: d.ordinal)
     remediations = sorted({
-        Remediation(r["action"], r["incident"], r["outcome"]) for r in _rows(tx, typeql.read_remediations(package_id))
+        graph.Remediation(r["action"], r["incident"], r["outcome"]) for r in _rows(tx, typeql.read_remediations(package_id))
     })
     grounding = sorted({r["evidence"] for r in _rows(tx, typeql.read_grounding(package_id))})
-    return PackageGraph(
+    return graph.PackageGraph(
         package_id, p["hash"], p["annotation"], p["state"], p["source"], p["valid"], p["revision"], p["family"],
         p["run"], tuple(grounding), tuple(decisions), tuple(remediations),
     )

@@ -16,17 +16,7 @@ import re
 from datetime import datetime
 from importlib.resources import files
 
-from rcaloop.knowledge.graph import (
-    ClaimNode,
-    DecisionNode,
-    EvidenceNode,
-    ExecutionNode,
-    HypothesisNode,
-    PackageGraph,
-    ReviewNode,
-    RunGraph,
-    utc,
-)
+from rcaloop.knowledge import graph
 
 SCHEMA = files("rcaloop.knowledge").joinpath("schema.tql").read_text(encoding="utf-8")
 _FUN = re.compile(r"^  fun (?P<name>[A-Za-z_][\w-]*)\(", re.M)
@@ -52,7 +42,7 @@ def lit(value: str) -> str:
 
 def dt(moment: datetime) -> str:
     """A ``datetime-tz`` literal in UTC with microseconds."""
-    return utc(moment).isoformat(timespec="microseconds")  # type: ignore[union-attr]
+    return graph.utc(moment).isoformat(timespec="microseconds")  # type: ignore[union-attr]
 
 
 def double(value: float) -> str:
@@ -111,41 +101,50 @@ def probe_delete(at: datetime) -> str:
 
 
 # -- runs ---------------------------------------------------------------------------------------------------
-def _run(analysis_hash: str) -> str:
-    return f"$r isa rca-run, has analysis-hash {lit(analysis_hash)};"
+SHARED_NODES = {
+    "incident": "incident-id",
+    "alert": "alert-name",
+    "source-group": "group-name",
+    "family": "family-name",
+    "probe-template": "probe-template-id",
+    "verified-action": "action-text",
+}
+"""Nodes several runs or packages share, by their key attribute: written with ``put`` (match or insert)."""
 
 
-def run_exists(analysis_hash: str) -> str:
-    return f"match {_run(analysis_hash)}"
+def put(node: str, key_value: str) -> str:
+    return f"put $n isa {node}, has {SHARED_NODES[node]} {lit(key_value)};"
 
 
-def put_incident(incident_id: str) -> str:
-    return f"put $i isa incident, has incident-id {lit(incident_id)};"
+KEYED = {
+    "rca-run": ("$r", "analysis-hash"),
+    "review": ("$v", "annotation-id"),
+    "knowledge-package": ("$p", "package-id"),
+    "incident": ("$i", "incident-id"),
+}
+"""The nodes a query starts from, with the variable the queries bind them to and their key."""
 
 
-def put_alert(name: str) -> str:
-    return f"put $a isa alert, has alert-name {lit(name)};"
+def _one(node: str, key_value: str) -> str:
+    var, attribute = KEYED[node]
+    return f"{var} isa {node}, has {attribute} {lit(key_value)};"
 
 
-def put_plane(name: str) -> str:
-    return f"put $g isa source-group, has group-name {lit(name)};"
+def exists(node: str, key_value: str) -> str:
+    """Matches one row when the node with this key is stored (insert-if-absent checks, unknown ids)."""
+    return f"match {_one(node, key_value)}"
 
 
-def put_family(name: str) -> str:
-    return f"put $f isa family, has family-name {lit(name)};"
+def _link(var: str, node: str, key_value: str | None, relation: str) -> tuple[str, str]:
+    """(match of an existing node, the relation to it) — or nothing when there is no such node."""
+    if key_value is None:
+        return "", ""
+    key_attribute = SHARED_NODES.get(node) or f"{node}-key"
+    return f"\n  {var} isa {node}, has {key_attribute} {lit(key_value)};", f"\n  {relation}"
 
 
-def put_template(probe_template_id: str) -> str:
-    return f"put $t isa probe-template, has probe-template-id {lit(probe_template_id)};"
-
-
-def put_action(text: str) -> str:
-    return f"put $a isa verified-action, has action-text {lit(text)};"
-
-
-def insert_run(run: RunGraph, body: str) -> str:
-    alert = f"\n  $a isa alert, has alert-name {lit(run.alert_name)};" if run.alert_name else ""
-    alerting = "\n  $al isa alerting, links (alert: $a, run: $r);" if run.alert_name else ""
+def insert_run(run: graph.RunGraph, body: str) -> str:
+    alert, alerting = _link("$a", "alert", run.alert_name, "$al isa alerting, links (alert: $a, run: $r);")
     started = _has("incident-started-at", dt(run.incident_started_at) if run.incident_started_at else None)
     return (
         f"match\n  $i isa incident, has incident-id {lit(run.incident_id)};{alert}\n"
@@ -156,12 +155,11 @@ def insert_run(run: RunGraph, body: str) -> str:
     )
 
 
-def insert_evidence(analysis_hash: str, e: EvidenceNode) -> str:
-    plane = f"\n  $g isa source-group, has group-name {lit(e.plane)};" if e.plane else ""
-    grouping = "\n  $m isa grouping, links (evidence: $e, plane: $g);" if e.plane else ""
+def insert_evidence(analysis_hash: str, e: graph.EvidenceNode) -> str:
+    plane, grouping = _link("$g", "source-group", e.plane, "$m isa grouping, links (evidence: $e, plane: $g);")
     optional = _has("collector", _opt(e.collector)) + _has("observed-at", dt(e.observed_at) if e.observed_at else None)
     return (
-        f"match\n  {_run(analysis_hash)}{plane}\n"
+        f"match\n  {_one('rca-run', analysis_hash)}{plane}\n"
         f"insert\n  $e isa evidence, has evidence-key {lit(e.key)}, has evidence-id {lit(e.evidence_id)}, "
         f"has live {boolean(e.live)}, has target-verified {boolean(e.target_verified)}, "
         f"has time-relation {lit(e.time_relation)}{optional};\n"
@@ -169,21 +167,20 @@ def insert_evidence(analysis_hash: str, e: EvidenceNode) -> str:
     )
 
 
-def insert_hypothesis(analysis_hash: str, h: HypothesisNode) -> str:
-    family = f"\n  $f isa family, has family-name {lit(h.family)};" if h.family else ""
-    classification = "\n  $k isa classification, links (classified: $h, family: $f);" if h.family else ""
+def insert_hypothesis(analysis_hash: str, h: graph.HypothesisNode) -> str:
+    family, classification = _link("$f", "family", h.family, "$k isa classification, links (classified: $h, family: $f);")
     rank = _has("candidate-rank", str(h.rank) if h.rank is not None else None)
     return (
-        f"match\n  {_run(analysis_hash)}{family}\n"
+        f"match\n  {_one('rca-run', analysis_hash)}{family}\n"
         f"insert\n  $h isa hypothesis, has hypothesis-key {lit(h.key)}, has hypothesis-id {lit(h.hypothesis_id)}, "
         f"has is-root-cause {boolean(h.is_root_cause)}{rank};\n"
         f"  $c isa consideration, links (run: $r, hypothesis: $h);{classification}"
     )
 
 
-def insert_claim(analysis_hash: str, c: ClaimNode) -> str:
+def insert_claim(analysis_hash: str, c: graph.ClaimNode) -> str:
     return (
-        f"match\n  {_run(analysis_hash)}\n"
+        f"match\n  {_one('rca-run', analysis_hash)}\n"
         f"insert\n  $c isa claim, has claim-key {lit(c.key)}, has claim-id {lit(c.claim_id)}, "
         f"has claim-kind {lit(c.kind)}, has claim-status {lit(c.status)}, has body {lit(c.text)};\n"
         f"  $a isa assertion, links (run: $r, claim: $c);"
@@ -204,14 +201,12 @@ def link_evidence(relation: str, node_type: str, node_key: str, evidence_key: st
     )
 
 
-def insert_execution(analysis_hash: str, x: ExecutionNode) -> str:
-    plane = f"\n  $g isa source-group, has group-name {lit(x.plane)};" if x.plane else ""
-    sensing = "\n  $s isa sensing, links (execution: $x, plane: $g);" if x.plane else ""
-    hyp = f"\n  $h isa hypothesis, has hypothesis-key {lit(x.hypothesis_key)};" if x.hypothesis_key else ""
-    test = "\n  $v isa test, links (execution: $x, hypothesis: $h);" if x.hypothesis_key else ""
+def insert_execution(analysis_hash: str, x: graph.ExecutionNode) -> str:
+    plane, sensing = _link("$g", "source-group", x.plane, "$s isa sensing, links (execution: $x, plane: $g);")
+    hypothesis, test = _link("$h", "hypothesis", x.hypothesis_key, "$v isa test, links (execution: $x, hypothesis: $h);")
     return (
-        f"match\n  {_run(analysis_hash)}\n  $t isa probe-template, has probe-template-id {lit(x.probe_template_id)};"
-        f"{plane}{hyp}\n"
+        f"match\n  {_one('rca-run', analysis_hash)}\n"
+        f"  $t isa probe-template, has probe-template-id {lit(x.probe_template_id)};{plane}{hypothesis}\n"
         f"insert\n  $x isa probe-execution, has execution-key {lit(x.key)}, has ordinal {x.ordinal}, "
         f"has execution-outcome {lit(x.outcome)}{_has('collector', _opt(x.collector))};\n"
         f"  $p isa probing, links (run: $r, execution: $x);\n"
@@ -230,19 +225,19 @@ def link_yield(execution_key: str, evidence_key: str) -> str:
 def latest_analysis(subject: str) -> str:
     """The latest run of an incident (the analysis subject) by ``evaluated-at``."""
     return (
-        f"match {_incident(subject)}\n  investigation (incident: $i, run: $r);\n"
+        f"match {_one('incident', subject)}\n  investigation (incident: $i, run: $r);\n"
         "  $r has analysis-hash $hash, has evaluated-at $at;\n"
         "select $hash, $at;\nsort $at desc, $hash desc;\nlimit 1;"
     )
 
 
 def run_body(analysis_hash: str) -> str:
-    return f"match\n  {_run(analysis_hash)}\n  $r has body $b;\nselect $b;"
+    return f"match\n  {_one('rca-run', analysis_hash)}\n  $r has body $b;\nselect $b;"
 
 
 def read_run(analysis_hash: str) -> str:
     return (
-        f"match\n  {_run(analysis_hash)}\n"
+        f"match\n  {_one('rca-run', analysis_hash)}\n"
         "  $r has verdict $verdict, has harness-score $score, has evaluated-at $at;\n"
         "  investigation (incident: $i, run: $r);\n  $i has incident-id $incident;\n"
         "  try { $r has incident-started-at $started; };\n"
@@ -253,7 +248,7 @@ def read_run(analysis_hash: str) -> str:
 
 def read_evidence(analysis_hash: str) -> str:
     return (
-        f"match\n  {_run(analysis_hash)}\n  collection (run: $r, evidence: $e);\n"
+        f"match\n  {_one('rca-run', analysis_hash)}\n  collection (run: $r, evidence: $e);\n"
         "  $e has evidence-key $key, has evidence-id $id, has live $live, has target-verified $verified,\n"
         "    has time-relation $relation;\n"
         "  try { $e has collector $collector; };\n  try { $e has observed-at $observed; };\n"
@@ -264,7 +259,7 @@ def read_evidence(analysis_hash: str) -> str:
 
 def read_hypotheses(analysis_hash: str) -> str:
     return (
-        f"match\n  {_run(analysis_hash)}\n  consideration (run: $r, hypothesis: $h);\n"
+        f"match\n  {_one('rca-run', analysis_hash)}\n  consideration (run: $r, hypothesis: $h);\n"
         "  $h has hypothesis-key $key, has hypothesis-id $id, has is-root-cause $root;\n"
         "  try { $h has candidate-rank $rank; };\n"
         "  try { classification (classified: $h, family: $f); $f has family-name $family; };\n"
@@ -274,7 +269,7 @@ def read_hypotheses(analysis_hash: str) -> str:
 
 def read_claims(analysis_hash: str) -> str:
     return (
-        f"match\n  {_run(analysis_hash)}\n  assertion (run: $r, claim: $c);\n"
+        f"match\n  {_one('rca-run', analysis_hash)}\n  assertion (run: $r, claim: $c);\n"
         "  $c has claim-key $key, has claim-id $id, has claim-kind $kind, has claim-status $status, has body $text;\n"
         "select $key, $id, $kind, $status, $text;"
     )
@@ -285,7 +280,7 @@ def read_links(analysis_hash: str, relation: str, node_type: str) -> str:
     node_role, evidence_role = _STANCE[relation]
     owner = "consideration (run: $r, hypothesis: $n);" if node_type == "hypothesis" else "assertion (run: $r, claim: $n);"
     return (
-        f"match\n  {_run(analysis_hash)}\n  {owner}\n  $n has {_NODE_KEY[node_type]} $key;\n"
+        f"match\n  {_one('rca-run', analysis_hash)}\n  {owner}\n  $n has {_NODE_KEY[node_type]} $key;\n"
         f"  {relation} ({node_role}: $n, {evidence_role}: $e);\n  $e has evidence-key $evidence;\n"
         "select $key, $evidence;"
     )
@@ -293,7 +288,7 @@ def read_links(analysis_hash: str, relation: str, node_type: str) -> str:
 
 def read_executions(analysis_hash: str) -> str:
     return (
-        f"match\n  {_run(analysis_hash)}\n  probing (run: $r, execution: $x);\n"
+        f"match\n  {_one('rca-run', analysis_hash)}\n  probing (run: $r, execution: $x);\n"
         "  $x has execution-key $key, has ordinal $ordinal, has execution-outcome $outcome;\n"
         "  instantiation (execution: $x, template: $t);\n  $t has probe-template-id $template;\n"
         "  try { $x has collector $collector; };\n"
@@ -305,22 +300,14 @@ def read_executions(analysis_hash: str) -> str:
 
 def read_yields(analysis_hash: str) -> str:
     return (
-        f"match\n  {_run(analysis_hash)}\n  probing (run: $r, execution: $x);\n  $x has execution-key $key;\n"
+        f"match\n  {_one('rca-run', analysis_hash)}\n  probing (run: $r, execution: $x);\n  $x has execution-key $key;\n"
         "  yield (execution: $x, evidence: $e);\n  $e has evidence-key $evidence;\n"
         "select $key, $evidence;"
     )
 
 
 # -- reviews -------------------------------------------------------------------------------------------------
-def _review(annotation_id: str) -> str:
-    return f"$v isa review, has annotation-id {lit(annotation_id)};"
-
-
-def review_exists(annotation_id: str) -> str:
-    return f"match {_review(annotation_id)}"
-
-
-def insert_review(review: ReviewNode, body: str) -> str:
+def insert_review(review: graph.ReviewNode, body: str) -> str:
     outcome = _has("resolution-outcome", _opt(review.resolution_outcome))
     return (
         f"insert\n  $v isa review, has annotation-id {lit(review.annotation_id)}, "
@@ -335,26 +322,18 @@ def review_bodies(analysis_hash: str) -> str:
 
 def read_review(annotation_id: str) -> str:
     return (
-        f"match\n  {_review(annotation_id)}\n  $v has analysis-hash $hash, has review-kind $kind;\n"
+        f"match\n  {_one('review', annotation_id)}\n  $v has analysis-hash $hash, has review-kind $kind;\n"
         "  try { $v has resolution-outcome $outcome; };\n"
         "select $hash, $kind, $outcome;"
     )
 
 
 # -- packages -----------------------------------------------------------------------------------------------
-def _package(package_id: str) -> str:
-    return f"$p isa knowledge-package, has package-id {lit(package_id)};"
-
-
-def package_exists(package_id: str) -> str:
-    return f"match {_package(package_id)}"
-
-
 def package_at_revision(package_id: str, revision: int) -> str:
-    return f"match {_package(package_id)}\n  $p has revision {revision};"
+    return f"match {_one('knowledge-package', package_id)}\n  $p has revision {revision};"
 
 
-def insert_package(p: PackageGraph, body: str) -> str:
+def insert_package(p: graph.PackageGraph, body: str) -> str:
     return (
         f"insert\n  $p isa knowledge-package, has package-id {lit(p.package_id)}, "
         f"has analysis-hash {lit(p.analysis_hash)}, has annotation-id {lit(p.annotation_id)}, "
@@ -365,37 +344,37 @@ def insert_package(p: PackageGraph, body: str) -> str:
 
 def link_promotion(package_id: str, analysis_hash: str) -> str:
     return (
-        f"match\n  {_package(package_id)}\n  {_run(analysis_hash)}\n"
+        f"match\n  {_one('knowledge-package', package_id)}\n  {_one('rca-run', analysis_hash)}\n"
         "insert\n  $m isa promotion, links (package: $p, run: $r);"
     )
 
 
 def link_package_family(package_id: str, family: str) -> str:
     return (
-        f"match\n  {_package(package_id)}\n  $f isa family, has family-name {lit(family)};\n"
+        f"match\n  {_one('knowledge-package', package_id)}\n  $f isa family, has family-name {lit(family)};\n"
         "insert\n  $k isa classification, links (classified: $p, family: $f);"
     )
 
 
 def link_grounding(package_id: str, evidence_key: str) -> str:
     return (
-        f"match\n  {_package(package_id)}\n  $e isa evidence, has evidence-key {lit(evidence_key)};\n"
+        f"match\n  {_one('knowledge-package', package_id)}\n  $e isa evidence, has evidence-key {lit(evidence_key)};\n"
         "insert\n  $g isa grounding, links (package: $p, evidence: $e);"
     )
 
 
 def insert_remediation(package_id: str, action: str, incident_id: str, outcome: str) -> str:
     return (
-        f"match\n  {_package(package_id)}\n  $a isa verified-action, has action-text {lit(action)};\n"
+        f"match\n  {_one('knowledge-package', package_id)}\n  $a isa verified-action, has action-text {lit(action)};\n"
         f"  $i isa incident, has incident-id {lit(incident_id)};\n"
         "insert\n  $m isa remediation, links (package: $p, action: $a, incident: $i), "
         f"has resolution-outcome {lit(outcome)};"
     )
 
 
-def insert_decision(package_id: str, d: DecisionNode) -> str:
+def insert_decision(package_id: str, d: graph.DecisionNode) -> str:
     return (
-        f"match\n  {_package(package_id)}\n"
+        f"match\n  {_one('knowledge-package', package_id)}\n"
         f"insert\n  $d isa reviewer-decision, has decision-key {lit(d.key)}, has ordinal {d.ordinal}, "
         f"has decision-kind {lit(d.decision)}, has reviewer {lit(d.reviewer)}, has decided-at {dt(d.decided_at)}, "
         f"has accepted {boolean(d.accepted)}, has from-state {lit(d.from_state)}, has to-state {lit(d.to_state)};\n"
@@ -403,16 +382,16 @@ def insert_decision(package_id: str, d: DecisionNode) -> str:
     )
 
 
-def update_package(p: PackageGraph, body: str) -> str:
+def update_package(p: graph.PackageGraph, body: str) -> str:
     return (
-        f"match {_package(p.package_id)}\n"
+        f"match {_one('knowledge-package', p.package_id)}\n"
         f"update\n  $p has package-state {lit(p.state)};\n  $p has revision {p.revision};\n"
         f"  $p has valid {boolean(p.valid)};\n  $p has body {lit(body)};"
     )
 
 
 def package_body(package_id: str) -> str:
-    return f"match {_package(package_id)}\n  $p has body $b;\nselect $b;"
+    return f"match {_one('knowledge-package', package_id)}\n  $p has body $b;\nselect $b;"
 
 
 def package_bodies(state: str | None) -> str:
@@ -422,7 +401,7 @@ def package_bodies(state: str | None) -> str:
 
 def read_package(package_id: str) -> str:
     return (
-        f"match {_package(package_id)}\n"
+        f"match {_one('knowledge-package', package_id)}\n"
         "  $p has analysis-hash $hash, has annotation-id $annotation, has package-state $state,\n"
         "    has evidence-source $source, has valid $valid, has revision $revision;\n"
         "  try { classification (classified: $p, family: $f); $f has family-name $family; };\n"
@@ -433,14 +412,14 @@ def read_package(package_id: str) -> str:
 
 def read_grounding(package_id: str) -> str:
     return (
-        f"match {_package(package_id)}\n  grounding (package: $p, evidence: $e);\n  $e has evidence-key $evidence;\n"
+        f"match {_one('knowledge-package', package_id)}\n  grounding (package: $p, evidence: $e);\n  $e has evidence-key $evidence;\n"
         "select $evidence;"
     )
 
 
 def read_decisions(package_id: str) -> str:
     return (
-        f"match {_package(package_id)}\n  decision-record (package: $p, decision: $d);\n"
+        f"match {_one('knowledge-package', package_id)}\n  decision-record (package: $p, decision: $d);\n"
         "  $d has decision-key $key, has ordinal $ordinal, has decision-kind $decision, has reviewer $reviewer,\n"
         "    has decided-at $at, has accepted $accepted, has from-state $from, has to-state $to;\n"
         "select $key, $ordinal, $decision, $reviewer, $at, $accepted, $from, $to;"
@@ -449,7 +428,7 @@ def read_decisions(package_id: str) -> str:
 
 def read_remediations(package_id: str) -> str:
     return (
-        f"match {_package(package_id)}\n  $m isa remediation, links (package: $p, action: $a, incident: $i);\n"
+        f"match {_one('knowledge-package', package_id)}\n  $m isa remediation, links (package: $p, action: $a, incident: $i);\n"
         "  $m has resolution-outcome $outcome;\n  $a has action-text $action;\n  $i has incident-id $incident;\n"
         "select $action, $incident, $outcome;"
     )
@@ -476,18 +455,10 @@ def metrics_contributions() -> str:
     )
 
 
-def _incident(incident_id: str) -> str:
-    return f"$i isa incident, has incident-id {lit(incident_id)};"
-
-
-def incident_exists(incident_id: str) -> str:
-    return f"match {_incident(incident_id)}"
-
-
 def observed(incident_id: str) -> str:
     """Collectors and planes of the incident's live evidence."""
     return (
-        f"match {_incident(incident_id)}\n  investigation (incident: $i, run: $r);\n"
+        f"match {_one('incident', incident_id)}\n  investigation (incident: $i, run: $r);\n"
         "  collection (run: $r, evidence: $e);\n  $e has live true, has collector $collector;\n"
         "  grouping (evidence: $e, plane: $g);\n  $g has group-name $plane;\n"
         "select $collector, $plane;\ndistinct;"
@@ -497,7 +468,7 @@ def observed(incident_id: str) -> str:
 def incident_hypotheses(incident_id: str) -> str:
     """Each hypothesis of the incident with its family, rank, supporting planes and whether it is refuted."""
     return (
-        f"match {_incident(incident_id)}\n  investigation (incident: $i, run: $r);\n"
+        f"match {_one('incident', incident_id)}\n  investigation (incident: $i, run: $r);\n"
         "  consideration (run: $r, hypothesis: $h);\n  $h has hypothesis-key $key;\n"
         "  try { classification (classified: $h, family: $f); $f has family-name $family; };\n"
         "  try { $h has candidate-rank $rank; };\n"
@@ -539,7 +510,7 @@ _ACTIVATED_ELSEWHERE = (
 
 def similar_by_family(incident_id: str) -> str:
     return (
-        f"match {_incident(incident_id)}\n  investigation (incident: $i, run: $r);\n"
+        f"match {_one('incident', incident_id)}\n  investigation (incident: $i, run: $r);\n"
         "  consideration (run: $r, hypothesis: $h);\n  classification (classified: $h, family: $f);\n"
         "  $f has family-name $family;\n  classification (classified: $p, family: $f);\n"
         f"{_ACTIVATED_ELSEWHERE}"
@@ -549,7 +520,7 @@ def similar_by_family(incident_id: str) -> str:
 
 def similar_by_alert(incident_id: str) -> str:
     return (
-        f"match {_incident(incident_id)}\n  investigation (incident: $i, run: $r);\n"
+        f"match {_one('incident', incident_id)}\n  investigation (incident: $i, run: $r);\n"
         "  alerting (alert: $a, run: $r);\n  $a has alert-name $alert;\n  alerting (alert: $a, run: $r2);\n"
         f"{_ACTIVATED_ELSEWHERE}"
         "  try { classification (classified: $p, family: $f); $f has family-name $family; };\n"
@@ -558,13 +529,13 @@ def similar_by_alert(incident_id: str) -> str:
 
 
 # -- whole writes (what one store method sends, in order) ------------------------------------------------------
-def run_queries(run: RunGraph, body: str) -> list[str]:
+def run_queries(run: graph.RunGraph, body: str) -> list[str]:
     """The writes of one run: shared nodes first (``put``), then the run's own nodes and edges."""
-    out = [put_incident(run.incident_id)]
-    out += [put_alert(run.alert_name)] if run.alert_name else []
-    out += [put_plane(p) for p in run.planes]
-    out += [put_family(f) for f in run.families]
-    out += [put_template(t) for t in run.templates]
+    out = [put("incident", run.incident_id)]
+    out += [put("alert", run.alert_name)] if run.alert_name else []
+    out += [put("source-group", p) for p in run.planes]
+    out += [put("family", f) for f in run.families]
+    out += [put("probe-template", t) for t in run.templates]
     out.append(insert_run(run, body))
     out += [insert_evidence(run.analysis_hash, e) for e in run.evidence]
     out += [insert_hypothesis(run.analysis_hash, h) for h in run.hypotheses]
@@ -577,17 +548,17 @@ def run_queries(run: RunGraph, body: str) -> list[str]:
     return out
 
 
-def package_queries(p: PackageGraph, body: str) -> list[str]:
+def package_queries(p: graph.PackageGraph, body: str) -> list[str]:
     out = [insert_package(p, body)]
     out += [link_promotion(p.package_id, p.promoted_run)] if p.promoted_run else []
-    out += [put_family(p.family), link_package_family(p.package_id, p.family)] if p.family else []
+    out += [put("family", p.family), link_package_family(p.package_id, p.family)] if p.family else []
     out += [link_grounding(p.package_id, e) for e in p.grounding]
     for m in p.remediations:
-        out += [put_action(m.action), insert_remediation(p.package_id, m.action, m.incident_id, m.outcome)]
+        out += [put("verified-action", m.action), insert_remediation(p.package_id, m.action, m.incident_id, m.outcome)]
     out += [insert_decision(p.package_id, d) for d in p.decisions]
     return out
 
 
-def save_queries(p: PackageGraph, body: str, stored_decisions: int) -> list[str]:
+def save_queries(p: graph.PackageGraph, body: str, stored_decisions: int) -> list[str]:
     """A package update: its state, revision and body, and the decisions made since it was stored."""
     return [update_package(p, body)] + [insert_decision(p.package_id, d) for d in p.decisions[stored_decisions:]]
