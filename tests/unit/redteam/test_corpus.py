@@ -34,6 +34,8 @@ def test_case(case):
         assert [f.type for f in parsed.red_flags] == want["red_flags"], why
     if "checks_failed" in want:
         assert set(want["checks_failed"]) <= {c.code for c in verdict.checks if not c.passed}, why
+    if "checks_passed" in want:
+        assert set(want["checks_passed"]) <= {c.code for c in verdict.checks if c.passed}, why
     if "findings" in want:
         assert set(want["findings"]) <= {i.code for i in parsed.errors + parsed.warnings}, why
     if "confidence" in want:
