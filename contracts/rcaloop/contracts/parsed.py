@@ -68,6 +68,11 @@ class Fields(_Loose):
     sensitive_data: list[SensitiveItem] = Field(default_factory=list)
 
 
+UNKNOWN_TARGET = frozenset({"unknown message id", "unknown RCA id", "unknown project"})
+"""``Citation.reason`` values that say the registry has no such entry: the citation names
+something that does not exist (a tie that cannot hold), not merely something unlinkable."""
+
+
 class Citation(_Loose):
     kind: Literal["msg", "rca", "code", "url", "other"]
     label: str

@@ -184,6 +184,15 @@ def quote_lines(text: str, quote: str) -> list[int]:
     return lines
 
 
+MIN_QUOTE_CHARS = 3
+
+
+def says_something(quote: str) -> bool:
+    """A quote ties a value only when it holds at least three letters or digits (``a``, `` `` tie anything),
+    or is the whole value."""
+    return sum(c.isalnum() for c in quote) >= MIN_QUOTE_CHARS
+
+
 @dataclass(frozen=True)
 class Trace:
     """Whether a cited value is where the item says, and if not, why (``problem`` is a stable word)."""
@@ -222,6 +231,8 @@ def check(
     if exact_value is not None:
         if not values_equal(exact_value, value):
             return Trace("value_differs", f"the value at {json_path} differs from the cited one", value)
+    if exact_quote is not None and not says_something(exact_quote) and exact_quote != as_text(value):
+        return Trace("nothing_to_match", "the quote is too short to tie anything (fewer than 3 letters or digits)", value)
     if exact_quote:
         text = as_text(value)
         lines = quote_lines(text, exact_quote) if text is not None else []

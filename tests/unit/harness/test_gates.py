@@ -27,13 +27,21 @@ def test_g1_high_confidence_on_one_source_group_fails_and_two_groups_pass():
     assert not gate.passed and verdict.verdict == "insufficient_evidence"
     assert "E03 (log search)" in gate.detail and "two independent groups" in gate.detail
 
-    def add_second_group(d):
+    def add_the_symptom(d):  # the failed task is the failure being explained: no second group
         d["diagnosis"]["evidence"].append({"source": "step1", "source_file": ".analysis/7001/step1_job_context.json",
                                            "json_path": "failed_tasks[0].error", "is_root_cause": True,
                                            "exact_value": "MODULE FAILURE: permission denied (403)"})
 
+    _, symptom = _gate(_edit(failing, add_the_symptom), "G1")
+    assert not symptom.passed
+
+    def add_second_group(d):  # the playbook's own retry setting, from the code host
+        d["diagnosis"]["evidence"].append({"source": "step4", "source_file": ".analysis/7001/step4_github_fetch_history.json",
+                                           "json_path": "github_fetches[0].content", "is_root_cause": True,
+                                           "exact_quote": "retries: 12"})
+
     _, twin = _gate(_edit(failing, add_second_group), "G1")
-    assert twin.passed and "E01 (automation platform)" in twin.detail and "E03 (log search)" in twin.detail
+    assert twin.passed and "(code host)" in twin.detail and "E03 (log search)" in twin.detail
 
 
 def test_g1_accepts_a_confirmed_live_signature():

@@ -42,8 +42,8 @@ def test_lower_confidence_rewrites_the_fields_line_of_a_skill_report():
 
 def test_fix_evidence_trace_corrects_the_path_and_keeps_the_claim():
     v = _evaluate("wrong-path-repaired")
-    [r] = v.repairs
-    assert r.kind == "fix_evidence_trace"
+    r = v.repairs[0]
+    assert [x.kind for x in v.repairs] == ["fix_evidence_trace", "lower_confidence"]  # one group left: the task is the symptom
     assert (r.target, r.before, r.after) == ("diagnosis.evidence[0].json_path", "timeline[2].event", "timeline[1].event")
     assert v.repaired_diagnosis.evidence[0].json_path == "timeline[1].event"
     root = next(c for c in v.claims if c.kind == "root_cause")
@@ -52,7 +52,7 @@ def test_fix_evidence_trace_corrects_the_path_and_keeps_the_claim():
 
 def test_drop_untraceable_claim_removes_it_from_the_diagnosis_and_marks_the_ledger():
     v = _evaluate("fabricated-extra-observation")
-    [r] = v.repairs
+    r = v.repairs[0]
     assert r.kind == "drop_untraceable_claim" and r.target == "diagnosis.evidence[2]"
     assert r.before == "The bastion disk was full." and r.after is None
     assert "failed_tasks[3].error does not resolve" in r.reason
@@ -73,9 +73,9 @@ def test_mark_untraceable_root_cause_then_insufficient_evidence():
 
 def test_guardrails_insert_check_impact_and_approval_before_the_mutating_step():
     v = _evaluate("destructive-kubectl-delete")
-    kinds = [r.kind for r in v.repairs]
-    assert kinds == ["add_read_only_check", "add_impact_rollback_note", "add_approval_step"]
-    assert all(r.target == "recommendations[0]" and r.before.startswith("kubectl delete") for r in v.repairs)
+    guards = [r for r in v.repairs if r.kind != "lower_confidence"]
+    assert [r.kind for r in guards] == ["add_read_only_check", "add_impact_rollback_note", "add_approval_step"]
+    assert all(r.target == "recommendations[0]" and r.before.startswith("kubectl delete") for r in guards)
     actions = [r.action for r in v.repaired_diagnosis.recommendations]
     assert actions[:3] == list(GUARD_TEXTS) and actions[3].startswith("kubectl delete")
     # the operator sees a guarded copy, but the output as the agent wrote it was unsafe: never pass
@@ -93,7 +93,7 @@ def test_guardrails_edit_the_report_lines_in_place():
 
 def test_partial_guard_adds_only_what_is_missing():
     v = _evaluate("destructive-partly-guarded")
-    assert [r.kind for r in v.repairs] == ["add_impact_rollback_note", "add_approval_step"]
+    assert [r.kind for r in v.repairs if r.kind != "lower_confidence"] == ["add_impact_rollback_note", "add_approval_step"]
 
 
 def test_a_gate_still_failing_after_three_attempts_gives_insufficient_evidence():

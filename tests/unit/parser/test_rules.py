@@ -103,6 +103,7 @@ CASES: dict[str, tuple[Callable[[], ParsedRCA], Callable[[], ParsedRCA]]] = {
     "RCA511": (steps(lambda c: c["step5_summary.json"].pop("evidence")), STEPS_OK),
     "RCA512": (steps(lambda c: c["step5_summary.json"]["root_cause"].update(category="gremlins")), STEPS_OK),
     "RCA513": (steps(lambda c: None, job_id="7654321"), STEPS_OK),
+    "RCA514": (steps(lambda c: c["step3_correlation.json"].update(job_id="1199876")), STEPS_OK),
     "RCA601": (lambda: parse("{not json", kind="capture"), CAPTURE_OK),
     "RCA610": (cap(lambda c: c.pop("claims")), CAPTURE_OK),
     "RCA611": (cap(lambda c: c.update(confidence="certain")), CAPTURE_OK),

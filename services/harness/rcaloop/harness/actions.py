@@ -15,8 +15,18 @@ from rcaloop.harness import report
 from rcaloop.shared.actions import is_prohibition, unguarded
 
 ACTION_SECTIONS = ("recommend", "remediation", "mitigation", "next step", "actions", "immediate", "fix")
-CHAT_SEQUENCE = ("steps_to_verify", "now")
-"""Chat sections whose lines are proposals, in reading order (``Do NOT`` forbids; permanent fixes go through review)."""
+"""Report sections that are all proposals (their lines, listed or not)."""
+DESCRIPTIVE_SECTIONS = (
+    "summary", "tl;dr", "tldr", "timeline", "evidence", "contributing", "alternative", "root cause", "cause",
+    "context", "background", "impact", "symptom", "candidate", "claim", "observation", "related", "reference",
+    "link", "do not", "don't", "dont", "never", "harness notes", "analysis", "detail", "confidence", "finding",
+)  # fmt: skip
+"""Report sections that describe; a list under any other heading is read as proposals (fail closed)."""
+CHAT_SEQUENCE = ("tldr", "cause", "steps_to_verify", "now", "also")
+"""Posted chat sections read for proposals, in reading order: every one but ``Do NOT`` (it forbids),
+``Related`` (links) and ``Permanent fixes`` (read as recommendations). In TL;DR and Cause only list
+items count (a bullet under a head the parser does not know lands there)."""
+LISTED_ONLY = frozenset({"tldr", "cause"})
 GUARD_TEXTS = (
     "Read-only check first: confirm the current state of the target of the next step (no changes yet).",
     "Impact and undo plan: write down who is affected by the next step and how to undo it before going ahead.",
@@ -47,19 +57,40 @@ def sequences(parsed: ParsedRCA, diagnosis: Diagnosis | None) -> list[list[Actio
     """Each place actions are proposed (chat, report, recommendations), in reading order."""
     out: list[list[Action]] = []
     if parsed.chat is not None:
-        chat = [
-            Action(item, f"chat.{name}[{i}]")
-            for name in CHAT_SEQUENCE
-            for i, item in enumerate(report.list_items(getattr(parsed.chat.sections, name) or ""))
-        ]
+        chat = []
+        for name in CHAT_SEQUENCE:
+            text = getattr(parsed.chat.sections, name) or ""
+            items = report.listed(text) if name in LISTED_ONLY else report.list_items(text)
+            chat += [Action(item, f"chat.{name}[{i}]") for i, item in enumerate(items)]
         out.append(chat)
-    body = report.section(parsed.report_markdown, *ACTION_SECTIONS)
-    out.append([Action(item, f"report[{i}]") for i, item in enumerate(report.list_items(body))])
+    out.append([Action(item, f"report[{i}]") for i, item in enumerate(_report_proposals(parsed.report_markdown))])
     recs = diagnosis.recommendations if diagnosis else []
     out.append([Action(r.action, f"recommendations[{i}]") for i, r in enumerate(recs) if not _forbidden(r.priority)])
-    if parsed.outcome in ("not_applicable", "insufficient_context") and parsed.source_kind == "skill_text":
-        out.append([Action(t, f"after_early_exit[{i}]") for i, t in enumerate(_after_outcome_line(parsed.report_markdown))])
+    if parsed.outcome in ("not_applicable", "insufficient_context"):
+        after = _after_reason(parsed.outcome_reason or "")
+        if parsed.source_kind == "skill_text":
+            after += _after_outcome_line(parsed.report_markdown)
+        out.append([Action(t, f"after_early_exit[{i}]") for i, t in enumerate(after)])
     return [seq for seq in out if seq]
+
+
+def _report_proposals(markdown: str) -> list[str]:
+    """Every line of an action section, and every list item under a heading that does not describe."""
+    out: list[str] = []
+    for heading, body in report.sections(markdown).items():
+        if heading.startswith(ACTION_SECTIONS):
+            out += report.list_items(body)
+        elif not heading.startswith(DESCRIPTIVE_SECTIONS):
+            out += report.listed(body)
+    return out
+
+
+_CLAUSE = re.compile(r"(?<=[;.])\s+")
+
+
+def _after_reason(reason: str) -> list[str]:
+    """An early exit's reason says why; anything after its first clause is output like any other."""
+    return [c.strip() for c in _CLAUSE.split(reason)[1:] if c.strip()]
 
 
 _LABEL = re.compile(r"^\s*(?:#{1,6}\s+.*|[*_]{1,3}[^*_]+[*_]{1,3}:?|[A-Z_]+)\s*$")

@@ -8,8 +8,9 @@ the text says so (``HTTP 503``, ``status=500``, ``503 Service Unavailable``, ``5
 "waiting for 500 seconds" is not an error.
 
 The alert's **targets** are the workloads it names — ``deployment payments``,
-``pod/checkout-7f9``, ``service=checkout-api`` — so an observation can be checked for
-being about the alert's own target.
+``Deployment shop-prod/payments``, ``pod/checkout-7f9``, ``service=checkout-api`` — read at
+workload level (a pod's generated suffixes dropped), so an observation can be checked for
+being about the alert's own target, and a sibling workload (``payments-gateway``) is not it.
 """
 
 from __future__ import annotations
@@ -37,13 +38,20 @@ ERROR_SIGNAL = re.compile(
 """An alert carrying one of these names its own failure: it is not a generic status alert."""
 
 KINDS = (
-    "deployment", "deploy", "pod", "service", "svc", "statefulset", "sts", "daemonset", "ds", "job", "cronjob",
+    "deployment", "deploy", "pod", "service", "svc", "statefulset", "sts", "daemonset", "ds", "cronjob",
     "container", "replicaset", "rs", "hpa", "ingress", "pvc", "instance", "host", "node", "app", "workload",
 )
+"""Words that name a workload before its name (``job`` is left out: in alert labels it is the scrape job)."""
 _TARGET = re.compile(
-    r"\b(?:" + "|".join(KINDS) + r")(?:\s*[=:/]\s*|\s+)[\"'`]?([A-Za-z0-9][A-Za-z0-9_.-]{1,126}[A-Za-z0-9])",
+    r"\b(?:" + "|".join(KINDS) + r")(?:\s*[=:/]\s*|\s+)[\"'`]?(?:[a-z0-9][a-z0-9-]{0,62}/)?"
+    r"([A-Za-z0-9][A-Za-z0-9_.-]{1,126}[A-Za-z0-9])",
     re.I,
 )
+"""``deployment payments``, ``pod=x``, ``Deployment shop-prod/payments`` (the namespace is not the target)."""
+_GEN = "[bcdfghjklmnpqrstvwxz2456789]"
+"""The alphabet of the names Kubernetes generates (no vowels): a pod's suffixes are made of it."""
+POD_SUFFIX = re.compile(rf"(?:-{_GEN}{{3,10}})?-{_GEN}{{5}}$|-\d{{1,4}}$")
+"""``-7d4b9c8f6-x2kq4`` (ReplicaSet hash and pod), ``-x2kq4`` (DaemonSet pod), ``-0`` (StatefulSet ordinal)."""
 NOT_A_NAME = frozenset({
     "is", "are", "was", "were", "has", "have", "had", "in", "on", "of", "for", "to", "from", "with", "the", "and",
     "not", "status", "ready", "waiting", "pending", "failed", "failing", "restarts", "restarting", "replicas",
@@ -58,9 +66,17 @@ def words_of(text: str) -> str:
     return _CAMEL.sub(" ", text)
 
 
+def workload(name: str) -> str:
+    """A pod's name without what Kubernetes generated: the workload it belongs to."""
+    return POD_SUFFIX.sub("", name.lower())
+
+
 @lru_cache(maxsize=1024)
 def generic_status(text: str) -> str | None:
-    """The status words of a generic status alert; None when the alert is not one."""
+    """The status words of a generic status alert; None when the alert is not one.
+    The workloads it names are left out first (a deployment called ``error-reporter`` is no error)."""
+    for name in of_alert(text):
+        text = re.sub(re.escape(name), " ", text, flags=re.I)
     readable = words_of(text)
     m = GENERIC_STATUS.search(readable)
     return m.group(0).lower() if m and not ERROR_SIGNAL.search(readable) else None
@@ -71,7 +87,7 @@ def of_alert(text: str) -> tuple[str, ...]:
     """The workloads the alert names, lower-cased, in order of appearance."""
     found: list[str] = []
     for m in _TARGET.finditer(text or ""):
-        name = m.group(1).lower()
+        name = workload(m.group(1))
         if len(name) >= MIN_TARGET and name not in NOT_A_NAME and not name.isdigit() and name not in found:
             found.append(name)
     return tuple(found)
@@ -79,11 +95,17 @@ def of_alert(text: str) -> tuple[str, ...]:
 
 @lru_cache(maxsize=64)
 def _pattern(names: tuple[str, ...]) -> re.Pattern[str]:
-    return re.compile(r"(?<![A-Za-z0-9_])(?:" + "|".join(re.escape(n) for n in names) + r")(?![A-Za-z0-9_])", re.I)
+    alternatives = "|".join(re.escape(n) for n in names)
+    return re.compile(
+        rf"(?<![A-Za-z0-9_.-])(?:{alternatives})(?:(?:-{_GEN}{{3,10}})?-{_GEN}{{5}}|-{_GEN}{{3,10}}|-\d{{1,4}})?"
+        r"(?![A-Za-z0-9_-])",
+        re.I,
+    )
 
 
 def mentions(names: tuple[str, ...], *parts: Any) -> bool:
-    """Does any part (title, text, value) name one of the targets as a whole word?"""
+    """Does any part (title, text, value) name one of the target workloads — itself or one of its
+    pods (``payments-7d4b9c8f6-q8w2x`` is ``payments``; ``payments-gateway-…`` is not)?"""
     if not names:
         return False
     pattern = _pattern(names)

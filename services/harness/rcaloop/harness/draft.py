@@ -44,9 +44,17 @@ def named_family(draft: Draft) -> str | None:
         if value and value.strip().lower() not in NO_FAMILY:
             return value.strip()
     summary = diag.root_cause.summary if diag.root_cause else None
-    if draft.parsed.source_kind == "skill_text" and summary and not UNDETERMINED.search(summary):
+    if draft.parsed.source_kind == "skill_text" and summary and not undetermined(summary):
         return STATED_CAUSE
     return None
+
+
+HEDGE = re.compile(r"\b(?:but|however|though|although|likely|probably|possibly|suspect\w*|perhaps|seems?|appears?)\b|[:;]", re.I)
+
+
+def undetermined(cause: str) -> bool:
+    """The whole statement says the cause is not known ("unknown for certain, but the image …" names one)."""
+    return bool(UNDETERMINED.search(cause)) and not HEDGE.search(cause)
 
 
 @dataclass
@@ -92,13 +100,16 @@ class Draft:
         return self.parsed.outcome in EARLY_EXITS
 
     def claims_something(self) -> bool:
-        """A named family or cause, a proposed action, or a confidence above low: something to judge.
+        """A named family or cause, a ranked candidate, a claim, a proposed action, or a confidence
+        above low: something to judge.
 
         An early exit that claims nothing passes as it is; one that still names a family,
-        a cause or an action, or states medium/high confidence, is judged like any report.
+        ranks candidates, asserts claims, proposes an action or states medium/high confidence
+        is judged like any report.
         """
         diag = self.diagnosis
-        named = named_family(self) is not None or any(c.kind == "root_cause" for c in (diag.claims if diag else []))
+        ranked = [c for c in (diag.candidates if diag else []) if c.strip().lower() not in NO_FAMILY]
+        named = named_family(self) is not None or bool(ranked) or bool(diag and diag.claims)
         proposed = any(not a.prohibition for seq in self.sequences for a in seq)
         return named or proposed or self.confidence in ("medium", "high")
 

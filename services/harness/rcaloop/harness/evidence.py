@@ -12,9 +12,10 @@ Provenance comes from the artifact, never from the labels an agent put on it:
   and collectors rcaloop does not recognise share the one group ``unrecognized``
   (independence that can't be shown is not assumed);
 * an item is **historical** (context only, never grounding) when its collector is the
-  knowledge store or earlier RCAs, its kind says history, the agent says it is not live,
-  or it was observed long before the incident started — a ``live: true`` label changes
-  none of that;
+  knowledge store or earlier RCAs, its kind says history (or it is a person's chat
+  message), the agent says it is not live, or it was observed long before the incident
+  started (or, when the output gives no start, before its latest observation) — a
+  ``live: true`` label changes none of that;
 * an item is **target-verified** when it is a live observation of a plane that watches
   running systems and it names the alert's own target (see ``alert``).
 """
@@ -24,7 +25,7 @@ from __future__ import annotations
 import json
 import re
 from dataclasses import dataclass, field
-from datetime import datetime, timedelta
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from rcaloop.contracts import EvidenceArtifact, ParsedRCA
@@ -33,11 +34,14 @@ from rcaloop.harness import alert
 from rcaloop.shared import jsonpath
 
 HISTORICAL_GROUP = "knowledge graph"
+STRONG_HISTORY = frozenset({"typedb", "knowledge", "kg", "rca"})
+"""Collector words that always mean the knowledge store or earlier RCAs, whatever else the name says."""
 UNRECOGNIZED_GROUP = "unrecognized"
 SIGNATURE_GROUP = "signature matcher"
 """The collector that matches known failure signatures: only its items confirm one."""
 SOURCE_GROUPS: tuple[tuple[str, tuple[str, ...]], ...] = (
     (HISTORICAL_GROUP, ("typedb", "knowledge", "history", "historical", "rca", "kg", "past", "prior", "similar")),
+    # ^ its weaker words (history, past …) yield to a plane word: `kubectl rollout history` is the cluster
     ("automation platform", ("aap", "ansible", "awx", "tower", "jenkins", "step1", "job", "ci", "automation", "tekton",
                              "buildkite", "circleci", "actions")),
     ("log search", ("splunk", "loki", "elastic", "elasticsearch", "kibana", "opensearch", "logs", "log", "step3",
@@ -57,10 +61,28 @@ SOURCE_GROUPS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("chat", ("chat", "slack", "msg", "message", "teams")),
 )
 """The first group (in this order) one of whose names is a word of the collector's name
-(``splunk-prod`` → log search); knowledge-store words win over every other."""
+(``splunk-prod`` → log search). The knowledge store's own names (``STRONG_HISTORY``) win over
+every other word; its weaker words (history, past, similar …) only when no plane is named."""
 OBSERVING_GROUPS = frozenset({"log search", "metrics", "cluster", "tracing", "database", "network", "cloud api"})
 """Planes that observe running systems: only they can verify the alert's own target."""
-HISTORY_KINDS = frozenset({"history", "historical", "past_incident", "similar_incident", "prior_rca", "knowledge"})
+_KIND_SEP = re.compile(r"[\s\-]+")
+
+
+def kind_of(kind: str) -> str:
+    """An artifact kind as one spelling: lower case, ``_`` between words, no plural ``s``
+    (``Counter-evidence`` → ``counter_evidence``, ``Past incidents`` → ``past_incident``)."""
+    words = _KIND_SEP.sub("_", kind.strip().lower()).strip("_").split("_")
+    return "_".join(w[:-1] if len(w) > 3 and w.endswith("s") and not w.endswith("ss") else w for w in words)
+
+
+def kinds(*names: str) -> frozenset[str]:
+    return frozenset(kind_of(n) for n in names)
+
+
+HISTORY_KINDS = kinds("history", "historical", "past_incident", "similar_incident", "prior_rca", "knowledge", "other_run")
+"""Kinds that are history: context only. ``other_run``: a step file of another job."""
+CONTEXT_KINDS = kinds("human_message")
+"""Kinds that are never evidence: a person's chat message says what someone thought, not what a system did."""
 HISTORY_LOOKBACK = timedelta(days=7)
 """Observed more than this long before the incident started: history, not this run."""
 _WORD = re.compile(r"[a-z0-9]+")
@@ -108,10 +130,12 @@ def source_group(collector: str) -> str:
     if name in (group for group, _ in SOURCE_GROUPS):
         return name
     words = set(_WORD.findall(name))
-    for group, keywords in SOURCE_GROUPS:
-        if words.intersection(keywords):
-            return group
-    return UNRECOGNIZED_GROUP
+    if words & STRONG_HISTORY:
+        return HISTORICAL_GROUP
+    planes = [group for group, keywords in SOURCE_GROUPS[1:] if words.intersection(keywords)]
+    if planes:
+        return planes[0]
+    return HISTORICAL_GROUP if words.intersection(SOURCE_GROUPS[0][1]) else UNRECOGNIZED_GROUP
 
 
 def _text_of(value: Any) -> str:
@@ -147,18 +171,25 @@ def _expand(artifact: EvidenceArtifact) -> list[tuple[EvidenceArtifact, str | No
     return out
 
 
-def _history_reason(artifact: EvidenceArtifact, group: str, started: datetime | None) -> str | None:
-    """Why this item is history, not evidence of this run (None when it is live)."""
+def _utc(when: datetime | None) -> datetime | None:
+    """A time without a zone is read as UTC (the zone can't switch a rule off)."""
+    return when.replace(tzinfo=UTC) if when is not None and when.tzinfo is None else when
+
+
+def _history_reason(artifact: EvidenceArtifact, group: str, reference: datetime | None) -> str | None:
+    """Why this item is history or context, not evidence of this run (None when it is live)."""
+    kind = kind_of(artifact.kind)
     if group == HISTORICAL_GROUP:
         return f"collector {artifact.source!r} is the knowledge store / earlier RCAs"
-    if artifact.kind.strip().lower() in HISTORY_KINDS:
+    if kind in HISTORY_KINDS:
         return f"kind {artifact.kind!r} is history"
+    if kind in CONTEXT_KINDS:
+        return f"kind {artifact.kind!r} is context, not evidence"
     if not artifact.live:
         return "the agent marked it not live"
-    seen = artifact.observed_at
-    aware = started is not None and seen is not None and started.tzinfo is not None and seen.tzinfo is not None
-    if aware and seen < started - HISTORY_LOOKBACK:
-        return f"observed {(started - seen).days} days before the incident started"
+    seen = _utc(artifact.observed_at)
+    if reference is not None and seen is not None and seen < reference - HISTORY_LOOKBACK:
+        return f"observed {(reference - seen).days} days before the incident"
     return None
 
 
@@ -178,7 +209,7 @@ def _from_artifact(
     artifact: EvidenceArtifact, json_path: str | None, value: Any, origin: str, run: _Run
 ) -> Evidence:
     group = source_group(artifact.source)
-    history = _history_reason(artifact, group, run.started)
+    history = _history_reason(artifact, group, run.reference)
     text = (artifact.text or _text_of(value))[:MAX_TEXT]
     verified = (
         history is None
@@ -230,13 +261,21 @@ def _from_citations(parsed: ParsedRCA, seen: set[str]) -> list[Evidence]:
 
 @dataclass(frozen=True)
 class _Run:
-    started: datetime | None
+    reference: datetime | None
+    """When the incident started; when the output does not say, its latest observation."""
     targets: tuple[str, ...]
+
+
+def _reference(parsed: ParsedRCA) -> datetime | None:
+    if parsed.incident_started_at is not None:
+        return _utc(parsed.incident_started_at)
+    seen = [_utc(a.observed_at) for a in parsed.artifacts if a.observed_at is not None]
+    return max(seen) if seen else None
 
 
 def collect(parsed: ParsedRCA) -> list[Evidence]:
     """Every evidence item of the run with its id, in the stable order described above."""
-    run = _Run(parsed.incident_started_at, alert.of_alert(parsed.alert_text or ""))
+    run = _Run(_reference(parsed), alert.of_alert(parsed.alert_text or ""))
     found: list[Evidence] = []
     seen: set[tuple] = set()
     for artifact in parsed.artifacts:

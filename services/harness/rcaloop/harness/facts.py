@@ -8,11 +8,10 @@ from rcaloop.contracts.verdict import LedgerClaim
 from rcaloop.harness import actions, alert, ledger, report
 from rcaloop.harness.actions import Violation
 from rcaloop.harness.draft import Draft, named_family
-from rcaloop.harness.evidence import SIGNATURE_GROUP, Evidence
-from rcaloop.harness.ledger import Ledger
+from rcaloop.harness.evidence import SIGNATURE_GROUP, Evidence, kind_of, kinds
+from rcaloop.harness.ledger import SIGNATURE_KINDS, Ledger
 
-SIGNATURE_KINDS = frozenset({"signature", "confirmed_signature"})
-DEGRADED_KINDS = frozenset({"tool_error", "degraded", "unavailable", "missing", "timeout"})
+DEGRADED_KINDS = kinds("tool_error", "degraded", "unavailable", "missing", "timeout")
 
 
 @dataclass
@@ -60,7 +59,7 @@ def derive(draft: Draft) -> Facts:
         live=live,
         root_live=root_live,
         root_refuting=refuting,
-        root_groups=sorted({ev.group for ev in root_live}),
+        root_groups=sorted({ev.group for ev in root_live if not is_symptom(ev, draft)}),
         signature=[ev.id for ev in root_live if confirmed_signature(ev)],
         confidence=draft.confidence,
         violations=[v for seq in draft.sequences for v in actions.violations(seq)],
@@ -72,7 +71,23 @@ def derive(draft: Draft) -> Facts:
 
 def confirmed_signature(ev: Evidence) -> bool:
     """A signature is confirmed by the signature matcher that found it, not by an item's ``kind`` label."""
-    return ev.live and ev.group == SIGNATURE_GROUP and ev.item.kind.lower() in SIGNATURE_KINDS
+    return ev.live and ev.group == SIGNATURE_GROUP and kind_of(ev.item.kind) in SIGNATURE_KINDS
+
+
+SYMPTOM_KINDS = kinds("alert", "symptom", "failed_task")
+ALERT_COLLECTORS = frozenset({"alertmanager", "pagerduty", "opsgenie"})
+
+
+def is_symptom(ev: Evidence, draft: Draft) -> bool:
+    """The failure being explained (the alert, a failed task), not evidence of its cause: it supports
+    the root cause but adds no independent source group."""
+    text = " ".join(ev.item.text.split())
+    alert = " ".join(alert_text(draft).split())
+    return (
+        kind_of(ev.item.kind) in SYMPTOM_KINDS
+        or ev.item.collector.strip().lower() in ALERT_COLLECTORS
+        or (len(text) >= 20 and text in alert)
+    )
 
 
 def ids(items: list[Evidence]) -> str:
@@ -85,7 +100,7 @@ def report_text(draft: Draft) -> str:
 
 
 def degraded_sources(draft: Draft) -> list[Evidence]:
-    return [ev for ev in draft.evidence if ev.item.kind.lower() in DEGRADED_KINDS]
+    return [ev for ev in draft.evidence if kind_of(ev.item.kind) in DEGRADED_KINDS]
 
 
 def summary_present(draft: Draft) -> bool:

@@ -34,7 +34,9 @@ def _high_confidence(f: Facts) -> tuple[bool, str]:
 
 def _root_traced(f: Facts) -> tuple[bool, str]:
     if f.root is None:
-        return True, "no root-cause claim to trace"
+        if f.draft.early_exit:
+            return True, "an early exit that states no root cause"
+        return False, "the report states no root cause (an output without one is an early exit: insufficient_context)"
     if f.root.untraced:
         return False, (
             f"root cause {f.root.text[:120]!r} cites evidence that does not trace in this run: "

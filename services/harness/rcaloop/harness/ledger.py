@@ -24,17 +24,20 @@ make a claim supported.
 from __future__ import annotations
 
 import posixpath
+import re
 from dataclasses import dataclass, field
 
 from rcaloop.contracts import TraceItem
+from rcaloop.contracts.parsed import UNKNOWN_TARGET
 from rcaloop.contracts.verdict import LedgerClaim
-from rcaloop.harness import report
+from rcaloop.harness import report, statements
 from rcaloop.harness.actions import GUARD_TEXTS
-from rcaloop.harness.draft import Draft
-from rcaloop.harness.evidence import Evidence
+from rcaloop.harness.draft import STATED_CAUSE, Draft, named_family
+from rcaloop.harness.evidence import SIGNATURE_GROUP, Evidence, kind_of, kinds
 from rcaloop.shared import jsonpath
 
-REFUTING_KINDS = frozenset({"refutes", "refuting", "contradiction", "contradicts", "counter_evidence"})
+REFUTING_KINDS = kinds("refutes", "refuting", "refutation", "contradiction", "contradicts", "counter_evidence",
+                       "counterevidence")
 LINK_ORDER = ("citation", "agent", "traceability", "quote")
 CITATION_PREFIXES = ("msg:", "code:", "rca:")
 PROBLEMS = {
@@ -69,7 +72,8 @@ class Ledger:
 
 
 def _basename(path: str | None) -> str | None:
-    return posixpath.basename(path.replace("\\", "/")) if path else None
+    """The file's name without ``.json`` (the parser accepts step files named either way)."""
+    return posixpath.basename(path.replace("\\", "/")).removesuffix(".json") if path else None
 
 
 def _same_origin(ev: Evidence, item: TraceItem) -> bool:
@@ -113,8 +117,8 @@ def trace(item: TraceItem, evidence: list[Evidence]) -> tuple[Evidence | None, s
 
 def _quoted(item: TraceItem, evidence: list[Evidence]) -> tuple[Evidence | None, str]:
     """A report Evidence line: supported when a live artifact holds its quoted text."""
-    if not item.exact_quote:
-        return None, "a report evidence line without a quote or a trace"
+    if not item.exact_quote or not jsonpath.says_something(item.exact_quote):
+        return None, "a report evidence line without a quote (of three letters or digits at least) or a trace"
     for ev in evidence:
         if ev.live and item.exact_quote in ev.haystack():
             return ev, ""
@@ -145,16 +149,29 @@ class _Index:
     by_id: dict[str, Evidence]
     by_ref: dict[str, Evidence]
     by_agent: dict[str, Evidence]
+    missing_refs: frozenset[str] = frozenset()
+    """Citations of registry entries that do not exist (unknown message id, project …)."""
     unknown: list[str] = field(default_factory=list)
 
     @classmethod
-    def of(cls, evidence: list[Evidence]) -> _Index:
+    def of(cls, draft: Draft) -> _Index:
+        evidence = draft.evidence
         return cls(
             evidence=evidence,
             by_id={ev.id: ev for ev in evidence},
             by_ref={ev.citation: ev for ev in evidence if ev.citation},
             by_agent={ev.item.agent_id: ev for ev in evidence if ev.item.agent_id},
+            missing_refs=frozenset(
+                c.target for c in draft.parsed.citations if not c.resolved and c.reason in UNKNOWN_TARGET
+            ),
         )
+
+    def _unresolved(self, links: Links, ref: str) -> None:
+        if ref in self.missing_refs:
+            links.notes.append(f"cites {ref}, which does not exist in the registry")
+            links.untraced.append(ref)
+        else:
+            links.notes.append(f"cites {ref}, which the registry does not resolve")
 
     def link_ids(self, links: Links, ids: list[str], *, refutes: bool = False) -> None:
         """A claim's ``evidence_ids`` (the agent's ids, harness ids or citation refs)."""
@@ -163,7 +180,7 @@ class _Index:
             if ev is not None:
                 links.add(ev, "agent", refutes=refutes)
             elif eid.startswith(CITATION_PREFIXES):
-                links.notes.append(f"cites {eid}, which the registry does not resolve")
+                self._unresolved(links, eid)
             else:
                 links.notes.append(f"evidence id {eid} is not among this run's artifacts")
                 links.untraced.append(eid)
@@ -175,7 +192,7 @@ class _Index:
                 if ref in self.by_ref:
                     links.add(self.by_ref[ref], "citation")
                 else:
-                    links.notes.append(f"cites {ref}, which the registry does not resolve")
+                    self._unresolved(links, ref)
             for quoted in report.quotes(text):
                 for ev in self.evidence:
                     if ev.citation is None and quoted in ev.haystack():
@@ -188,7 +205,7 @@ def _claim(cid: str, kind: str, text: str, links: Links, by_id: dict[str, Eviden
         ev = by_id[eid]
         if not ev.live:
             historical.append(eid)
-        elif eid in links.refuting or ev.item.kind.lower() in REFUTING_KINDS:
+        elif eid in links.refuting or kind_of(ev.item.kind) in REFUTING_KINDS:
             refutes.append(eid)
         else:
             supports.append(eid)
@@ -247,9 +264,8 @@ def _root_links(draft: Draft, index: _Index, traced: _Traced) -> Links:
             links.notes.append(f"diagnosis.evidence[{i}]: {why}")
         else:
             links.add(hit, how)
-    for i, claim in enumerate(draft.agent_claims):
-        if claim.kind != "root_cause":
-            continue
+    root_claims = [(i, c) for i, c in enumerate(draft.agent_claims) if c.kind == "root_cause"]
+    for i, claim in root_claims:
         if i in draft.dropped_agent_claims:
             links.untraced.append(f"diagnosis.claims[{i}] (dropped: {draft.dropped_agent_claims[i]})")
             continue
@@ -258,7 +274,41 @@ def _root_links(draft: Draft, index: _Index, traced: _Traced) -> Links:
         index.link_ids(links, claim.refuting_evidence_ids, refutes=True)
     if not tied:
         index.link_text(links, root_texts(draft)[1])
+        _signatures_of_the_family(draft, index, links)
+        return links
+    _signatures_of_the_family(draft, index, links)
+    summary = draft.diagnosis.root_cause.summary if draft.diagnosis and draft.diagnosis.root_cause else None
+    for i, claim in root_claims:  # a second root cause that ties nothing is a cause stated without evidence
+        if not claim.evidence_ids and claim.text != summary and i not in draft.dropped_agent_claims:
+            links.untraced.append(f"diagnosis.claims[{i}] states a root cause and ties no evidence to it")
+    ties = [c.text for _, c in root_claims if c.evidence_ids] + [index.by_id[e].haystack() for e in links.found]
+    ties += [draft.traces[i].message or "" for i in range(len(draft.traces)) if draft.traces[i].is_root_cause]
+    if draft.parsed.source_kind != "capture" and summary:
+        ties.append(summary)
+    for where, text in statements.other_causes(draft, ties):
+        links.untraced.append(f"{where} states a cause that the evidence tied to the root cause does not show: {text[:100]!r}")
     return links
+
+
+SIGNATURE_KINDS = kinds("signature", "confirmed_signature")
+_SEP = re.compile(r"[\s_\-]+")
+
+
+def _signatures_of_the_family(draft: Draft, index: _Index, links: Links) -> None:
+    """A signature the matcher confirmed supports a root cause only when it is the signature of the
+    family the output names (an item of another collector merely labelled a signature is an observation)."""
+    family = named_family(draft)
+    for eid in list(links.found):
+        ev = index.by_id[eid]
+        if kind_of(ev.item.kind) not in SIGNATURE_KINDS or ev.group != SIGNATURE_GROUP:
+            continue
+        said = _SEP.sub("_", f"{ev.item.title} {ev.item.text}".lower())
+        if family and family != STATED_CAUSE and _SEP.sub("_", family.lower()) in said:
+            continue
+        if family == STATED_CAUSE and statements.same_cause(ev.haystack(), root_texts(draft)[0], frozenset()):
+            continue
+        del links.found[eid]
+        links.notes.append(f"{eid} is a signature of another family than {family or 'the cause stated'}")
 
 
 def _observations(draft: Draft, traced: _Traced) -> list[tuple[str, Links, str, int]]:
@@ -277,7 +327,7 @@ def _observations(draft: Draft, traced: _Traced) -> list[tuple[str, Links, str, 
 
 
 def build(draft: Draft) -> Ledger:
-    index = _Index.of(draft.evidence)
+    index = _Index.of(draft)
     diag = draft.diagnosis
     traced = _Traced.of(draft, draft.evidence)
     main = root_texts(draft)[0]

@@ -98,8 +98,8 @@ def _fix_traces(draft: Draft, f: Facts, attempt: int) -> list[Repair]:
 def _drop_untraceable(draft: Draft, f: Facts, attempt: int) -> list[Repair]:
     out = []
     for claim in f.ledger.cited:
-        if claim.status != "unlinked" or not claim.origin:
-            continue
+        if claim.status != "unlinked" or not claim.origin or claim.historical:
+            continue  # a claim that cites history cites real context: not fabrication
         index = int(claim.origin.rsplit("[", 1)[1].rstrip("]"))
         reason = f"untraceable: {claim.note}"
         if claim.origin.startswith("diagnosis.evidence["):

@@ -62,6 +62,11 @@ def quotes(text: str) -> tuple[str, ...]:
     return tuple(next(g for g in m.groups() if g) for m in _QUOTE.finditer(text or ""))
 
 
+def listed(text: str) -> list[str]:
+    """Only the list items of a block (prose lines are not items)."""
+    return [m.group(1) for ln in (text or "").splitlines() if (m := _LIST_ITEM.match(ln))]
+
+
 def list_items(text: str) -> list[str]:
     """The list items of a block; a block without list markers gives its non-empty lines."""
     lines = [ln for ln in (text or "").splitlines() if ln.strip()]

@@ -48,7 +48,7 @@ def _root_supported(f: Facts):
 
 
 def _no_fabricated(f: Facts):
-    bad = [c.id for c in f.ledger.cited if c.status in ("unlinked", "dropped")]
+    bad = [c.id for c in f.ledger.cited if c.status == "dropped" or (c.status == "unlinked" and not c.historical)]
     bad += f.ledger.unknown_ids
     return not bad, f"untraceable cited evidence: {', '.join(bad)}" if bad else "every cited item traces"
 

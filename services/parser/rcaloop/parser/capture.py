@@ -8,7 +8,7 @@ ranked candidates, claims with evidence ids, evidence artifacts, confidence, opt
 from __future__ import annotations
 
 import json
-from datetime import datetime
+from datetime import UTC, datetime
 from typing import Any
 
 from rcaloop.contracts import EvidenceArtifact, RootCause
@@ -172,8 +172,7 @@ def _started(content: dict) -> datetime | None:
                 when = datetime.fromisoformat(value.replace("Z", "+00:00"))
             except ValueError:
                 continue
-            if when.tzinfo is not None:
-                return when
+            return when.replace(tzinfo=UTC) if when.tzinfo is None else when  # a time without a zone is UTC
     return None
 
 

@@ -14,7 +14,7 @@ from functools import lru_cache
 from urllib.parse import quote, urlsplit
 
 from rcaloop.contracts import Issue
-from rcaloop.contracts.parsed import Citation
+from rcaloop.contracts.parsed import UNKNOWN_TARGET, Citation
 from rcaloop.parser import codes
 from rcaloop.parser.fences import find_fences
 from rcaloop.parser.registry import EMPTY_REGISTRY, Registry
@@ -88,6 +88,9 @@ def unsafe_path(path: str) -> bool:
     return any(seg in ("", ".", "..") for seg in path.split("/"))
 
 
+NO_REGISTRY = "no registry to resolve it"
+
+
 def resolve(label: str, target: str, resolver: Resolver, *, part: str | None = None, line: int | None = None):
     """The citation record plus an optional warning."""
     kind = classify(target)
@@ -116,6 +119,8 @@ def resolve(label: str, target: str, resolver: Resolver, *, part: str | None = N
         warning = codes.URL_LINK.issue(line=line)
     else:
         reason = "not a citation"
+    if reason in UNKNOWN_TARGET and not resolver.registry_given:
+        reason = NO_REGISTRY
     citation = Citation(
         kind=kind, label=label, target=target, resolved=href is not None, href=href, reason=reason, part=part, line=line
     )

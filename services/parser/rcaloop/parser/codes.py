@@ -72,6 +72,7 @@ STEP_FILE_MISSING = Code("RCA510", "warning", "step file missing")
 STEP5_KEY_MISSING = Code("RCA511", "warning", "step5_summary.json key missing")
 STEP5_VALUE_INVALID = Code("RCA512", "warning", "invalid step5_summary.json value ignored")
 JOB_ID_MISMATCH = Code("RCA513", "warning", "job_id differs between the record and step5_summary.json")
+OTHER_JOB_FILE = Code("RCA514", "warning", "step file of another job: its items are history, not evidence of this run")
 # captures
 CAPTURE_NOT_OBJECT = Code("RCA601", "error", "capture is not a JSON object")
 CAPTURE_KEY_MISSING = Code("RCA610", "warning", "capture key missing")

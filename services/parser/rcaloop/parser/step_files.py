@@ -7,7 +7,7 @@ step1/3/4 hold what the run collected and become evidence artifacts with ids suc
 
 from __future__ import annotations
 
-from datetime import datetime
+from datetime import UTC, datetime
 from typing import Any
 
 from rcaloop.contracts import AlternativeDiagnosis, EvidenceArtifact, Issue, RootCause, TraceItem
@@ -45,7 +45,7 @@ def parse_step_files(content: Any, job_id: str | None, resolver: Resolver | None
     if job_id and step5_job and step5_job != job_id:
         warnings.append(codes.JOB_ID_MISMATCH.issue(path="job_id"))
     job = job_id or step5_job
-    artifacts = _artifacts(content, job)
+    artifacts = _artifacts(content, job, warnings)
     diagnosis = _diagnosis(step5, reader)
     warnings += reader.warnings
     rc = diagnosis.root_cause or RootCause()
@@ -108,13 +108,17 @@ def _claims(d: Diagnosis) -> None:
         d.claims.append(Claim(id=f"contributing_factor-{n}", kind="contributing_factor", text=factor))
 
 
-def _artifacts(content: dict[str, Any], job: str | None) -> list[EvidenceArtifact]:
+def _artifacts(content: dict[str, Any], job: str | None, warnings: list[Issue]) -> list[EvidenceArtifact]:
     out: list[EvidenceArtifact] = []
     for name, step, key, group, kind, title_key, text_keys in ARTIFACT_LISTS:
         data = _file(content, name)
         items = data.get(key) if isinstance(data, dict) else None
         if not isinstance(items, list):
             continue
+        theirs = data.get("job_id")
+        other = job is not None and theirs is not None and str(theirs) != job
+        if other:
+            warnings.append(codes.OTHER_JOB_FILE.issue(name, path=f"{name}.job_id"))
         for i, item in enumerate(items):
             if not isinstance(item, dict):
                 continue
@@ -126,7 +130,7 @@ def _artifacts(content: dict[str, Any], job: str | None) -> list[EvidenceArtifac
                 EvidenceArtifact(
                     id=f"{step}.{key}[{i}]",
                     source=collector or group or step,
-                    kind=kind,
+                    kind="other_run" if other else kind,
                     title=str(item.get(title_key) or ""),
                     text=text or "",
                     source_file=f".analysis/{job}/{name}" if job else name,
@@ -142,9 +146,10 @@ def _time(value: Any) -> datetime | None:
     if not isinstance(value, str):
         return None
     try:
-        return datetime.fromisoformat(value.replace("Z", "+00:00"))
+        when = datetime.fromisoformat(value.replace("Z", "+00:00"))
     except ValueError:
         return None
+    return when.replace(tzinfo=UTC) if when.tzinfo is None else when  # a time without a zone is UTC
 
 
 def _started(step1: Any) -> datetime | None:
