@@ -1,0 +1,87 @@
+"""The two guards a step states in words: operator approval and impact/rollback guidance.
+
+Approval counts only when the step is made to wait for it: ``after approval from …``,
+``once the on-call lead approves``, ``get sign-off from …``, ``raise a change request``.
+A claim that approval exists (``(approved)``, ``approval: granted``, ``pre-approved``)
+and an approval ruled out (``without approval``, ``no approval needed``) do not count.
+Impact/rollback guidance counts when it says who or what is affected or how to undo the
+step; a bare dismissal (``impact: none``, ``no risk``) does not.
+"""
+
+from __future__ import annotations
+
+import re
+
+_APPROVAL_NOUN = (r"(?:approvals?|sign[- ]?off|go[- ]ahead|green[- ]light|consent|authori[sz]ation|permission|buy[- ]in|"
+                  r"the ok|an ok|their ok|explicit ok|okay)")
+_WHO = r"(?:[\w'.@-]+\s+){0,5}?"
+_CONDITIONED = re.compile(
+    rf"\b(?:after|once|upon|on|following|pending|subject to|contingent (?:on|upon)|conditional on|only with|with|given|"
+    rf"until|requires?|requiring|needs?|needing)\s+{_WHO}{_APPROVAL_NOUN}"
+    rf"|\b(?:get|gets|getting|obtain|obtaining|ask(?:ing)? for|request(?:ing)?|seek(?:ing)?|secure|securing|"
+    rf"wait(?:ing)? for|await(?:ing)?|have|having)\s+{_WHO}{_APPROVAL_NOUN}"
+    rf"|\b{_APPROVAL_NOUN}\s+(?:from|by|of)\s+(?:the\s+|an?\s+)?[\w'-]+"
+    rf"|\b(?:after|once|when|if|until|only if|only after|as soon as)\s+{_WHO}"
+    rf"(?:approves?|approved|has approved|have approved|signs? off|signed off|has signed off|gives? (?:the )?"
+    rf"(?:go[- ]ahead|ok|okay|approval)|okays|authori[sz]es|authori[sz]ed|agrees?|confirms? (?:it|the change))"
+    rf"|\b(?:raise|raising|open|opening|file|filing|submit|submitting|create|get|via|through|with)\s+"
+    rf"(?:a|an|the)?\s*(?:approved\s+|reviewed\s+|standard\s+|normal\s+|emergency\s+)?"
+    rf"(?:change request|change ticket|change record|change approval|cr|rfc|change management|change process|"
+    rf"cab|pull request|merge request|pr|mr|reviewed change|code review)\b"
+    rf"|\b(?:after|once|following) (?:code )?review\b|\bonce reviewed\b|\bafter it is reviewed\b",
+    re.I,
+)
+_CLAIMED = re.compile(r"^\W*(?:already|previously|was|were|is|has been|have been|pre-?|granted|given|obtained|received|"
+                      r"secured|in hand|in place|done|ok|confirmed|: ?(?:granted|yes|given|done|ok|obtained))\b", re.I)
+_NEGATED_BEFORE = re.compile(r"\b(?:without|no|not|never|skip(?:ping)?|bypass(?:ing)?|don't|dont|doesn't|instead of|"
+                             r"rather than|regardless of|before|ignore|ignoring|waive|waiving|no need (?:for|to))\b"
+                             r"[\w\s'-]{0,24}$", re.I)
+_NEGATED_AFTER = re.compile(r"^[\w\s'-]{0,20}\b(?:not|isn't|is not|unnecessary|not needed|not required|waived)\b",
+                            re.I)
+
+
+def _counts(text: str, m: re.Match) -> bool:
+    before = text[max(0, m.start() - 32):m.start()]
+    after = text[m.end():m.end() + 28]
+    if _NEGATED_BEFORE.search(before) or _NEGATED_AFTER.match(after):
+        return False
+    opener = m.group(0).split()[0].lower()
+    return not (opener in ("with", "given", "have", "having") and _CLAIMED.match(after))
+
+
+def approval(text: str) -> bool:
+    """The step waits for operator approval (stated as a condition, not as a claim)."""
+    return any(_counts(text, m) for m in _CONDITIONED.finditer(text))
+
+
+_IMPACT = re.compile(
+    r"\bimpacts?\b|\b(?:is|are|be|been)\s+(?:impacted|affected)\b|\bwho is affected\b|\baffects\b|"
+    r"\b(?:will|may|might|would|could|can)\s+(?:\w+\s+)?(?:affect|impact|disrupt|interrupt)\b|"
+    r"\bblast[- ]radius\b|\bdowntime\b|\boutages?\b|\bside[- ]effects?\b|\brisks?\b|\bdegradation\b|"
+    r"\bdisruption\b|\binterruption\b|\bfails? once\b|"
+    r"\b(?:users?|customers?|clients?|traffic|requests|jobs|deploys|pods|connections|webhooks|queries|writes)\b"
+    r"[^.;]{0,30}\b(?:will|may|might|would|could)\s+(?:see|get|fail|drop|lose|queue|retry|error|be\s+(?:dropped|"
+    r"interrupted|affected|unavailable|slow|delayed|retried|queued|lost))\b|"
+    r"(?:^|[.;:(]\s*)to (?:undo|roll ?back|revert)\b|\b(?:how|plan|steps?|way) to (?:undo|roll ?back|revert)\b|"
+    r"\bundo (?:by|with|via|plan|step|path)\b|\bundo\s*:|"
+    r"\bcan be (?:undone|reverted|rolled back|restored)\b|"
+    r"\brollback (?:plan|path|step|procedure|note|command|strategy)\b|\brollback\s*:|\brollback restores\b|"
+    r"\broll ?back (?:plan|path|by|with|via)\b|\brevert(?:ing)? (?:by|with|via)\b|"
+    r"\bback-?out plan\b|\bfallback\b|\brecovery (?:plan|time)\b|"
+    r"\b(?:take|taking|make|making) (?:a )?(?:backup|snapshot)\b|\bback(?:ing)? up\b",
+    re.I,
+)
+"""Impact (who or what is affected, the blast radius, downtime) or how to undo the step."""
+_DISMISSED_BEFORE = re.compile(r"\b(?:no|zero|without|minimal|negligible|ignore|ignoring|skip|nil|low|little)\s+$", re.I)
+_DISMISSED_AFTER = re.compile(r"^\s*[:=-]?\s*(?:none|nil|n/?a|no|zero|minimal|negligible|low|nothing|-)\b", re.I)
+
+
+def impact(text: str) -> bool:
+    """The step says what it affects or how to undo it (a bare ``impact: none`` is not guidance)."""
+    for m in _IMPACT.finditer(text):
+        if _DISMISSED_BEFORE.search(text[max(0, m.start() - 16):m.start()]):
+            continue
+        if _DISMISSED_AFTER.match(text[m.end():m.end() + 16]):
+            continue
+        return True
+    return False

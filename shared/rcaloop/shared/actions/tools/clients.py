@@ -1,0 +1,251 @@
+"""Clients that send something to a server: SQL shells, redis-cli, mongosh, HTTP clients.
+What they send decides: a statement, a Redis command, a request method."""
+
+from __future__ import annotations
+
+import re
+
+from rcaloop.shared.actions.commands import Reader, Verdict, reads, writes
+from rcaloop.shared.actions.tools.base import Subcommands, has, words
+
+
+def _sql_client(command_options: tuple[str, ...], file_options: tuple[str, ...] = ()):
+    """``psql -c SQL``, ``mysql -e SQL``: the statement decides; a script file writes (it cannot be
+    read here); the client alone is an interactive session (reads, and runs what is piped in)."""
+    def judge(name: str, args: list[str], reader: Reader) -> Verdict:
+        found: list[Verdict] = []
+        for i, a in enumerate(args):
+            opt, eq, value = a.partition("=")
+            if opt in command_options:
+                text = value if eq else (args[i + 1] if i + 1 < len(args) else "")
+                found.append(reader.sql(text, name))
+            elif opt in file_options:
+                return writes(f"{name} {opt}", known=True)
+            elif a.startswith(command_options) and not a.startswith("--") and len(a) > 2 and a[:2] in command_options:
+                found.append(reader.sql(a[2:], name))  # -c'SELECT 1' written without a space
+        if not found:
+            return reads(name, stdin="sql")
+        return next((v for v in found if v.writes), found[0])
+
+    return judge
+
+
+PSQL = _sql_client(("-c", "--command"), ("-f", "--file"))
+MYSQL = _sql_client(("-e", "--execute"), ("--init-command",))
+CLICKHOUSE = _sql_client(("-q", "--query"), ("--queries-file",))
+CQLSH = _sql_client(("-e", "--execute"), ("-f", "--file"))
+
+_SQLITE_READS = frozenset({".tables", ".schema", ".indexes", ".indices", ".dbinfo", ".databases", ".show", ".help",
+                           ".mode", ".headers", ".header", ".dump", ".fullschema", ".lint", ".stats", ".eqp", ".timer",
+                           ".width", ".expert", ".backup", ".once", ".output", ".print", ".quit", ".exit"})
+
+
+def sqlite3(name: str, args: list[str], reader: Reader) -> Verdict:
+    opts, pos = words(args, ("-cmd", "-separator", "-newline", "-nullvalue", "-init"))
+    statements = pos[1:]
+    if not statements:
+        return reads(name, stdin="sql")
+    text = " ".join(statements)
+    if text.startswith("."):
+        return reads(f"{name} {text.split()[0]}") if text.split()[0] in _SQLITE_READS else writes(f"{name} {text.split()[0]}")
+    return reader.sql(text, name)
+
+
+def clickhouse(name: str, args: list[str], reader: Reader) -> Verdict:
+    """``clickhouse client …`` (and ``clickhouse local``)."""
+    return CLICKHOUSE(f"{name} {args[0]}", args[1:], reader) if args and args[0] in ("client", "local") else writes(
+        " ".join([name, *args[:1]]), known=False)
+
+
+MYSQLADMIN = Subcommands(
+    reads=frozenset({"status", "extended-status", "processlist", "variables", "ping", "version", "help"}),
+    writes=frozenset({"kill", "flush-*", "shutdown", "create", "drop", "password", "reload", "refresh", "start-replica",
+                      "stop-replica", "start-slave", "stop-slave", "debug"}),
+    value_options=frozenset({"-u", "--user", "-h", "--host", "-P", "--port", "-S", "--socket", "-i", "--sleep", "-c",
+                             "--count"}),
+)
+
+# --- Redis ------------------------------------------------------------------------------
+
+REDIS_READS = frozenset({
+    "get", "mget", "exists", "ttl", "pttl", "expiretime", "pexpiretime", "type", "keys", "scan", "sscan", "hscan",
+    "zscan", "hget", "hgetall", "hmget", "hkeys", "hvals", "hlen", "hexists", "hstrlen", "hrandfield", "lrange", "llen",
+    "lindex", "lpos", "smembers", "sismember", "smismember", "scard", "srandmember", "sinter", "sunion", "sdiff",
+    "sintercard", "zrange", "zrangebyscore", "zrangebylex", "zrevrange", "zrevrangebyscore", "zrevrangebylex", "zcard",
+    "zscore", "zmscore", "zcount", "zlexcount", "zrank", "zrevrank", "zrandmember", "zinter", "zunion", "zdiff", "xlen",
+    "xrange", "xrevrange", "xread", "xpending", "info", "ping", "dbsize", "strlen", "getrange", "substr", "bitcount",
+    "bitpos", "getbit", "pfcount", "time", "lastsave", "role", "monitor", "randomkey", "echo", "subscribe",
+    "psubscribe", "ssubscribe", "geopos", "geodist", "geohash", "georadius_ro", "georadiusbymember_ro", "geosearch",
+    "lcs", "dump", "sort_ro", "select", "auth", "hello", "readonly", "quit", "touch", "wait", "lolwut",
+    "memory usage", "memory stats", "memory doctor", "memory malloc-stats", "slowlog get", "slowlog len",
+    "client list", "client info", "client getname", "client id", "client trackinginfo", "client getredir",
+    "config get", "cluster info", "cluster nodes", "cluster slots", "cluster shards", "cluster myid", "cluster keyslot",
+    "cluster countkeysinslot", "cluster getkeysinslot", "cluster replicas", "cluster slaves", "cluster links",
+    "latency latest", "latency history", "latency doctor", "latency graph", "latency histogram", "object encoding",
+    "object freq", "object idletime", "object refcount", "object help", "command", "command count", "command info",
+    "command docs", "command list", "command getkeys", "debug object", "acl list", "acl whoami", "acl users",
+    "acl getuser", "acl cat", "acl log", "acl dryrun", "module list", "function list", "function dump", "script exists",
+    "pubsub channels", "pubsub numsub", "pubsub numpat", "pubsub shardchannels", "xinfo stream", "xinfo groups",
+    "xinfo consumers", "sentinel masters", "sentinel master", "sentinel replicas", "sentinel slaves",
+    "sentinel sentinels", "sentinel get-master-addr-by-name", "sentinel ckquorum", "sentinel info-cache",
+})
+_REDIS_GROUPS = frozenset({"memory", "slowlog", "client", "config", "cluster", "latency", "object", "command", "debug",
+                           "acl", "module", "function", "script", "pubsub", "xinfo", "sentinel"})
+_REDIS_VALUES = ("-h", "-p", "-s", "-a", "--user", "--pass", "--askpass", "-u", "-n", "-r", "-i", "-d", "-D", "--cacert",
+                 "--cacertdir", "--cert", "--key", "--sni", "--pattern", "--count", "--quoted-pattern", "--rdb",
+                 "--functions-rdb", "-t", "--memkeys-samples", "--tls-ciphers", "--tls-ciphersuites", "-3", "-2",
+                 "--latency-history", "--latency-dist", "--intrinsic-latency")
+_REDIS_READ_MODES = ("--bigkeys", "--memkeys", "--hotkeys", "--scan", "--stat", "--latency", "--latency-history",
+                     "--latency-dist", "--intrinsic-latency", "--rdb", "--functions-rdb", "--replica", "--help",
+                     "--version")
+
+
+def redis_command(words_: list[str], tool: str = "redis-cli") -> Verdict:
+    """One Redis command (``GET k`` reads; ``SET``, ``DEL``, ``FLUSHALL``, ``CONFIG SET`` … write)."""
+    head = words_[0].lower()
+    path = f"{head} {words_[1].lower()}" if head in _REDIS_GROUPS and len(words_) > 1 else head
+    return reads(f"{tool} {path}") if path in REDIS_READS else writes(f"{tool} {path.upper()}")
+
+
+def redis_cli(name: str, args: list[str], reader: Reader) -> Verdict:
+    opts, pos = words(args, _REDIS_VALUES + ("--eval", "--cluster"))
+    if has(opts, "--eval", "--pipe"):
+        return writes(f"{name} {next(o for o in opts if o in ('--eval', '--pipe'))}")
+    if "--cluster" in args:
+        sub = args[args.index("--cluster") + 1].lower() if args.index("--cluster") + 1 < len(args) else ""
+        if sub == "call":
+            return redis_command(pos[1:], name) if len(pos) > 1 else reads(name)
+        return reads(f"{name} --cluster {sub}") if sub in ("check", "info", "help") else writes(f"{name} --cluster {sub}")
+    if not pos:
+        return reads(name, stdin="redis") if not has(opts, *_REDIS_READ_MODES) else reads(name)
+    return redis_command(pos, name)
+
+
+# --- MongoDB ---------------------------------------------------------------------------
+
+_MONGO_WRITES = re.compile(
+    r"\.(?:insert\w*|update\w*|delete\w*|remove|drop\w*|replace\w*|rename\w*|create\w*|bulkWrite|findAndModify|"
+    r"findOneAnd\w+|save|shutdownServer|killOp|fsyncLock|fsyncUnlock|setProfilingLevel|eval|grantRoles\w*|"
+    r"revokeRoles\w*|dropUser|updateUser|compact|repairDatabase|reIndex|hideIndex|unhideIndex|stepDown|reconfig\w*|"
+    r"add|addArb|freeze|syncFrom|enableSharding|shardCollection|moveChunk|splitAt|splitFind|setBalancerState|"
+    r"startBalancer|stopBalancer|setFeatureCompatibilityVersion|setParameter|logRotate|killSession\w*)\s*\(|"
+    r"\$(?:out|merge)\b",
+)
+_MONGO_COMMANDS = re.compile(r"\.(?:runCommand|adminCommand|command)\s*\(")
+_MONGO_READ_COMMANDS = re.compile(
+    r"^\s*\(\s*\{?\s*['\"]?(?:serverStatus|buildInfo|ping|hello|isMaster|replSetGetStatus|replSetGetConfig|currentOp|"
+    r"listDatabases|listCollections|listIndexes|dbStats|collStats|getParameter|hostInfo|top|connPoolStats|"
+    r"getCmdLineOpts|getLog|connectionStatus|dataSize|explain|count|distinct|find|aggregate|validate|"
+    r"getShardMap|listShards|balancerStatus)\b")
+
+
+def mongo_script(text: str, tool: str = "mongosh") -> Verdict:
+    m = _MONGO_WRITES.search(text)
+    if m:
+        return writes(f"{tool} {m.group(0).strip('.(').strip()}")
+    for call in _MONGO_COMMANDS.finditer(text):
+        if not _MONGO_READ_COMMANDS.match(text[call.end() - 1:]):
+            return writes(f"{tool} {call.group(0).strip('.(').strip()}")
+    return reads(tool)
+
+
+def mongosh(name: str, args: list[str], reader: Reader) -> Verdict:
+    for i, a in enumerate(args):
+        opt, eq, value = a.partition("=")
+        if opt == "--eval":
+            return mongo_script(value if eq else (args[i + 1] if i + 1 < len(args) else ""), name)
+        if opt in ("-f", "--file"):
+            return writes(f"{name} {opt}")
+    _, pos = words(args, ("-u", "--username", "-p", "--password", "--host", "--port", "--authenticationDatabase"))
+    if any(p.endswith((".js", ".mongodb")) for p in pos):
+        return writes(f"{name} {next(p for p in pos if p.endswith(('.js', '.mongodb')))}")
+    return reads(name, stdin="data")
+
+
+# --- HTTP ------------------------------------------------------------------------------
+
+_READ_METHODS = frozenset({"GET", "HEAD", "OPTIONS", "TRACE"})
+_CHANGE_PATH = re.compile(
+    r"(?:^|[/?&=._-])(?:shutdown|restart|reload|flush\w*|purge|delete|drop|reset|kill|quit|stop|terminate|evict|drain|"
+    r"failover|rotate|disable|enable|pause|resume|trigger|rollback|truncate|wipe|clear|invalidate|refresh|"
+    r"scale|deploy|promote|revoke)(?:$|[/?&=._-])",
+    re.I,
+)
+"""A URL path or query asking for a change (``/-/reload``, ``/actuator/shutdown``, ``?action=flush``):
+such an endpoint may change state even on ``GET`` (fail closed)."""
+_CURL_VALUES = ("-H", "--header", "-o", "--output", "-u", "--user", "-A", "--user-agent", "-e", "--referer", "-b",
+                "--cookie", "-c", "--cookie-jar", "-m", "--max-time", "--connect-timeout", "-w", "--write-out", "-x",
+                "--proxy", "--cacert", "--cert", "--key", "--resolve", "--retry", "--retry-delay", "-K", "--config",
+                "--url", "-E", "--limit-rate", "--interface", "--dns-servers", "-r", "--range", "-Y", "-y")
+_CURL_DATA = ("-d", "--data", "--data-raw", "--data-binary", "--data-urlencode", "--data-ascii", "-F", "--form",
+              "--form-string", "-T", "--upload-file", "--json")
+
+
+def _urls(pos: list[str]) -> list[str]:
+    return [p for p in pos if "://" in p or p.startswith(("/", "localhost", "127.")) or re.match(r"^[\w.-]+(:\d+)?/", p)]
+
+
+def _http_verdict(name: str, method: str, urls: list[str]) -> Verdict:
+    changing = next((u for u in urls if _CHANGE_PATH.search(u.split("://", 1)[-1].partition("/")[2])), None)
+    if method not in _READ_METHODS:
+        return writes(f"{name} {method}")
+    if changing:
+        return writes(f"{name} {changing}")
+    return reads(name)
+
+
+def curl(name: str, args: list[str], reader: Reader) -> Verdict:
+    method = ""
+    opts, pos = words(args, _CURL_VALUES + _CURL_DATA + ("-X", "--request"))
+    for i, a in enumerate(args):
+        opt, eq, value = a.partition("=")
+        if opt in ("-X", "--request"):
+            method = (value if eq else (args[i + 1] if i + 1 < len(args) else "")).upper()
+        elif a.startswith("-X") and len(a) > 2:
+            method = a[2:].upper()
+    if not method:
+        if has(opts, "-I", "--head"):
+            method = "HEAD"
+        elif any(o.partition("=")[0] in _CURL_DATA for o in opts) and not has(opts, "-G", "--get"):
+            method = "PUT" if has(opts, "-T", "--upload-file") else "POST"
+        else:
+            method = "GET"
+    return _http_verdict(name, method, _urls(pos) or pos[:1])
+
+
+def wget(name: str, args: list[str], reader: Reader) -> Verdict:
+    opts, pos = words(args, ("-O", "--output-document", "-o", "--output-file", "-P", "--directory-prefix", "-e",
+                             "--execute", "-U", "--user-agent", "--header", "-t", "--tries", "-T", "--timeout",
+                             "--post-data", "--post-file", "--body-data", "--body-file", "--method"))
+    method = "GET"
+    for i, a in enumerate(args):
+        opt, eq, value = a.partition("=")
+        if opt == "--method":
+            method = (value if eq else (args[i + 1] if i + 1 < len(args) else "GET")).upper()
+        elif opt in ("--post-data", "--post-file"):
+            method = "POST"
+        elif opt in ("--body-data", "--body-file") and method == "GET":
+            method = "POST"
+    if has(opts, "--spider"):
+        method = "HEAD" if method == "GET" else method
+    return _http_verdict(name, method, _urls(pos) or pos[:1])
+
+
+def httpie(name: str, args: list[str], reader: Reader) -> Verdict:
+    """``http [METHOD] URL [ITEMS]``: data items (``key=value``, ``key:=json``, ``@file``) make a POST."""
+    _, pos = words(args, ("-a", "--auth", "-o", "--output", "--session", "--verify", "--cert", "--cert-key", "--proxy",
+                          "--timeout", "-A", "--auth-type", "--print", "-p"))
+    method = pos[0].upper() if pos and pos[0].isalpha() and pos[0].isupper() else ""
+    rest = pos[1:] if method else pos
+    data = any(re.match(r"^[^=:@]+(?::=|=(?!=)|@)", p) for p in rest[1:]) or any(a in ("-f", "--form") for a in args)
+    return _http_verdict(name, method or ("POST" if data else "GET"), rest[:1])
+
+
+TOOLS = {
+    "psql": PSQL, "mysql": MYSQL, "mariadb": MYSQL, "clickhouse-client": CLICKHOUSE, "clickhouse": clickhouse,
+    "cqlsh": CQLSH, "sqlite3": sqlite3, "mysqladmin": MYSQLADMIN, "mariadb-admin": MYSQLADMIN,
+    "redis-cli": redis_cli, "valkey-cli": redis_cli, "keydb-cli": redis_cli, "mongosh": mongosh, "mongo": mongosh,
+    "curl": curl, "wget": wget, "http": httpie, "https": httpie, "xh": httpie,
+}
+PROSE = frozenset({"psql", "mysql", "clickhouse-client", "cqlsh", "sqlite3", "mysqladmin", "redis-cli", "valkey-cli",
+                   "mongosh", "curl", "wget"})

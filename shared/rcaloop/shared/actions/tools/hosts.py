@@ -1,0 +1,389 @@
+"""A host's own commands: systemd, the shell's read-only and writing tools, networking and
+firewalls, and the wrappers that run another command (``sudo``, ``ssh``, ``bash -c`` …)."""
+
+from __future__ import annotations
+
+from rcaloop.shared.actions.commands import Reader, Verdict, reads, writes
+from rcaloop.shared.actions.tools.base import Subcommands, after_options, always, flags, has, runs, words
+
+SYSTEMCTL = Subcommands(
+    reads=frozenset({"status", "show", "cat", "list-*", "is-*", "get-default", "help", "show-environment",
+                     "--version"}),
+    writes=frozenset({
+        "start", "stop", "restart", "reload", "try-restart", "reload-or-restart", "try-reload-or-restart", "enable",
+        "disable", "mask", "unmask", "kill", "daemon-reload", "daemon-reexec", "reset-failed", "set-property", "edit",
+        "isolate", "reboot", "poweroff", "halt", "set-default", "set-environment", "unset-environment", "link",
+        "preset", "revert", "suspend", "hibernate", "freeze", "thaw", "clean", "import-environment", "rescue",
+        "emergency", "kexec", "soft-reboot", "condrestart", "force-reload",
+    }),
+    value_options=frozenset({"-p", "--property", "-t", "--type", "--state", "-H", "--host", "-M", "--machine", "-n",
+                             "--lines", "-o", "--output", "--root", "-s", "--signal", "--kill-whom"}),
+)
+_SERVICE_READS = frozenset({"status", "--status-all"})
+
+
+def _service(name: str, args: list[str], reader: Reader) -> Verdict:
+    """``service NAME ACTION``: only ``status`` reads."""
+    opts, pos = words(args)
+    if "--status-all" in opts or not pos:
+        return reads(name)
+    action = pos[1].lower() if len(pos) > 1 else ""
+    verb = f"{name} {pos[0]} {action}".strip()
+    if action in _SERVICE_READS:
+        return reads(verb)
+    known = action in SYSTEMCTL.writes
+    return writes(verb, known=known)
+
+
+SHELL_READS = frozenset({
+    "cat", "tac", "less", "more", "head", "tail", "wc", "grep", "egrep", "fgrep", "rg", "ag", "ack", "zgrep", "zcat",
+    "xzcat", "bzcat", "zless", "sort", "uniq", "cut", "tr", "column", "diff", "cmp", "comm", "md5sum", "sha1sum",
+    "sha256sum", "sha512sum", "b2sum", "cksum", "readlink", "realpath", "basename", "dirname", "which", "whereis",
+    "type", "file", "stat", "strings", "od", "hexdump", "xxd", "base64", "jq", "ls", "ll", "tree", "df", "du", "ps",
+    "pgrep", "pstree", "pidof", "top", "htop", "atop", "btop", "free", "uptime", "w", "who", "last", "lastlog",
+    "uname", "id", "whoami", "groups", "getent", "printenv", "locale", "nproc", "lscpu", "lsmem", "lspci", "lsusb",
+    "lsmod", "modinfo", "lsblk", "blkid", "findmnt", "lsof", "iostat", "vmstat", "mpstat", "sar", "pidstat",
+    "iotop", "iftop", "nethogs", "dstat", "getconf", "ss", "netstat", "dig", "nslookup", "host", "ping", "ping6",
+    "traceroute", "tracepath", "mtr", "arping", "nmap", "tcpdump", "tshark", "ngrep", "whois", "getfacl", "lsattr",
+    "sestatus", "getenforce", "getsebool", "systemd-analyze", "systemd-cgls", "systemd-cgtop", "timedatectl",
+    "localectl", "resolvectl", "networkctl", "busctl", "coredumpctl", "env", "date", "cal", "stat", "time",
+    "lvs", "vgs", "pvs", "lvdisplay", "vgdisplay", "pvdisplay", "dmidecode", "sensors", "smartctl", "ethtool",
+    "iwconfig", "nvidia-smi", "numastat", "perf", "strace", "ltrace", "gdb", "pmap", "jstack", "jmap", "jstat", "jcmd",
+    "jps", "pg_isready", "pg_dump", "pg_dumpall", "mysqldump", "pg_controldata", "pg_waldump", "ab", "hey", "wrk",
+    "keytool", "kubeconform", "kubeval", "promtool", "amtool", "yamllint", "shellcheck", "hadolint",
+    "xmllint", "zdump", "tzselect", "ldd", "nm", "objdump", "readelf", "file", "du", "ncdu",
+})
+"""Tools that only read (a ``>`` redirect or ``tee`` of their output is judged on its own)."""
+SHELL_WRITES = frozenset({
+    "rm", "rmdir", "mv", "cp", "ln", "mkdir", "touch", "kill", "pkill", "killall", "skill", "reboot", "shutdown",
+    "halt", "poweroff", "init", "telinit", "chmod", "chown", "chgrp", "mkfs", "mke2fs", "mkswap", "truncate", "shred",
+    "install", "patch", "useradd", "usermod", "userdel", "groupadd", "groupdel", "groupmod", "passwd", "chpasswd",
+    "chage", "setenforce", "setsebool", "chattr", "setfacl", "modprobe", "rmmod", "insmod", "umount", "systemd-run",
+    "scp", "sftp", "unlink", "chroot", "renice", "taskset", "chcon", "restorecon", "fsck", "e2fsck", "xfs_repair",
+    "resize2fs", "xfs_growfs", "lvcreate", "lvremove", "lvextend", "lvresize", "lvreduce", "vgcreate", "vgremove",
+    "vgextend", "vgreduce", "pvcreate", "pvremove", "pvmove", "growpart", "sgdisk", "mdadm", "cryptsetup", "tune2fs",
+    "wall", "logger", "source", ".", "make", "update-grub", "grub-install", "dracut", "update-initramfs",
+    "pg_restore", "pg_resetwal", "pg_rewind", "pg_upgrade", "pgbench", "mysql_upgrade",
+    "mongorestore", "redis-server", "certbot", "letsencrypt", "kexec", "rfkill", "ifdown", "ifup",
+    "swapoff", "kubeadm", "kubelet", "consul-template", 
+})
+"""Tools that change the host (or its data) whatever their arguments."""
+
+
+def _kill_like(name: str, args: list[str], reader: Reader) -> Verdict:
+    """``kill -l`` lists signals; ``kill -0 PID`` only probes; every other ``kill`` sends a signal."""
+    opts, pos = words(args)
+    if opts and opts[0] in ("-l", "-L", "--list", "-0", "--table"):
+        return reads(name)
+    return writes(" ".join([name, *opts[:1]]))
+
+
+def _sed(name: str, args: list[str], reader: Reader) -> Verdict:
+    opts, _ = words(args, ("-e", "-f", "--expression", "--file", "-l"))
+    hit = next((o for o in opts if o.startswith("--in-place") or (not o.startswith("--") and "i" in o[1:])), None)
+    return writes(f"{name} {hit}") if hit else reads(name)
+
+
+def _find(name: str, args: list[str], reader: Reader) -> Verdict | None:
+    """``find`` reads unless it deletes, writes a file, or runs a writing command (``-exec rm``)."""
+    for i, a in enumerate(args):
+        if a in ("-delete", "-fprint", "-fprint0", "-fprintf", "-fls"):
+            return writes(f"{name} {a}")
+        if a in ("-exec", "-execdir", "-ok", "-okdir"):
+            end = next((j for j in range(i + 1, len(args)) if args[j] in (";", "+", "\\;")), len(args))
+            inner = reader.argv([w for w in args[i + 1:end] if w != "{}"])
+            if inner is not None and inner.writes:
+                return inner
+    return reads(name)
+
+
+def _tee(name: str, args: list[str], reader: Reader) -> Verdict:
+    _, pos = words(args)
+    files = [p for p in pos if p not in ("/dev/null", "/dev/stdout", "/dev/stderr", "/dev/tty", "-")]
+    return writes(f"{name} {files[0]}") if files else reads(name)
+
+
+def _dd(name: str, args: list[str], reader: Reader) -> Verdict:
+    target = next((a[3:] for a in args if a.startswith("of=")), None)
+    return writes(f"{name} of={target}") if target and target != "/dev/null" else reads(name)
+
+
+def _awk(name: str, args: list[str], reader: Reader) -> Verdict:
+    program = " ".join(a for a in args if not a.startswith("-"))
+    inplace = any(a in ("-i", "inplace") or a.startswith("--inplace") for a in args)
+    return writes(name) if inplace or any(s in program for s in ("system(", "> ", ">>", "| ", "|&")) else reads(name)
+
+
+def _crontab(name: str, args: list[str], reader: Reader) -> Verdict:
+    opts, pos = words(args, ("-u",))
+    return reads(name) if "-l" in opts and not pos else writes(" ".join([name, *opts[:1]]))
+
+
+def _sysctl(name: str, args: list[str], reader: Reader) -> Verdict:
+    opts, pos = words(args)
+    if has(opts, "-w", "--write", "-p", "--load", "--system") or any("=" in p for p in pos):
+        return writes(f"{name} {next((p for p in pos if '=' in p), '-w')}")
+    return reads(name)
+
+
+def _object_action(name: str, args: list[str], reader: Reader) -> Verdict | None:
+    """``ip``, ``tc``, ``bridge``: ``OBJECT [ACTION]`` reads when the action shows or lists;
+    ``ip netns exec NS CMD`` runs CMD."""
+    _, pos = words(args, ("-n", "-netns", "-f", "-family", "-b", "-batch", "-rc", "-rcvbuf"))
+    if len(pos) <= 1:
+        return reads(name)
+    obj, action = pos[0].lower(), pos[1].lower()
+    if obj == "netns" and action == "exec":
+        return reader.argv(pos[3:]) or reads(f"{name} netns exec")
+    if action in ("show", "list", "lst", "sh", "ls", "get", "help", "monitor", "dev", "identify", "pids"):
+        return reads(f"{name} {obj} {action}")
+    return writes(f"{name} {obj} {action}")
+
+
+def _mount(name: str, args: list[str], reader: Reader) -> Verdict:
+    opts, pos = words(args, ("-t", "-o", "-O", "-L", "-U"))
+    return reads(name) if not pos and not has(opts, "-a", "--all", "--bind", "--move", "-o") else writes(name)
+
+
+def _hostname(name: str, args: list[str], reader: Reader) -> Verdict:
+    opts, pos = words(args, ("-F", "--file"))
+    return writes(name) if pos or has(opts, "-F", "--file", "-b", "--boot") else reads(name)
+
+
+_CTL_WRITES = frozenset({"up", "down", "modify", "mod", "add", "delete", "del", "connect", "disconnect", "reload",
+                         "on", "off", "edit", "clone", "import", "export", "terminate-session", "kill-session",
+                         "kill-user", "terminate-user", "lock-session", "enable-linger", "disable-linger", "reapply"})
+
+
+def _ctl(name: str, args: list[str], reader: Reader) -> Verdict:
+    """``hostnamectl``, ``timedatectl``, ``loginctl``, ``nmcli``: status, ``show-*``, ``list-*``
+    read; ``set-*`` and the other changes write."""
+    _, pos = words(args)
+    head = [p.lower() for p in pos[:3]]
+    verb = " ".join([name, *head[:2]])
+    if any(w in _CTL_WRITES or w.startswith("set-") for w in head):
+        return writes(verb)
+    if not head or any(w in ("status", "show", "list", "monitor", "general") or w.startswith(("list-", "show-", "get-"))
+                       or w.endswith("-status") for w in head):
+        return reads(verb)
+    return writes(verb, known=False)
+
+
+def _swapon(name: str, args: list[str], reader: Reader) -> Verdict:
+    opts, pos = words(args)
+    return reads(name) if not pos and (not opts or has(opts, "-s", "--show", "--summary")) else writes(name)
+
+
+def _fdisk_like(name: str, args: list[str], reader: Reader) -> Verdict:
+    opts, pos = words(args)
+    return reads(name) if has(opts, "-l", "--list", "-s", "--getsz") or (pos and pos[-1] in ("print", "p")) else writes(name)
+
+
+def _firewall_cmd(name: str, args: list[str], reader: Reader) -> Verdict:
+    opts, _ = words(args)
+    if opts and all(o.startswith(("--list", "--get", "--query", "--info", "--state", "--zone", "--permanent", "--version",
+                                   "--help")) for o in opts):
+        return reads(name)
+    return writes(f"{name} {next((o for o in opts if not o.startswith(('--zone', '--permanent'))), '')}".strip())
+
+
+def _nft(name: str, args: list[str], reader: Reader) -> Verdict:
+    _, pos = words(args, ("-f", "--file", "-I", "--includepath"))
+    if any(a in ("-f", "--file") for a in args):
+        return writes(f"{name} -f")
+    return reads(f"{name} {pos[0]}") if not pos or pos[0].lower() in ("list", "describe", "monitor") else writes(
+        f"{name} {pos[0]}")
+
+
+def _ufw(name: str, args: list[str], reader: Reader) -> Verdict:
+    _, pos = words(args)
+    head = [p.lower() for p in pos[:2]]
+    if not head or head[0] in ("status", "show", "version") or head == ["app", "list"] or head == ["app", "info"]:
+        return reads(" ".join([name, *head[:1]]))
+    return writes(f"{name} {head[0]}")
+
+
+def _route(name: str, args: list[str], reader: Reader) -> Verdict:
+    _, pos = words(args)
+    return writes(f"{name} {pos[0]}") if pos and pos[0].lower() in ("add", "del", "delete", "flush", "change") else reads(name)
+
+
+def _ifconfig(name: str, args: list[str], reader: Reader) -> Verdict:
+    _, pos = words(args)
+    return reads(name) if len(pos) <= 1 else writes(f"{name} {' '.join(pos[:2])}")
+
+
+def _date(name: str, args: list[str], reader: Reader) -> Verdict:
+    opts, pos = words(args, ("-d", "--date", "-r", "--reference", "-I"))
+    return writes(f"{name} -s") if has(opts, "-s", "--set") or any(p[:1].isdigit() for p in pos) else reads(name)
+
+
+_OPENSSL_READS = frozenset({"x509", "s_client", "verify", "version", "ciphers", "crl", "asn1parse", "sess_id", "dgst",
+                            "list", "errstr", "s_time", "ocsp", "req", "pkey", "rsa", "ec", "pkcs12", "pkcs7",
+                            "storeutl", "rand", "help"})
+
+
+def _openssl(name: str, args: list[str], reader: Reader) -> Verdict:
+    sub = args[0].lower() if args else "version"
+    if sub in _OPENSSL_READS and not any(a in ("-out", "-new", "-newkey", "-keyout", "-signkey", "-export") for a in args):
+        return reads(f"{name} {sub}")
+    return writes(f"{name} {sub}")
+
+
+_IPTABLES = flags(reading=("-L", "--list", "-S", "--list-rules", "-C", "--check", "-V", "--version", "-h"),
+                  writing=("-A", "--append", "-D", "--delete", "-I", "--insert", "-R", "--replace", "-F", "--flush",
+                           "-Z", "--zero", "-N", "--new-chain", "-X", "--delete-chain", "-P", "--policy", "-E",
+                           "--rename-chain"),
+                  value_options=("-t", "--table"))
+
+
+def _connects(name: str, args: list[str], reader: Reader) -> Verdict:
+    """``telnet``/``socat`` connect (reads); text piped into them is sent, unread (writes)."""
+    return reads(name, stdin="data")
+
+
+# --- wrappers: the inner command decides -------------------------------------------------
+
+_SUDO_VALUES = ("-u", "--user", "-g", "--group", "-h", "--host", "-p", "--prompt", "-C", "--close-from", "-D",
+                "--chdir", "-r", "--role", "-t", "--type", "-U", "--other-user", "-T", "--command-timeout")
+
+
+def _sudo(name: str, args: list[str], reader: Reader) -> Verdict | None:
+    inner = after_options(args, _SUDO_VALUES)
+    return reader.argv(inner) if inner else reads(name)
+
+
+def _env(name: str, args: list[str], reader: Reader) -> Verdict | None:
+    rest = after_options(args, ("-u", "--unset", "-C", "--chdir", "-S", "--split-string"))
+    while rest and "=" in rest[0] and not rest[0].startswith("="):
+        rest = rest[1:]
+    return reader.argv(rest) if rest else reads(name)
+
+
+def _wrapper(value_options: tuple[str, ...] = (), positional: int = 0, joined: bool = False):
+    """A wrapper whose command follows its options and ``positional`` words of its own
+    (``timeout 30 CMD``, ``chroot DIR CMD``); ``joined``: the command is one shell string (``watch``)."""
+
+    def judge(name: str, args: list[str], reader: Reader) -> Verdict | None:
+        rest = after_options(args, value_options)
+        for _ in range(positional):
+            rest = after_options(rest[1:], value_options) if rest else []
+        if not rest:
+            return reads(name)
+        return reader.line(" ".join(rest)) if joined else reader.argv(rest)
+
+    return judge
+
+
+def _shell(name: str, args: list[str], reader: Reader) -> Verdict | None:
+    """``bash -c '…'`` runs its string; ``bash script.sh`` an unknown script (writes); ``bash``
+    alone is an interactive shell (reads, and runs what is piped into it)."""
+    for i, a in enumerate(args):
+        if a == "-c" or (a.startswith("-") and not a.startswith("--") and a.endswith("c")):
+            return reader.line(args[i + 1]) if i + 1 < len(args) else reads(name)
+    _, pos = words(args, ("-o", "+o", "-O", "+O", "--rcfile", "--init-file"))
+    if pos:
+        return writes(f"{name} {pos[0]}", known=False)
+    return reads(name, stdin="shell")
+
+
+_SSH_VALUES = ("-i", "-p", "-l", "-o", "-F", "-J", "-L", "-R", "-D", "-W", "-b", "-c", "-E", "-e", "-I", "-m", "-O",
+               "-Q", "-S", "-w", "-B", "-P")
+
+
+def _ssh(name: str, args: list[str], reader: Reader) -> Verdict | None:
+    """``ssh HOST CMD…`` runs CMD on HOST (a shell string); ``ssh HOST`` alone is a login."""
+    rest = after_options(args, _SSH_VALUES)
+    if len(rest) <= 1:
+        return reads(name, stdin="shell")
+    return reader.line(" ".join(rest[1:]))
+
+
+def _su(name: str, args: list[str], reader: Reader) -> Verdict | None:
+    for i, a in enumerate(args):
+        if a in ("-c", "--command") and i + 1 < len(args):
+            return reader.line(args[i + 1])
+    return reads(name, stdin="shell")
+
+
+def _xargs(name: str, args: list[str], reader: Reader) -> Verdict | None:
+    rest = after_options(args, ("-n", "-I", "-i", "-P", "-L", "-d", "-a", "-E", "-s", "--max-args", "--max-procs",
+                                "--delimiter", "--arg-file", "--replace"))
+    return reader.argv(rest) if rest else reads(name)
+
+
+def _strace(name: str, args: list[str], reader: Reader) -> Verdict | None:
+    rest = after_options(args, ("-p", "-e", "-o", "-s", "-u", "-a", "-E", "-P", "-I", "-b", "-O", "-S", "-X"))
+    return reader.argv(rest) if rest else reads(name)
+
+
+def _nsenter(name: str, args: list[str], reader: Reader) -> Verdict | None:
+    rest = after_options(args, ("-t", "--target", "-S", "--setuid", "-G", "--setgid", "-r", "--root", "-w", "--wd"))
+    return reader.argv(rest) if rest else reads(name, stdin="shell")
+
+
+def _interpreter(name: str, args: list[str], reader: Reader) -> Verdict:
+    """``python -c``, ``perl -e``, a script: code that cannot be read writes (fail closed);
+    a version query or ``-m json.tool`` reads; ``python -m pip`` is pip."""
+    if not args:
+        return reads(name, stdin="data")
+    if all(a in ("--version", "-V", "-v", "--help", "-h") for a in args):
+        return reads(name)
+    if args[0] == "-m" and len(args) > 1:
+        if args[1] == "json.tool":
+            return reads(f"{name} -m json.tool")
+        if args[1] == "pip":
+            from rcaloop.shared.actions.tools.packages import PIP
+
+            return PIP(f"{name} -m pip", args[2:], reader)
+    return writes(f"{name} {args[0]}", known=False)
+
+
+TOOLS = {
+    "systemctl": SYSTEMCTL, "service": _service, "journalctl": flags(writing=(
+        "--vacuum-size", "--vacuum-time", "--vacuum-files", "--rotate", "--flush", "--sync", "--relinquish-var",
+        "--smart-relinquish-var", "--update-catalog", "--setup-keys")),
+    "dmesg": flags(writing=("-c", "-C", "--clear", "--read-clear", "-n", "--console-level", "-D", "-E",
+                            "--console-off", "--console-on")),
+    **dict.fromkeys(SHELL_READS, always(False)),
+    **dict.fromkeys(SHELL_WRITES, always(True)),
+    "kill": _kill_like, "pkill": _kill_like, "killall": _kill_like,
+    "sed": _sed, "find": _find, "tee": _tee, "dd": _dd, "awk": _awk, "gawk": _awk, "mawk": _awk,
+    "perl": _interpreter, "python": _interpreter, "python3": _interpreter, "ruby": _interpreter, "node": _interpreter,
+    "php": _interpreter, "lua": _interpreter, "deno": _interpreter, "bun": _interpreter, "java": _interpreter,
+    "yq": flags(writing=("-i", "--inplace")), "crontab": _crontab, "sysctl": _sysctl, "mount": _mount,
+    "hostname": _hostname, "hostnamectl": _ctl, "loginctl": _ctl, "nmcli": _ctl, "timedatectl": _ctl,
+    "swapon": _swapon, "fdisk": _fdisk_like, "parted": _fdisk_like, "sfdisk": _fdisk_like, "gdisk": _fdisk_like,
+    "wipefs": flags(reading=("-n", "--no-act")), "losetup": flags(reading=("-a", "--all", "-l", "--list", "-j")),
+    "iptables": _IPTABLES,
+    "iptables-save": always(False), "ip6tables-save": always(False), "iptables-restore": always(True),
+    "ip6tables": _IPTABLES,
+    "ipvsadm": flags(reading=("-L", "-l", "--list", "-S", "--save")),
+    "conntrack": flags(reading=("-L", "--dump", "-G", "--get", "-C", "--count", "-S", "--stats", "-E", "--event")),
+    "ebtables": flags(reading=("-L", "--list")), "firewall-cmd": _firewall_cmd, "nft": _nft, "ufw": _ufw,
+    "route": _route, "ifconfig": _ifconfig, "arp": flags(writing=("-d", "-s", "-f", "--delete", "--set")),
+    "ip": _object_action, "tc": _object_action, "bridge": _object_action, "date": _date, "openssl": _openssl,
+    "modprobe": flags(reading=("-n", "--dry-run", "-c", "--showconfig", "-D", "--show-depends")),
+    "ldconfig": flags(reading=("-p", "--print-cache", "-N")),
+    "update-alternatives": flags(reading=("--display", "--list", "--query", "--get-selections")),
+    "logrotate": flags(reading=("-d", "--debug")), "rsync": flags(reading=("-n", "--dry-run", "--list-only"),
+                                                                  positional_writes=True),
+    "chronyc": Subcommands(reads=frozenset({"tracking", "sources", "sourcestats", "activity", "clients", "ntpdata",
+                                            "serverstats", "waitsync"})),
+    "ntpq": always(False), "nc": flags(reading=("-z",)), "ncat": flags(reading=("-z",)),
+    "netcat": flags(reading=("-z",)), "telnet": _connects, "socat": _connects,
+    # wrappers
+    "sudo": _sudo, "doas": _sudo, "env": _env, "nohup": _wrapper(), "nice": _wrapper(("-n", "--adjustment")),
+    "ionice": _wrapper(("-c", "-n", "-p", "--class", "--classdata")), "stdbuf": _wrapper(("-i", "-o", "-e")),
+    "timeout": _wrapper(("-s", "--signal", "-k", "--kill-after"), positional=1), "time": _wrapper(("-f", "-o")),
+    "watch": _wrapper(("-n", "--interval", "-d", "--differences"), joined=True), "chroot": _wrapper(positional=1),
+    "flock": _wrapper(("-w", "--timeout", "-E"), positional=1), "runuser": _wrapper(("-u", "-g", "-l", "--user")),
+    "unbuffer": _wrapper(), "caffeinate": _wrapper(), "setsid": _wrapper(), "script": _su,
+    "bash": _shell, "sh": _shell, "zsh": _shell, "dash": _shell, "ksh": _shell, "fish": _shell, "ash": _shell,
+    "busybox": _wrapper(), "ssh": _ssh, "mosh": _ssh, "su": _su, "xargs": _xargs, "parallel": _xargs,
+    "strace": _strace, "ltrace": _strace, "nsenter": _nsenter,
+}
+PROSE = frozenset({"systemctl", "journalctl", "iptables", "ip6tables", "nft", "ufw", "firewall-cmd", "sysctl",
+                   "rm", "chmod", "chown", "mkfs", "dd", "pkill", "killall", "crontab", "sudo", "ssh", "rsync",
+                   "truncate", "shred", "wipefs", "fdisk", "parted", "umount", "modprobe", "ipvsadm", "conntrack",
+                   "dmesg", "hostnamectl", "timedatectl", "service"})

@@ -1,0 +1,65 @@
+"""kubectl, oc, helm and their kin: read-only subcommands; everything else writes."""
+
+from __future__ import annotations
+
+from rcaloop.shared.actions.tools.base import Subcommands, runs
+
+_KUBE_VALUES = frozenset({
+    "-n", "--namespace", "--context", "--cluster", "--kubeconfig", "--user", "-s", "--server", "--token", "--as",
+    "--as-group", "--request-timeout", "-l", "--selector", "-o", "--output", "-c", "--container", "-f", "--filename",
+    "-k", "--kustomize", "--field-selector", "--sort-by", "--template", "-L", "--label-columns", "--since", "--tail",
+    "--since-time", "--timeout", "--for", "--type", "-p", "--patch", "--image", "--replicas", "--to-revision",
+    "--grace-period", "--cascade", "--chunk-size", "--subresource", "--revision", "--pod-running-timeout", "-v",
+})
+_KUBE_READS = frozenset({
+    "get", "describe", "logs", "log", "top", "explain", "api-resources", "api-versions", "version", "cluster-info",
+    "auth can-i", "auth whoami", "diff", "events", "alpha events", "rollout status", "rollout history",
+    "config view", "config get-contexts", "config current-context", "config get-clusters", "config get-users",
+    "wait", "port-forward", "proxy", "kustomize", "completion", "plugin list", "options", "help",
+    "apply view-last-applied", "certificate", "status", "whoami", "projects", "project", "adm top", "observe",
+})
+_KUBE_WRITES = frozenset({
+    "apply", "create", "delete", "edit", "patch", "replace", "scale", "autoscale", "set", "label", "annotate",
+    "drain", "cordon", "uncordon", "taint", "expose", "run", "cp", "debug", "attach", "rollout", "certificate approve",
+    "certificate deny", "exec", "rsh", "rollback", "start-build", "new-app", "adm",
+})
+_EXEC_VALUES = frozenset({"-c", "--container", "-n", "--namespace", "-f", "--filename", "--pod-running-timeout",
+                          "--context", "--kubeconfig"})
+
+KUBECTL = Subcommands(
+    reads=_KUBE_READS,
+    writes=_KUBE_WRITES,
+    groups=frozenset({"rollout", "config", "auth", "plugin", "apply", "certificate", "alpha", "adm", "set", "create"}),
+    value_options=_KUBE_VALUES,
+    inner=(("exec", runs(_EXEC_VALUES, skip=1)), ("rsh", runs(_EXEC_VALUES, skip=1))),
+)
+
+HELM = Subcommands(
+    reads=frozenset({
+        "list", "ls", "status", "history", "hist", "get", "show", "inspect", "search", "template", "lint", "version",
+        "diff", "env", "dependency list", "dep list", "repo list", "plugin list", "verify", "completion", "help",
+        "secrets view", "secrets decrypt",
+    }),
+    writes=frozenset({"install", "upgrade", "rollback", "uninstall", "delete", "del", "un", "test", "push", "package",
+                      "pull", "fetch", "create", "repo", "plugin", "dependency", "dep", "registry"}),
+    groups=frozenset({"dependency", "dep", "repo", "plugin", "registry", "secrets"}),
+    value_options=frozenset({"-n", "--namespace", "--kube-context", "--kubeconfig", "-f", "--values", "--set",
+                             "--set-string", "--set-file", "--version", "--repo", "-o", "--output", "--revision",
+                             "--timeout", "--max"}),
+)
+
+EKSCTL = Subcommands(
+    reads=frozenset({"get", "utils describe-stacks", "utils describe-addon-versions", "version", "info", "help"}),
+    writes=frozenset({"create", "delete", "scale", "upgrade", "drain", "set", "unset", "update", "enable", "utils"}),
+    groups=frozenset({"utils"}),
+    value_options=frozenset({"--cluster", "--region", "-r", "--name", "-n", "--profile", "-p", "-o", "--output"}),
+)
+
+KUBECTX = Subcommands(reads=frozenset({"-c", "--current"}), writes=frozenset({"*"}))
+
+TOOLS = {
+    "kubectl": KUBECTL, "k": KUBECTL, "oc": KUBECTL,
+    "helm": HELM, "helm3": HELM, "eksctl": EKSCTL, "kubectx": KUBECTX, "kubens": KUBECTX,
+}
+PROSE = frozenset({"kubectl", "oc", "helm", "helm3", "eksctl", "kubectx", "kubens"})
+"""Names distinctive enough to be read as a command when written into a sentence."""

@@ -1,0 +1,348 @@
+"""The action vocabulary reads steps as operators run them, failing closed.
+
+Table-driven: read-only checks, steps that change nothing, mutating steps, and for each
+bypass class the variants written to slip a change past gate 3 beside controls that must
+still read as harmless.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from rcaloop.shared.actions import classify, is_prohibition, unguarded
+
+READ_ONLY = [
+    "Check the pod status with kubectl get pods",
+    "check `db.pool.max_size` on a live pod (read-only)",
+    "Compare `container_memory_working_set_bytes` with the limit for the last hour (read-only).",
+    "Verify the TTL of role `deploy-ci` in vault",
+    "Look into it.",
+    "Look at the Grafana dashboard for payments",
+    "Open the Grafana dashboard for payments",
+    "Take a look at the replica lag",
+    "Get the logs of payments-7d9",
+    "`kubectl get pods -n payments`",
+    "$ kubectl describe pod api-7d9",
+    "kubectl logs deploy/api --since=1h | grep -i timeout",
+    "Run `kubectl get pods -n payments`",
+    "Use `helm history api` to find the last good revision",
+    "Run a dry run of the migration",
+    "Run `terraform plan` for the network module",
+    "Query the replica: `SELECT now() - pg_last_xact_replay_timestamp()`",
+    "Check connections with SELECT count(*) FROM pg_stat_activity",
+    "Inspect the stack trace against the deployed commit",
+    "tail -f /var/log/nginx/error.log",
+    "cat /etc/resolv.conf on node-3",
+    "Double-check the secret's expiry date",
+    "Watch `kubectl get pods -w` until all pods are Ready",
+    "Collect a heap dump with `jmap -dump:live,file=/tmp/h.hprof 1`",
+    "Read the key version the running pods loaded (`/healthz/keys`, read-only)",
+    "Keep an eye on the error rate",
+    "Consider checking the connection count per pod",
+    "Confirm with `curl -s http://api/health` that the service answers",
+    "Run the health check against payments",
+    "ssh db-1 'df -h'",
+    "Grep the logs for PoolTimeoutError",
+    "Rule out DNS: `dig +short api.internal`",
+    "After checking the pool size, note the value",
+]
+INERT = [
+    "Do not delete the namespace",
+    "page the DB owner with `cfg-2291` details",
+    "Note the impact: checkout is down for ~1 minute; get approval from the on-call lead",
+    "Get approval from the on-call lead",
+    "Open a ticket with the DB team",
+    "Update the incident ticket with the findings",
+    "Post the findings in #incident",
+    "Call the DB owner",
+    "Escalate to the platform team",
+    "Wait for the backlog to drain",
+    "no changes until the cause is confirmed",
+    "The pool size is 5.",
+    "The pods are crashlooping since 14:02",
+    "We restarted the pods at 14:05",
+    "Restarting the pods did not help",
+    "request a quota increase",
+    "Ask the owner to confirm the expected pool size",
+    "Write down who is affected and how to undo it",
+    "Schedule a maintenance window with the DB team",
+    "Never restart the primary without approval",
+    "(read-only)",
+]
+MUTATING = [
+    ("Restart the payments deployment", "Restart"),
+    ("restart all checkout-api pods now", "restart"),
+    ("Roll back the release if errors persist", "Roll back"),
+    ("rm -rf /var/cache/app on the node", "rm -rf"),
+    ("destroy the stale volume", "destroy"),
+    ("kubectl delete secret vault-approle -n deploy to force a new secret_id", "kubectl delete"),
+    ("Rotate the secret_id of `deploy-ci` now.", "Rotate"),
+    ("Fail fast on 403.", "Fail"),
+    ("Add a memory regression test to the `payments` CI pipeline.", "Add"),
+    ("upgrade postgres to 15.4", "upgrade"),
+    ("edit the configmap payments-config", "edit"),
+    ("Update the deployment image to v2", "Update"),
+    ("Open port 5432 on the firewall", "Open"),
+    ("Get rid of the stale lock", "Get rid"),
+    ("Take the node out of rotation", "Take"),
+    ("Run the migration", "Run"),
+    ("Use helm to roll back the release", "Use"),
+    ("Schedule a restart for tonight", "Schedule"),
+    ("Call the /admin/flush endpoint", "Call"),
+    ("Send SIGHUP to nginx", "Send"),
+    ("Scale the deployment to 0 replicas", "Scale"),
+    ("Increase the memory limit to 1Gi", "Increase"),
+    ("Fail over to the replica", "Fail over"),
+    ("Drain node-3", "Drain"),
+    ("Silence the alert for 2 hours", "Silence"),
+    ("Apply the manifest from the fix branch", "Apply"),
+    ("Re-run the failed job", "Re-run"),
+    ("Ensure the pool size is 50", "Ensure"),
+    ("Make sure the service is running", "make sure"),
+    ("Force restart the pods", "Force"),
+    ("Gracefully restart the workers", "restart"),
+]
+
+
+@pytest.mark.parametrize("text", READ_ONLY)
+def test_read_only_checks_read(text):
+    step = classify(text)
+    assert (step.verb, step.read_only_before) == (None, True), step
+
+
+@pytest.mark.parametrize("text", INERT)
+def test_notes_messages_and_statements_neither_check_nor_change(text):
+    step = classify(text)
+    assert (step.verb, step.read_only_before) == (None, False), step
+
+
+@pytest.mark.parametrize("text, verb", MUTATING)
+def test_change_verbs_and_unlisted_imperatives_mutate(text, verb):
+    assert classify(text).verb == verb
+
+
+BYPASSES: dict[str, list[str]] = {
+    "label-prefix": [
+        "Read-only: restart the database",
+        "Now: restart the database",
+        "Step 1: restart the database",
+        "Verify: bounce the pods",
+        "Restart the database (read-only)",
+        "Read-only check: `kubectl rollout restart deploy/api`",
+    ],
+    "wrapped-sql": [
+        "kubectl exec -it pg-0 -- psql -c \"UPDATE accounts SET balance = 0\"",
+        "Check balances with `kubectl exec pg-0 -- psql -c 'UPDATE accounts SET balance = 0'`",
+        "Verify with `docker exec db mysql -e 'DELETE FROM sessions'`",
+        "Inspect `ssh db-1 \"psql -c 'TRUNCATE jobs'\"`",
+        "Query `psql -c \"WITH d AS (DELETE FROM jobs RETURNING *) SELECT count(*) FROM d\"`",
+        "Check the locks: `SELECT * FROM jobs FOR UPDATE`",
+        "Look at sessions: `SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE state = 'idle'`",
+        "Check balances, then run UPDATE accounts SET balance = 0 WHERE id = 7",
+        "Confirm the counts and DELETE FROM sessions WHERE expired",
+        "Review `echo 'DROP TABLE sessions' | psql`",
+    ],
+    "prose-tool-command": [
+        "kubectl set image deploy/api api=registry/api:1.2.3",
+        "Check the rollout, then kubectl rollout restart deploy/api",
+        "Verify the nodes with kubectl drain node-3 --ignore-daemonsets",
+        "Inspect the release with helm upgrade api ./chart --set replicas=0",
+        "Check the service via sudo systemctl restart nginx",
+        "Look at terraform apply -auto-approve output",
+        "Confirm the state with terraform state rm aws_instance.api",
+        "Check the cache with redis-cli FLUSHALL",
+        "Verify the endpoint with curl -X POST http://api/admin/flush",
+        "Compare kubectl get pods with kubectl delete pod api-7d9",
+    ],
+    "unknown-imperative": [
+        "Bounce the pods",
+        "Nuke the cache",
+        "Cycle the nodes",
+        "Kick the payments workers",
+        "Yeet the stale replicas",
+        "Check the pods and bounce them",
+        "Check the pods, then nuke the cache",
+        "Frobnicate `payments`",
+    ],
+    "passive-proposal": [
+        "The pods should be restarted",
+        "The payments pods need to be bounced",
+        "Pods need restarting",
+        "A restart of the payments pods is needed",
+        "The fix is to restart the payments pods",
+        "It is recommended to restart the payments pods",
+        "We should drop the stale replication slot",
+        "The pods that are stuck should be deleted",
+        "Consider increasing the pool size to 50",
+        "Try bouncing the pods",
+        "Don't forget to restart the database",
+        "Do not wait: restart the database now",
+    ],
+    "ordering": [
+        "Verify the service health after restarting `payments`",
+        "After restarting the pods, check the logs",
+        "Check the logs after you restart the pods",
+        "Restart the pods, then check the logs",
+    ],
+    "lookalike-case-space": [
+        "RESTART THE DATABASE",
+        "R\u0435start the database",  # Cyrillic е
+        "\U0001d42b\U0001d41e\U0001d42c\U0001d42d\U0001d41a\U0001d42b\U0001d42d the database",  # mathematical bold
+        "Re\u200bstart the database",  # zero-width space
+        "Restart   the \t database",
+        "ｒｅｓｔａｒｔ the database",  # full width
+        "**Restart** the _database_",
+        "k\u0443bectl delete ns payments",  # Cyrillic у
+        "rèstart the database",
+    ],
+}
+
+
+@pytest.mark.parametrize("bypass, text", [(b, t) for b, texts in BYPASSES.items() for t in texts],
+                         ids=lambda v: v[:60])
+def test_each_bypass_still_reads_as_a_change_without_a_check_before_it(bypass, text):
+    step = classify(text)
+    assert step.verb is not None, step
+    assert not step.read_only_before or bypass in ("wrapped-sql", "prose-tool-command", "unknown-imperative",
+                                                   "ordering"), step
+
+
+@pytest.mark.parametrize("text", [
+    "Verify the service health after restarting `payments`",
+    "Check the logs after you restart the pods",
+    "Restart the pods, then check the logs",
+    "Restart the database (read-only)",
+    "Read-only: restart the database",
+])
+def test_a_check_after_the_change_or_a_label_is_no_check_before_it(text):
+    assert classify(text).read_only_before is False
+
+
+@pytest.mark.parametrize("text", [
+    "Check the logs before restarting the pods",
+    "Before restarting the pods, check the logs",
+    "After checking the pool size, restart the pods",
+    "Check the pool size; then restart the pods",
+    "After you have verified the replica lag, fail over to the replica",
+])
+def test_a_check_stated_before_the_change_counts(text):
+    step = classify(text)
+    assert step.verb is not None and step.read_only_before is True, step
+
+
+APPROVAL = [
+    "After approval from the platform owner, rotate the secret",
+    "after approval by the on-call lead, roll back `cfg-2291`",
+    "With operator approval, raise the memory limit",
+    "Once the on-call lead approves, restart the pods",
+    "Restart the pods once approved",
+    "Get sign-off from the DB owner, then restart",
+    "Restart the pods pending approval from the incident commander",
+    "Raise a change request and restart after it is approved",
+    "rotate the credential after approval",
+    "Fix the variable in the inventory via a reviewed change",
+    "Operator approval: get the on-call operator's explicit approval before the next step.",
+]
+NOT_APPROVAL = [
+    "Restart the database (approved)",
+    "Restart the database - approval: granted",
+    "Restart the database, pre-approved by the CAB",
+    "Restart the database; approved by the lead",
+    "Restart the database without waiting for approval",
+    "Restart the database; no approval needed",
+    "Restart the database; approval from the lead is not required",
+    "Restart the database with approval already granted",
+    "Skip the approval and restart the database",
+    "Restart the database before approval",
+    "Restart the database, then get approval",
+    "Approval: not needed. Restart the database",
+]
+
+
+@pytest.mark.parametrize("text", APPROVAL)
+def test_approval_counts_when_the_step_waits_for_it(text):
+    assert classify(text).approval is True
+
+
+@pytest.mark.parametrize("text", NOT_APPROVAL)
+def test_a_claimed_or_ruled_out_approval_is_no_approval(text):
+    assert classify(text).approval is False
+
+
+IMPACT = [
+    "Restart the pods; impact: checkout is down for ~1 minute",
+    "Rotate it — undo by restoring the old secret_id",
+    "Restart payments (blast radius: checkout only)",
+    "Roll back cfg-2291 (rollback restores 50)",
+    "Restart the workers; queued webhooks will be delayed by ~30 s per pod",
+    "Fail over; expect 20 s of downtime for writes",
+    "Impact and undo plan: write down who is affected by the next step and how to undo it before going ahead.",
+    "Take a snapshot first so the change can be rolled back",
+]
+NOT_IMPACT = [
+    "Restart the database; impact: none",
+    "Restart the database (no impact)",
+    "Restart the database, zero risk",
+    "Restart the pods affected by the leak",
+    "Roll back the release",
+    "Use helm to roll back the release",
+    "Restart the database; risk: low",
+]
+
+
+@pytest.mark.parametrize("text", IMPACT)
+def test_impact_or_rollback_guidance_counts(text):
+    assert classify(text).impact is True
+
+
+@pytest.mark.parametrize("text", NOT_IMPACT)
+def test_a_dismissed_impact_or_the_verb_itself_is_no_guidance(text):
+    assert classify(text).impact is False
+
+
+@pytest.mark.parametrize("text, forbids", [
+    ("Do not delete the namespace", True),
+    ("Never restart the primary", True),
+    ("Don't rotate the key again", True),
+    ("Do not wait: restart the database now", False),
+    ("Don't forget to restart the database", False),
+    ("Avoid restarting during peak; restart at 02:00 instead", False),
+    ("Restart the database", False),
+])
+def test_a_prohibition_proposes_nothing_unless_it_also_proposes_a_change(text, forbids):
+    assert is_prohibition(text) is forbids
+
+
+def test_a_guarded_sequence_has_nothing_unguarded_and_guards_carry_forward():
+    plan = [
+        "Check the replica lag with `patronictl list` (read-only)",
+        "Impact: writes fail for ~20 s; undo by switching back to db-1",
+        "After approval from the DB owner, fail over to db-2 with `patronictl switchover`",
+        "Restart the payments workers so they reconnect",
+    ]
+    assert unguarded(plan) == []
+
+
+def test_a_check_after_the_change_does_not_guard_it_nor_the_steps_after():
+    plan = [
+        "After approval from the DB owner, restart the database; impact: 30 s of errors",
+        "Check the replica lag (read-only)",
+        "Drop the stale replication slot",
+    ]
+    found = [(u.index, u.verb, u.missing) for u in unguarded(plan)]
+    assert found == [(0, "restart", ("read-only check",))]
+
+
+def test_each_mutating_step_of_a_sequence_is_reported_with_what_it_lacks():
+    plan = ["Bounce the pods", "Check the logs (read-only)", "kubectl set image deploy/api api=x:2"]
+    found = [(u.index, u.verb, u.missing) for u in unguarded(plan)]
+    assert found == [
+        (0, "Bounce", ("read-only check", "impact/rollback guidance", "operator approval")),
+        (2, "kubectl set image", ("impact/rollback guidance", "operator approval")),
+    ]
+
+
+def test_an_overlong_line_is_judged_by_its_beginning():
+    text = "Check the logs " + "and the metrics " * 200 + "then restart the database"
+    assert classify(text).verb is None
+    assert classify("Restart the database " + "x" * 5000).verb == "Restart"
