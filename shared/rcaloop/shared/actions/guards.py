@@ -49,9 +49,13 @@ def _counts(text: str, m: re.Match) -> bool:
     return not (opener in ("with", "given", "have", "having") and _CLAIMED.match(after))
 
 
+_MAY_APPROVE = re.compile(r"approv|sign|go[- ]ahead|green|consent|authori|permission|buy|\bok|change|\bcr\b|rfc|\bcab\b|"
+                          r"review|request|\bpr\b|\bmr\b", re.I)
+
+
 def approval(text: str) -> bool:
     """The step waits for operator approval (stated as a condition, not as a claim)."""
-    return any(_counts(text, m) for m in _CONDITIONED.finditer(text))
+    return bool(_MAY_APPROVE.search(text)) and any(_counts(text, m) for m in _CONDITIONED.finditer(text))
 
 
 _IMPACT = re.compile(
@@ -76,8 +80,14 @@ _DISMISSED_BEFORE = re.compile(r"\b(?:no|zero|without|minimal|negligible|ignore|
 _DISMISSED_AFTER = re.compile(r"^\s*[:=-]?\s*(?:none|nil|n/?a|no|zero|minimal|negligible|low|nothing|-)\b", re.I)
 
 
+_MAY_IMPACT = re.compile(r"impact|affect|blast|downtime|outage|side|risk|degrad|disrupt|interrupt|fail|will|may|might|"
+                         r"would|could|undo|revert|roll|fallback|recovery|backup|snapshot|back", re.I)
+
+
 def impact(text: str) -> bool:
     """The step says what it affects or how to undo it (a bare ``impact: none`` is not guidance)."""
+    if not _MAY_IMPACT.search(text):
+        return False
     for m in _IMPACT.finditer(text):
         if _DISMISSED_BEFORE.search(text[max(0, m.start() - 16):m.start()]):
             continue

@@ -23,6 +23,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from functools import lru_cache
+from typing import NamedTuple
 
 from rcaloop.shared.actions import commands, sql
 from rcaloop.shared.actions.lexicon import (
@@ -44,38 +45,27 @@ class Reading:
     why: str = ""
 
 
-@dataclass(frozen=True)
-class Token:
+class Token(NamedTuple):
+    """A word, a code span (``CODE`` token) or a punctuation mark of a clause."""
+
     text: str
     low: str
     start: int
     end: int
-
-    @property
-    def code(self) -> bool:
-        return self.text.startswith("\x1a")
-
-    @property
-    def word(self) -> bool:
-        return self.text[:1].isalnum() or self.code or self.text[:1] in "$~/.'-"
+    code: bool
+    word: bool
 
 
-_TOKEN = re.compile(r"\x1a\d+\x1a|[A-Za-z0-9$~/.@'-][\w'./:@=+~%*$&-]*|[^\sA-Za-z0-9]")
-_TRAILING = ".,:;!?'\""
+_TOKEN = re.compile(r"(\x1a\d+\x1a)|([A-Za-z0-9$~/.@'-](?:[\w'./:@=+~%*$&-]*[\w/@=+~%*$&-])?)|([^\sA-Za-z0-9])")
 
 
 def tokenize(text: str) -> list[Token]:
-    out: list[Token] = []
-    for m in _TOKEN.finditer(text):
-        word, start = m.group(0), m.start()
-        core = word.rstrip(_TRAILING) if len(word) > 1 else word
-        if core and core != word and not core.startswith("\x1a"):
-            out.append(Token(core, core.lower(), start, start + len(core)))
-            for i, ch in enumerate(word[len(core):]):
-                out.append(Token(ch, ch, start + len(core) + i, start + len(core) + i + 1))
-        else:
-            out.append(Token(word, word.lower(), start, m.end()))
-    return out
+    """Words (trailing punctuation split off), code span tokens and punctuation marks."""
+    return [
+        Token(m.group(0), m.group(0).lower(), m.start(), m.end(), m.group(1) is not None,
+              m.group(3) is None or m.group(0) in "$~/.'-")
+        for m in _TOKEN.finditer(text)
+    ]
 
 
 @lru_cache(maxsize=8192)
@@ -121,6 +111,14 @@ _NOT_VERB_AFTER = frozenset({"count", "counts", "rate", "rates", "time", "times"
                              "limit", "limits", "threshold", "job", "jobs", "script", "scripts", "path", "request",
                              "requests", "queue", "latency", "errors", "error", "storm", "counter", "order", "size",
                              "process", "operation", "operations", "of", "is", "are", "was", "were", "storms"})
+_FUNCTION = frozenset({
+    "from", "to", "in", "on", "at", "by", "with", "for", "of", "into", "onto", "over", "under", "via", "through",
+    "across", "after", "before", "during", "since", "until", "without", "within", "between", "about", "against",
+    "along", "around", "behind", "beyond", "near", "per", "than", "like", "as", "if", "when", "while", "where",
+    "whether", "because", "so", "also", "not", "only", "just", "then", "once", "unless", "up", "down", "out", "off",
+    "both", "either", "neither", "even", "still", "again", "too", "very", "more", "less", "most", "least", "how",
+})
+"""Words that never head a clause of their own."""
 _JOINERS = frozenset({"and", "or", ",", "&", "plus", "but"})
 _SPLIT_FILLERS = frozenset({"then", "also", "just", "immediately", "afterwards", "finally", "next", "now", "please",
                             "and", "quickly", "first"})
@@ -138,7 +136,7 @@ def _verb_like(toks: list[Token], i: int, tools: frozenset[str]) -> bool:
         return nxt not in _NOT_VERB_AFTER
     if t.low in tools:
         return True
-    if lemma or t.low in SUBJECTS or t.low in DETERMINERS or not t.low.isalpha():
+    if lemma or t.low in SUBJECTS or t.low in DETERMINERS or t.low in _FUNCTION or not t.low.isalpha():
         return False
     return nxt in DETERMINERS or nxt.startswith("\x1a") or nxt[:1].isdigit()
 
@@ -151,8 +149,8 @@ def clauses(toks: list[Token], tools: frozenset[str]) -> list[list[Token]]:
     i = 0
     while i < len(toks):
         t = toks[i]
-        if not out[-1] or all(x.low in FILLERS for x in out[-1]):
-            lead_open = _lead([t, *toks[i + 1:i + 4]]) is not None
+        if not out[-1] or (len(out[-1]) < 3 and all(x.low in FILLERS for x in out[-1])):
+            lead_open = t.low in _LEAD_WORDS and _lead(toks[i:i + 4]) is not None
         if t.low == "then" and out[-1]:
             out.append([])
             i += 1
@@ -239,6 +237,8 @@ def _commands(c: Clause) -> commands.Verdict | None:
             if shaped:
                 found.append(None if v.stdin and not v.writes else v)
     plain = CODE_TOKEN.sub(" ", c.text[toks[0].start:toks[-1].end]) if toks else ""
+    if not sql.MAY_BE_IN_PROSE.search(plain):
+        return commands.worst(found)
     m = sql.IN_PROSE.search(plain)
     if m:
         found.append(commands.Verdict(True, m.group(0).split()[0].upper() if " " in m.group(0) else m.group(0)))
@@ -592,6 +592,7 @@ _SEQUENCE = {"after": "before", "once": "before", "upon": "before", "following":
 beside it (a condition or an aside: only a command in it counts)."""
 _LEAD_PHRASES = (("as", "soon", "as"), ("in", "case"), ("prior", "to"), ("subject", "to"), ("ahead", "of"),
                  ("as", "a"), ("as", "an"), ("in", "order", "to"))
+_LEAD_WORDS = frozenset(_SEQUENCE) | {p[0] for p in _LEAD_PHRASES}
 _GERUND_MARKERS = {"after": "before", "once": "before", "upon": "before", "when": "before", "while": "before",
                    "by": "before", "before": "after", "until": "after", "then": "after"}
 

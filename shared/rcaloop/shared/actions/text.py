@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from functools import cache
+from functools import cache, lru_cache
 
 CODE = "\x1a"
 """Marks a code span set aside: ``\\x1a3\\x1a`` stands for the fourth span of the line."""
@@ -58,10 +58,14 @@ _HTML_TAG = re.compile(r"</?[A-Za-z][^<>]*>")
 _LINK = re.compile(r"!?\[([^\]]*)\]\([^)]*\)")
 _SPAN = re.compile(r"(`+)(.+?)\1|`([^`]*)$", re.S)
 _EMPHASIS = re.compile(r"(?<![\w\\])(?:\*{1,3}|_{1,3}|~~)(?=\S)|(?<=\S)(?:\*{1,3}|_{1,3}|~~)(?!\w)")
-_LIST_MARKER = re.compile(r"^\s*(?:>\s*)*(?:[-*+\u2022\u25aa\u25e6]|\(?\d{1,3}[.)]|\(?[a-zA-Z][.)](?=\s))?\s*(?:\[[ xX]\]\s*)?")
+_LIST_MARKER = re.compile(
+    r"^\s*(?:>\s*)*(?:[-*+\u2022\u25aa\u25e6]|\(?\d{1,3}[.)]|\(?[a-zA-Z][.)](?=\s))?\s*(?:\[[^\]\n]{0,24}\]\s+)?"
+)
+"""A list marker, a checkbox or a bracketed tag (``[high]``, ``[P1]``) before the step."""
 _SPACE = re.compile(r"\s+")
 
 
+@lru_cache(maxsize=8192)
 def set_aside(text: str) -> tuple[str, tuple[str, ...]]:
     """The line with markup folded and each code span replaced by a ``CODE`` token.
 
@@ -74,9 +78,13 @@ def set_aside(text: str) -> tuple[str, tuple[str, ...]]:
         spans.append(_SPACE.sub(" ", (m.group(2) if m.group(2) is not None else m.group(3))).strip())
         return f" {CODE}{len(spans) - 1}{CODE} "
 
-    text = _SPAN.sub(keep, text)
-    text = _LINK.sub(r"\1", _HTML_TAG.sub(" ", text))
-    text = _EMPHASIS.sub("", _LIST_MARKER.sub("", text, count=1))
+    if "`" in text:
+        text = _SPAN.sub(keep, text)
+    if "<" in text or "[" in text:
+        text = _LINK.sub(r"\1", _HTML_TAG.sub(" ", text))
+    if "*" in text or "_" in text or "~" in text:
+        text = _EMPHASIS.sub("", text)
+    text = _LIST_MARKER.sub("", text, count=1)
     return _SPACE.sub(" ", text).strip(), tuple(spans)
 
 
