@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import pytest
 
-from rcaloop.shared.actions import classify, is_prohibition, unguarded
+from rcaloop.shared.actions import MAX_ACTION_CHARS, classify, is_prohibition, unguarded
 
 READ_ONLY = [
     "Check the pod status with kubectl get pods",
@@ -178,6 +178,34 @@ BYPASSES: dict[str, list[str]] = {
         "Don't forget to restart the database",
         "Do not wait: restart the database now",
     ],
+    "joined-clause": [
+        "Check X or simply bounce the pods",
+        "Check the pods and, if needed, bounce them",
+        "Check the pods, and if it still fails, nuke the cache",
+        "Run `kubectl get pods` and `kubectl delete pod api-7d9`",
+        "Check the logs (and restart the database)",
+        "kubectl get pods && kubectl delete pods --all",
+    ],
+    "prohibition-opener": [
+        "Do not wait: restart the database now",
+        "Don't forget to restart the database",
+        "Don't hesitate to drop the stale replication slot",
+        "Avoid downtime by restarting one pod at a time",
+        "No need to check first, restart the pods",
+    ],
+    "markup": [
+        "Check `kubectl&nbsp;get pods` and kubectl&nbsp;delete ns prod",
+        "<code>kubectl delete ns payments</code>",
+        "\\*\\*Restart\\*\\* the database",
+        "[high] Restart the database",
+        "1) Restart the database",
+        "- [ ] Restart the database",
+        "> Restart the database",
+        "Check with `eval \"rm -rf /srv/cache\"`",
+        "Verify with `mytool restart api`",
+        "Inspect `curl -sXPOST http://api/admin/flush`",
+        "Should we restart the database?",
+    ],
     "ordering": [
         "Verify the service health after restarting `payments`",
         "After restarting the pods, check the logs",
@@ -204,7 +232,7 @@ def test_each_bypass_still_reads_as_a_change_without_a_check_before_it(bypass, t
     step = classify(text)
     assert step.verb is not None, step
     assert not step.read_only_before or bypass in ("wrapped-sql", "prose-tool-command", "unknown-imperative",
-                                                   "ordering"), step
+                                                   "ordering", "joined-clause", "markup"), step
 
 
 @pytest.mark.parametrize("text", [
@@ -342,7 +370,8 @@ def test_each_mutating_step_of_a_sequence_is_reported_with_what_it_lacks():
     ]
 
 
-def test_an_overlong_line_is_judged_by_its_beginning():
+def test_an_overlong_line_counts_as_mutating_unless_its_read_part_already_is():
     text = "Check the logs " + "and the metrics " * 200 + "then restart the database"
-    assert classify(text).verb is None
+    assert classify(text).verb == f"a step longer than {MAX_ACTION_CHARS} characters"
     assert classify("Restart the database " + "x" * 5000).verb == "Restart"
+    assert classify("Check the logs " + " " * 5000).verb is None

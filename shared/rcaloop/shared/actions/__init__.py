@@ -22,7 +22,8 @@ from rcaloop.shared.actions.prose import Clause, Reading, clauses, is_rollback_p
 from rcaloop.shared.actions.text import CODE_TOKEN, asides, sentences, set_aside
 
 MAX_ACTION_CHARS = 2000
-"""An action line longer than this is judged by its beginning (keeps every reading linear-time)."""
+"""An action line is read this far (keeps every reading linear-time); a longer one counts as a
+mutating step (fail closed: what was not read cannot be shown read-only)."""
 
 GUIDANCE_LABELS = frozenset({"impact", "expected impact", "risk", "risks", "blast radius", "downtime", "side effect",
                              "side effects", "consequence", "consequences", "effect", "effects", "user impact",
@@ -98,6 +99,8 @@ def classify(text: str) -> Step:
     asked = any(s.approval and (s.aside or first is None or i <= first) for i, s in enumerate(found))
     line, _ = set_aside(text[:MAX_ACTION_CHARS])
     change = found[first].reading if first is not None else None
+    if change is None and len(text) > MAX_ACTION_CHARS and text[MAX_ACTION_CHARS:].strip():
+        change = Reading(Kind.CHANGE, f"a step longer than {MAX_ACTION_CHARS} characters", "too long to be read whole")
     return Step(change.verb or "step" if change else None, checked, guards.impact(CODE_TOKEN.sub(" ", line)), asked,
                 change.why if change else "")
 

@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 
 from rcaloop.shared.actions import sql
+from rcaloop.shared.actions.lexicon import CHANGE_VERBS
 
 MAX_DEPTH = 4
 """Wrappers inside wrappers are read this deep; deeper nesting counts as writing (fail closed)."""
@@ -195,17 +196,26 @@ def _stdin_as_args(kind: str, text: str) -> list[str]:
     return tokens(text)
 
 
+_CLI_NAME = re.compile(r"^[a-z][a-z0-9_.-]*$")
+_STATUS_SUBCOMMANDS = frozenset({"status", "list", "ls", "get", "show", "describe", "info", "version", "logs", "check",
+                                 "health", "top", "stats", "inspect", "history", "diff"})
+"""Subcommands that read whatever the tool: ``mytool status`` reads, ``mytool restart`` writes."""
 _SCRIPT = re.compile(r"^(?:\.{0,2}/|~/)|\.(?:sh|bash|py|rb|pl|ps1|js|ts|php)$")
 
 
 def _unknown(argv: list[str]) -> Verdict | None:
-    """A command of no known tool: a script or an invocation with options writes (fail closed);
-    a lone word is no command at all (an identifier in a code span)."""
+    """A command of no known tool: a script, an invocation with options or with a change verb as
+    its subcommand (``mytool restart api``) writes (fail closed); ``mytool status`` reads; a lone
+    word or a phrase is no command at all (an identifier or a log line in a code span)."""
     head = argv[0]
     if _SCRIPT.search(head) and (len(argv) > 1 or head.startswith(("./", "../", "~/")) or "." in head.rsplit("/", 1)[-1]):
         return writes(head, known=False)
-    if len(argv) > 1 and re.match(r"^[a-z][\w.-]*$", head) and any(a.startswith("-") for a in argv[1:]):
-        return writes(head, known=False)
+    if len(argv) > 1 and _CLI_NAME.match(head):
+        sub = argv[1].lower()
+        if sub in CHANGE_VERBS or any(a.startswith("-") for a in argv[1:]):
+            return writes(f"{head} {sub}" if sub in CHANGE_VERBS else head, known=False)
+        if sub in _STATUS_SUBCOMMANDS:
+            return reads(f"{head} {sub}", known=False)
     return None
 
 

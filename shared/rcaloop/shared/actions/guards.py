@@ -76,7 +76,8 @@ _IMPACT = re.compile(
     re.I,
 )
 """Impact (who or what is affected, the blast radius, downtime) or how to undo the step."""
-_DISMISSED_BEFORE = re.compile(r"\b(?:no|zero|without|minimal|negligible|ignore|ignoring|skip|nil|low|little)\s+$", re.I)
+_DISMISSED_BEFORE = re.compile(r"\b(?:no|zero|without|minimal|negligible|ignore|ignoring|skip|nil|low|little|avoid|"
+                               r"avoiding|prevent|preventing)\s+$", re.I)
 _DISMISSED_AFTER = re.compile(r"^\s*[:=-]?\s*(?:none|nil|n/?a|no|zero|minimal|negligible|low|nothing|-)\b", re.I)
 
 

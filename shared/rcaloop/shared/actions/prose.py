@@ -141,6 +141,24 @@ def _verb_like(toks: list[Token], i: int, tools: frozenset[str]) -> bool:
     return nxt in DETERMINERS or nxt.startswith("\x1a") or nxt[:1].isdigit()
 
 
+def _after_joiner(toks: list[Token], j: int) -> int:
+    """Past fillers, adverbs and a short lead-in after ``and``/``or``/a comma (``and, if needed,
+    bounce them``): where the next clause's verb would stand."""
+    while j < len(toks):
+        low = toks[j].low
+        if low in _SPLIT_FILLERS or low in (",", "simply", "then") or (
+                low.endswith("ly") and len(low) > 4 and not inflect(low)[0]):
+            j += 1
+            continue
+        if low in _LEAD_WORDS:
+            comma = next((k for k in range(j + 1, min(j + 8, len(toks))) if toks[k].low == ","), None)
+            if comma is not None:
+                j = comma + 1
+                continue
+        break
+    return j
+
+
 def clauses(toks: list[Token], tools: frozenset[str]) -> list[list[Token]]:
     """``toks`` cut at ``then`` and before a joined verb (``check X and restart Y``); a lead-in
     keeps its comma (``Before restarting, check X`` is one clause)."""
@@ -161,12 +179,10 @@ def clauses(toks: list[Token], tools: frozenset[str]) -> list[list[Token]]:
             i += 1
             continue
         if t.low in _JOINERS and out[-1]:
-            j = i + 1
-            while j < len(toks) and toks[j].low in _SPLIT_FILLERS:
-                j += 1
+            j = _after_joiner(toks, i + 1)
             if j < len(toks) and (_verb_like(toks, j, tools) or (toks[j].low == "then")):
                 out.append([])
-                i = j
+                i = j if toks[i + 1].low != "," else i + 2
                 continue
         out[-1].append(t)
         i += 1
@@ -345,7 +361,8 @@ def _complement(toks: list[Token], c: Clause, mode: str) -> Reading | None:
         return Reading(Kind.CHANGE, rest[0].text, "a step not known to be read-only")
     kind = _noun_kind(rest)
     if kind is not None:
-        return Reading(kind, rest[0].text if kind == Kind.CHANGE else "")
+        noun = next((t.text for t in rest if t.low in CHANGE_NOUNS), rest[0].text)
+        return Reading(kind, noun if kind == Kind.CHANGE else "", "a proposed change" if kind == Kind.CHANGE else "")
     return None
 
 
@@ -516,6 +533,12 @@ def _head(c: Clause, mode: str) -> Reading:
     if first.low in ("there", "here") and len(low) > 1 and low[1] in COPULAS:
         return _declarative(toks, 1, c, mode)
     second = low[1] if len(low) > 1 else ""
+    if first.low in _QUESTION_AUX and (second in SUBJECTS or second in PEOPLE or toks[1].code):
+        if second in PEOPLE and len(toks) > 2:
+            lemma3, form3 = inflect(low[2])
+            if lemma3 and form3 == "base":
+                return _imperative(lemma3, toks[2:], c, mode)
+        return Reading(Kind.INERT, why="a question")
     lemma, form = inflect(first.low)
     if second in COPULAS or second in MODALS or (second and inflect(second)[1] == "s" and inflect(second)[0]
                                                  and first.low not in ("let",)):
@@ -573,6 +596,8 @@ def _head(c: Clause, mode: str) -> Reading:
     return Reading(Kind.CHANGE, first.text, "an imperative not known to be read-only")
 
 
+_QUESTION_AUX = frozenset({"is", "are", "was", "were", "does", "did", "has", "have", "can", "could", "should", "would",
+                           "will", "shall", "may", "might", "must", "do"})
 _STATUS = frozenset({"read-only", "readonly", "read", "only", "non-destructive", "safe", "optional", "recommended",
                      "approved", "urgent", "low", "high", "medium", "risk", "priority", "p1", "p2", "p3", "critical",
                      "important", "required", "ok", "done", "pending", "todo", "wip", "dry", "run", "dry-run",
@@ -583,7 +608,7 @@ _STATUS = frozenset({"read-only", "readonly", "read", "only", "non-destructive",
 
 _SEQUENCE = {"after": "before", "once": "before", "upon": "before", "following": "before", "having": "before",
              "when": "condition", "whenever": "condition", "if": "condition", "unless": "condition",
-             "provided": "condition", "assuming": "condition", "given": "condition", "should": "condition",
+             "provided": "condition", "assuming": "condition", "given": "condition",
              "while": "condition", "where": "condition", "wherever": "condition", "whether": "condition",
              "before": "after", "until": "after", "till": "after", "with": "aside", "without": "aside",
              "pending": "aside", "to": "aside", "for": "aside", "as": "aside", "per": "aside", "during": "aside",
@@ -704,7 +729,9 @@ def read_clause(c: Clause, mode: str = "step") -> list[Reading]:
                 rest = rest[1:]
             if rest:
                 return read_clause(c.sub(rest), mode)
-        return [Reading(Kind.INERT, why="a prohibition")]
+        _, phrases = _gerund_phrases(toks)  # "Avoid downtime by restarting one pod at a time" restarts
+        proposed = [r for _, p in phrases for r in read_clause(c.sub(p), "lead")]
+        return [Reading(Kind.INERT, why="a prohibition"), *proposed]
     lead = _lead(toks)
     if lead is not None:
         where, n = lead

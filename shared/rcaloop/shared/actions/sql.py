@@ -4,9 +4,9 @@ A statement is read-only only when it starts with a reading keyword (``SELECT``,
 ``EXPLAIN`` …) and nothing in it writes: no data-changing keyword anywhere (a ``DELETE``
 inside a ``WITH``, ``EXPLAIN ANALYZE UPDATE``), no ``SELECT … INTO``, no row locks
 (``FOR UPDATE``), no function with a side effect (``pg_terminate_backend``, ``setval``,
-a user function named ``purge_…``). Everything else writes. Literals and comments are
-read as what they are (a ``'DELETE'`` string writes nothing); MySQL's executable comments
-``/*! … */`` are read as code.
+a user function named ``purge_…``). Everything else writes. Literals and block comments
+are read as what they are (a ``'DELETE'`` string writes nothing); MySQL's executable
+comments ``/*! … */`` and anything after ``--`` are read as code.
 """
 
 from __future__ import annotations
@@ -15,7 +15,9 @@ import re
 from dataclasses import dataclass
 from functools import lru_cache
 
-_COMMENT = re.compile(r"--[^\n]*|/\*(?!!)(?:.|\n)*?\*/|/\*!\d*|\*/")
+_COMMENT = re.compile(r"/\*(?!!)(?:.|\n)*?\*/|/\*!\d*|\*/")
+"""Block comments; MySQL's ``/*! … */`` is code. A ``--`` comment is not taken out: a step
+is read as one line, and code after a newline would hide behind it."""
 _LITERAL = re.compile(r"[eE]'(?:[^'\\]|\\.|'')*'?|'(?:[^']|'')*'?|\"(?:[^\"]|\"\")*\"?")
 _WORD = re.compile(r"\\[a-zA-Z+]+|@@\w+|[A-Za-z_][A-Za-z0-9_$.]*|[()=*]")
 

@@ -8,6 +8,7 @@ Look-alikes come from the Unicode confusables table (``confusable_homoglyphs``).
 
 from __future__ import annotations
 
+import html
 import re
 import unicodedata
 from functools import cache, lru_cache
@@ -53,6 +54,8 @@ def fold(text: str) -> str:
     return unicodedata.normalize("NFC", text).translate(_fold_table())
 
 
+_ESCAPE = re.compile(r"\\([\\`*_{}\[\]()#+\-.!|~<>])")
+"""A Markdown backslash escape: the operator sees the character itself."""
 _HTML_CODE = re.compile(r"<(code|kbd|tt|samp)>(.*?)</\1>", re.I | re.S)
 _HTML_TAG = re.compile(r"</?[A-Za-z][^<>]*>")
 _LINK = re.compile(r"!?\[([^\]]*)\]\([^)]*\)")
@@ -71,6 +74,10 @@ def set_aside(text: str) -> tuple[str, tuple[str, ...]]:
 
     An unclosed backtick opens a span to the end of the line (it cannot hide a command).
     """
+    if "&" in text:
+        text = html.unescape(text)
+    if "\\" in text:
+        text = _ESCAPE.sub(r"\1", text)
     text = _HTML_CODE.sub(lambda m: f"`{m.group(2)}`", fold(text))
     spans: list[str] = []
 

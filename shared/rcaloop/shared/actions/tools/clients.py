@@ -164,6 +164,7 @@ def mongosh(name: str, args: list[str], reader: Reader) -> Verdict:
 
 # --- HTTP ------------------------------------------------------------------------------
 
+_HTTP_METHODS = frozenset({"GET", "HEAD", "OPTIONS", "TRACE", "POST", "PUT", "PATCH", "DELETE", "PURGE", "CONNECT"})
 _READ_METHODS = frozenset({"GET", "HEAD", "OPTIONS", "TRACE"})
 _CHANGE_PATH = re.compile(
     r"(?:^|[/?&=._-])(?:shutdown|restart|reload|flush\w*|purge|delete|drop|reset|kill|quit|stop|terminate|evict|drain|"
@@ -201,12 +202,13 @@ def curl(name: str, args: list[str], reader: Reader) -> Verdict:
         opt, eq, value = a.partition("=")
         if opt in ("-X", "--request"):
             method = (value if eq else (args[i + 1] if i + 1 < len(args) else "")).upper()
-        elif a.startswith("-X") and len(a) > 2:
-            method = a[2:].upper()
+        elif re.match(r"^-[a-zA-Z]*X", a) and not a.startswith("--"):
+            rest = a[a.index("X") + 1:]
+            method = (rest or (args[i + 1] if i + 1 < len(args) else "")).upper()
     if not method:
         if has(opts, "-I", "--head"):
             method = "HEAD"
-        elif any(o.partition("=")[0] in _CURL_DATA for o in opts) and not has(opts, "-G", "--get"):
+        elif has(opts, *_CURL_DATA) and not has(opts, "-G", "--get"):
             method = "PUT" if has(opts, "-T", "--upload-file") else "POST"
         else:
             method = "GET"
@@ -235,7 +237,7 @@ def httpie(name: str, args: list[str], reader: Reader) -> Verdict:
     """``http [METHOD] URL [ITEMS]``: data items (``key=value``, ``key:=json``, ``@file``) make a POST."""
     _, pos = words(args, ("-a", "--auth", "-o", "--output", "--session", "--verify", "--cert", "--cert-key", "--proxy",
                           "--timeout", "-A", "--auth-type", "--print", "-p"))
-    method = pos[0].upper() if pos and pos[0].isalpha() and pos[0].isupper() else ""
+    method = pos[0].upper() if pos and pos[0].upper() in _HTTP_METHODS else ""
     rest = pos[1:] if method else pos
     data = any(re.match(r"^[^=:@]+(?::=|=(?!=)|@)", p) for p in rest[1:]) or any(a in ("-f", "--form") for a in args)
     return _http_verdict(name, method or ("POST" if data else "GET"), rest[:1])

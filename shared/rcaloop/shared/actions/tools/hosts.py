@@ -379,7 +379,7 @@ TOOLS = {
     "watch": _wrapper(("-n", "--interval", "-d", "--differences"), joined=True), "chroot": _wrapper(positional=1),
     "flock": _wrapper(("-w", "--timeout", "-E"), positional=1), "runuser": _wrapper(("-u", "-g", "-l", "--user")),
     "unbuffer": _wrapper(), "caffeinate": _wrapper(), "setsid": _wrapper(), "script": _su,
-    "bash": _shell, "sh": _shell, "zsh": _shell, "dash": _shell, "ksh": _shell, "fish": _shell, "ash": _shell,
+    "eval": _wrapper(joined=True), "bash": _shell, "sh": _shell, "zsh": _shell, "dash": _shell, "ksh": _shell, "fish": _shell, "ash": _shell,
     "busybox": _wrapper(), "ssh": _ssh, "mosh": _ssh, "su": _su, "xargs": _xargs, "parallel": _xargs,
     "strace": _strace, "ltrace": _strace, "nsenter": _nsenter,
 }
