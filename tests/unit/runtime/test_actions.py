@@ -98,7 +98,7 @@ MUTATING = [
     ("Apply the manifest from the fix branch", "Apply"),
     ("Re-run the failed job", "Re-run"),
     ("Ensure the pool size is 50", "Ensure"),
-    ("Make sure the service is running", "make sure"),
+    ("Make sure the service is running", "Make sure"),
     ("Force restart the pods", "Force"),
     ("Gracefully restart the workers", "restart"),
 ]

@@ -243,14 +243,17 @@ def _commands(c: Clause) -> commands.Verdict | None:
             v = commands.judge_line(span)
             found.append(None if v is not None and v.stdin and not v.writes else v)
         elif t.low in PROSE or (i == 0 and t.low in TOOLS):
+            nxt = toks[i + 1] if i + 1 < len(toks) else None
+            argument = nxt is not None and (nxt.code or nxt.low in TOOLS or nxt.text[:1] in "-/.~$" or "/" in nxt.text
+                                            or "=" in nxt.text or nxt.text[:1].isdigit())
+            if t.low not in PROSE and t.low in VERBS | _WORDS and not argument:
+                continue  # "Make a note", "Find the commit": English, not the tool
             v = commands.read_line(c.source(i), commands.Reader(TOOLS))
             if v is None or not v.known:
                 continue
-            nxt = toks[i + 1].text if i + 1 < len(toks) else ""
             prev = toks[i - 1].low if i else ""
-            shaped = v.verb != t.low or nxt.startswith("-") or "/" in nxt or prev in (
-                "with", "using", "via", "run", "running", "execute", "executing", "invoke", ":") or i == 0
-            if shaped:
+            if v.verb != t.low or argument or i == 0 or prev in (
+                    "with", "using", "via", "run", "running", "execute", "executing", "invoke", ":"):
                 found.append(None if v.stdin and not v.writes else v)
     plain = CODE_TOKEN.sub(" ", c.text[toks[0].start:toks[-1].end]) if toks else ""
     if not sql.MAY_BE_IN_PROSE.search(plain):
@@ -265,6 +268,12 @@ def _commands(c: Clause) -> commands.Verdict | None:
     return commands.worst(found)
 
 
+_WORDS = frozenset({"top", "free", "w", "time", "watch", "find", "tail", "head", "cut", "sort", "kill", "install",
+                    "patch", "mount", "last", "who", "host", "file", "type", "date", "test", "stat", "make", "just",
+                    "service", "nice", "env", "script", "ping", "dig", "diff", "touch", "less", "more", "split", "id",
+                    "groups", "link", "tree", "column", "comm", "sed", "strings", "cat", "ls", "ps", "du", "df"})
+"""Tool names that are also English words: at the head of a sentence they are the tool only
+when an argument follows (``kill -9 4242``, not ``Kill the idle connections``)."""
 _RUN_LIKE = frozenset({"run", "execute", "perform", "do", "invoke", "launch", "use", "apply", "issue", "fire",
                        "kick", "trigger", "type", "enter", "paste"})
 _OBJECTS: dict[str, tuple[tuple[frozenset[str], Kind], ...]] = {}
@@ -582,6 +591,8 @@ def _head(c: Clause, mode: str) -> Reading:
             return Reading(Kind.INERT)
         return _imperative(lemma, toks, c, mode)
     # an unknown head word
+    if (first.low, second) in PHRASAL:
+        return Reading(PHRASAL[(first.low, second)], f"{first.text} {toks[1].text}")
     aux = _aux_index(low)
     if aux is not None and aux <= 3:
         return _declarative(toks, aux, c, mode)
@@ -670,6 +681,8 @@ def _gerund_phrases(toks: list[Token]) -> tuple[list[Token], list[tuple[str, lis
         lemma, form = inflect(toks[j].low)
         gerund = form == "ing" and (lemma or (toks[j].low.isalpha() and j + 1 < len(toks) and (
             toks[j + 1].low in DETERMINERS or toks[j + 1].code)))
+        if j + 1 < len(toks) and toks[j + 1].low in ("anything", "something", "everything", "nothing"):
+            continue  # "before changing anything" names no change
         if gerund or (person and (lemma or toks[j].low.isalpha())):
             main, phrases = _gerund_phrases(toks[:i])
             return main, [*phrases, (_GERUND_MARKERS[marker], toks[j:])]

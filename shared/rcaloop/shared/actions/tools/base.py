@@ -110,7 +110,7 @@ class Subcommands:
         write_flags = dict(self.write_flags).get(path, ())
         if matches(path, self.reads) and not (write_flags and has(opts, *write_flags)):
             return reads(verb)
-        known = matches(path, self.writes) or matches(path, self.reads) or pos[0].lower() in self.groups
+        known = matches(path, self.writes) or matches(path, self.reads) or matches(pos[0].lower(), self.writes)
         return writes(verb, known=known)
 
 
