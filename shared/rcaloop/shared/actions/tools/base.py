@@ -43,10 +43,12 @@ def has(opts: Iterable[str], *names: str) -> bool:
 
 
 def matches(path: str, table: frozenset[str]) -> bool:
-    """``path`` is in ``table``, or a ``prefix*`` entry of it covers ``path``."""
+    """``path`` is in ``table``, or a ``prefix*`` entry covers it, or a ``* last`` entry covers a
+    two-word ``path`` ending in ``last`` (``* ls`` covers ``image ls``)."""
     if path in table:
         return True
-    return any(e.endswith("*") and path.startswith(e[:-1]) for e in table)
+    return any((e.endswith("*") and path.startswith(e[:-1])) or (e.startswith("* ") and " " in path and
+                                                                 path.endswith(e[1:])) for e in table)
 
 
 DRY_RUN = ("--dry-run", "--dryrun", "--simulate", "--what-if")
@@ -133,6 +135,7 @@ def flags(reading: Sequence[str] = (), writing: Sequence[str] = (), *, positiona
             return reads(name)
         return writes(name, known=False)
 
+    judge.reading, judge.writing = tuple(reading), tuple(writing)  # for the generated docs
     return judge
 
 
@@ -145,6 +148,7 @@ def always(writing: bool) -> Callable[[str, list[str], Reader], Verdict]:
         lead = [a for a in args[:2] if a.startswith("-") and len(a) > 1]
         return writes(" ".join([name, *lead[:1]]))
 
+    judge.always = "writes" if writing else "reads"  # for the generated docs
     return judge
 
 

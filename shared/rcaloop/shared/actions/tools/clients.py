@@ -13,6 +13,8 @@ def _sql_client(command_options: tuple[str, ...], file_options: tuple[str, ...] 
     """``psql -c SQL``, ``mysql -e SQL``: the statement decides; a script file writes (it cannot be
     read here); the client alone is an interactive session (reads, and runs what is piped in)."""
     def judge(name: str, args: list[str], reader: Reader) -> Verdict:
+        """the statement given with the command option decides (see SQL); a script file writes;
+        the client alone is an interactive session (and runs what is piped into it)."""
         found: list[Verdict] = []
         for i, a in enumerate(args):
             opt, eq, value = a.partition("=")
@@ -41,6 +43,7 @@ _SQLITE_READS = frozenset({".tables", ".schema", ".indexes", ".indices", ".dbinf
 
 
 def sqlite3(name: str, args: list[str], reader: Reader) -> Verdict:
+    """``sqlite3 DB SQL``: the statement decides; a dot-command reads when it only shows (``.tables``, ``.schema``)."""
     opts, pos = words(args, ("-cmd", "-separator", "-newline", "-nullvalue", "-init"))
     statements = pos[1:]
     if not statements:
@@ -52,7 +55,7 @@ def sqlite3(name: str, args: list[str], reader: Reader) -> Verdict:
 
 
 def clickhouse(name: str, args: list[str], reader: Reader) -> Verdict:
-    """``clickhouse client …`` (and ``clickhouse local``)."""
+    """``clickhouse client -q SQL``: the statement decides."""
     return CLICKHOUSE(f"{name} {args[0]}", args[1:], reader) if args and args[0] in ("client", "local") else writes(
         " ".join([name, *args[:1]]), known=False)
 
@@ -108,6 +111,7 @@ def redis_command(words_: list[str], tool: str = "redis-cli") -> Verdict:
 
 
 def redis_cli(name: str, args: list[str], reader: Reader) -> Verdict:
+    """the Redis command decides: ``GET``, ``INFO``, ``SCAN``, ``TTL``, ``CONFIG GET`` … read; ``SET``, ``DEL``, ``FLUSHALL``, ``CONFIG SET`` and every other command write; ``--eval``/``--pipe`` write; ``--bigkeys``/``--scan``/``--stat`` read."""
     opts, pos = words(args, _REDIS_VALUES + ("--eval", "--cluster"))
     if has(opts, "--eval", "--pipe"):
         return writes(f"{name} {next(o for o in opts if o in ('--eval', '--pipe'))}")
@@ -150,6 +154,7 @@ def mongo_script(text: str, tool: str = "mongosh") -> Verdict:
 
 
 def mongosh(name: str, args: list[str], reader: Reader) -> Verdict:
+    """``--eval`` JavaScript reads unless it inserts, updates, deletes, drops, runs an unlisted admin command or aggregates into ``$out``/``$merge``; a script file writes."""
     for i, a in enumerate(args):
         opt, eq, value = a.partition("=")
         if opt == "--eval":
@@ -196,6 +201,7 @@ def _http_verdict(name: str, method: str, urls: list[str]) -> Verdict:
 
 
 def curl(name: str, args: list[str], reader: Reader) -> Verdict:
+    """a ``GET``/``HEAD`` reads unless its URL asks for a change (``/-/reload``, ``/admin/flush``); ``-X POST|PUT|PATCH|DELETE``, ``-d``/``--data*``, ``-F``, ``-T``, ``--json`` write."""
     method = ""
     opts, pos = words(args, _CURL_VALUES + _CURL_DATA + ("-X", "--request"))
     for i, a in enumerate(args):
@@ -216,6 +222,7 @@ def curl(name: str, args: list[str], reader: Reader) -> Verdict:
 
 
 def wget(name: str, args: list[str], reader: Reader) -> Verdict:
+    """a ``GET`` reads unless its URL asks for a change; ``--post-*``, ``--body-*`` or another ``--method`` writes."""
     opts, pos = words(args, ("-O", "--output-document", "-o", "--output-file", "-P", "--directory-prefix", "-e",
                              "--execute", "-U", "--user-agent", "--header", "-t", "--tries", "-T", "--timeout",
                              "--post-data", "--post-file", "--body-data", "--body-file", "--method"))
@@ -234,7 +241,7 @@ def wget(name: str, args: list[str], reader: Reader) -> Verdict:
 
 
 def httpie(name: str, args: list[str], reader: Reader) -> Verdict:
-    """``http [METHOD] URL [ITEMS]``: data items (``key=value``, ``key:=json``, ``@file``) make a POST."""
+    """``http [METHOD] URL [ITEMS]``: ``GET`` reads; another method, or data items (``key=value``, ``key:=json``, ``@file``), write."""
     _, pos = words(args, ("-a", "--auth", "-o", "--output", "--session", "--verify", "--cert", "--cert-key", "--proxy",
                           "--timeout", "-A", "--auth-type", "--print", "-p"))
     method = pos[0].upper() if pos and pos[0].upper() in _HTTP_METHODS else ""

@@ -22,8 +22,6 @@ def _compose(args: list[str], reader: Reader) -> Verdict | None:
     return COMPOSE("docker compose", args, reader)
 
 
-_READ_OBJECTS = ("ls", "list", "inspect", "ps", "logs", "top", "stats", "port", "diff", "history", "show", "df",
-                 "info", "events", "services", "version")
 _GROUPS = ("image", "container", "network", "volume", "system", "node", "service", "stack", "secret", "config",
            "context", "buildx", "manifest", "plugin", "trust", "pod", "machine", "swarm", "checkpoint", "builder",
            "generate", "kube", "artifact")
@@ -31,8 +29,9 @@ _GROUPS = ("image", "container", "network", "volume", "system", "node", "service
 DOCKER = Subcommands(
     reads=frozenset({
         "ps", "logs", "inspect", "images", "stats", "top", "version", "info", "events", "history", "port", "diff",
-        "search", "help", "healthcheck run", *(f"{g} {r}" for g in _GROUPS for r in _READ_OBJECTS),
-        "system connection list", "kube generate",
+        "search", "help", "healthcheck run", "system connection list", "kube generate",
+        *(f"* {r}" for r in ("ls", "list", "inspect", "ps", "logs", "top", "stats", "port", "diff", "history", "show",
+                              "df", "info", "events", "services", "version")),
     }),
     writes=frozenset({
         "run", "exec", "rm", "rmi", "kill", "stop", "start", "restart", "pause", "unpause", "create", "cp", "commit",
@@ -54,13 +53,11 @@ CRICTL = Subcommands(
     inner=(("exec", runs(frozenset(), skip=1)),),
 )
 
+_CTR_GROUPS = frozenset({"containers", "container", "c", "images", "image", "i", "tasks", "task", "t", "namespaces",
+                         "namespace", "ns", "snapshots", "snapshot", "content", "leases", "plugins", "plugin"})
 CTR = Subcommands(
-    reads=frozenset({f"{g} {r}" for g in ("containers", "container", "c", "images", "image", "i", "tasks", "task", "t",
-                                          "namespaces", "namespace", "ns", "snapshots", "snapshot", "content", "leases",
-                                          "plugins", "plugin")
-                     for r in ("ls", "list", "info", "metrics", "ps")} | {"version", "info", "help"}),
-    groups=frozenset({"containers", "container", "c", "images", "image", "i", "tasks", "task", "t", "namespaces",
-                      "namespace", "ns", "snapshots", "snapshot", "content", "leases", "plugins", "plugin"}),
+    reads=frozenset({"* ls", "* list", "* info", "* metrics", "* ps", "version", "info", "help"}),
+    groups=_CTR_GROUPS,
     value_options=frozenset({"-n", "--namespace", "-a", "--address"}),
 )
 

@@ -23,7 +23,7 @@ _SERVICE_READS = frozenset({"status", "--status-all"})
 
 
 def _service(name: str, args: list[str], reader: Reader) -> Verdict:
-    """``service NAME ACTION``: only ``status`` reads."""
+    """``service NAME ACTION``: only ``status`` (and ``--status-all``) reads."""
     opts, pos = words(args)
     if "--status-all" in opts or not pos:
         return reads(name)
@@ -71,7 +71,7 @@ SHELL_WRITES = frozenset({
 
 
 def _kill_like(name: str, args: list[str], reader: Reader) -> Verdict:
-    """``kill -l`` lists signals; ``kill -0 PID`` only probes; every other ``kill`` sends a signal."""
+    """``kill -l`` lists signals and ``kill -0 PID`` only probes; every other use sends a signal."""
     opts, pos = words(args)
     if opts and opts[0] in ("-l", "-L", "--list", "-0", "--table"):
         return reads(name)
@@ -79,6 +79,7 @@ def _kill_like(name: str, args: list[str], reader: Reader) -> Verdict:
 
 
 def _sed(name: str, args: list[str], reader: Reader) -> Verdict:
+    """``sed -i`` edits files in place (writes); any other ``sed`` prints."""
     opts, _ = words(args, ("-e", "-f", "--expression", "--file", "-l"))
     hit = next((o for o in opts if o.startswith("--in-place") or (not o.startswith("--") and "i" in o[1:])), None)
     return writes(f"{name} {hit}") if hit else reads(name)
@@ -98,28 +99,33 @@ def _find(name: str, args: list[str], reader: Reader) -> Verdict | None:
 
 
 def _tee(name: str, args: list[str], reader: Reader) -> Verdict:
+    """``tee FILE`` writes the file; ``tee`` to the terminal or ``/dev/null`` reads."""
     _, pos = words(args)
     files = [p for p in pos if p not in ("/dev/null", "/dev/stdout", "/dev/stderr", "/dev/tty", "-")]
     return writes(f"{name} {files[0]}") if files else reads(name)
 
 
 def _dd(name: str, args: list[str], reader: Reader) -> Verdict:
+    """``dd of=TARGET`` writes the target; without ``of=`` it prints."""
     target = next((a[3:] for a in args if a.startswith("of=")), None)
     return writes(f"{name} of={target}") if target and target != "/dev/null" else reads(name)
 
 
 def _awk(name: str, args: list[str], reader: Reader) -> Verdict:
+    """``awk`` reads unless its program calls ``system()`` or redirects output (or ``-i inplace``)."""
     program = " ".join(a for a in args if not a.startswith("-"))
     inplace = any(a in ("-i", "inplace") or a.startswith("--inplace") for a in args)
     return writes(name) if inplace or any(s in program for s in ("system(", "> ", ">>", "| ", "|&")) else reads(name)
 
 
 def _crontab(name: str, args: list[str], reader: Reader) -> Verdict:
+    """``crontab -l`` lists; every other use edits or removes the crontab."""
     opts, pos = words(args, ("-u",))
     return reads(name) if "-l" in opts and not pos else writes(" ".join([name, *opts[:1]]))
 
 
 def _sysctl(name: str, args: list[str], reader: Reader) -> Verdict:
+    """``sysctl KEY`` reads; ``-w``, ``-p``/``--system`` or ``KEY=VALUE`` writes."""
     opts, pos = words(args)
     if has(opts, "-w", "--write", "-p", "--load", "--system") or any("=" in p for p in pos):
         return writes(f"{name} {next((p for p in pos if '=' in p), '-w')}")
@@ -141,11 +147,13 @@ def _object_action(name: str, args: list[str], reader: Reader) -> Verdict | None
 
 
 def _mount(name: str, args: list[str], reader: Reader) -> Verdict:
+    """``mount`` alone lists mounts; mounting anything writes."""
     opts, pos = words(args, ("-t", "-o", "-O", "-L", "-U"))
     return reads(name) if not pos and not has(opts, "-a", "--all", "--bind", "--move", "-o") else writes(name)
 
 
 def _hostname(name: str, args: list[str], reader: Reader) -> Verdict:
+    """``hostname`` prints the name; ``hostname NAME`` (or ``-F``/``-b``) sets it."""
     opts, pos = words(args, ("-F", "--file"))
     return writes(name) if pos or has(opts, "-F", "--file", "-b", "--boot") else reads(name)
 
@@ -170,16 +178,19 @@ def _ctl(name: str, args: list[str], reader: Reader) -> Verdict:
 
 
 def _swapon(name: str, args: list[str], reader: Reader) -> Verdict:
+    """``swapon --show``/``-s`` lists; enabling swap writes."""
     opts, pos = words(args)
     return reads(name) if not pos and (not opts or has(opts, "-s", "--show", "--summary")) else writes(name)
 
 
 def _fdisk_like(name: str, args: list[str], reader: Reader) -> Verdict:
+    """``-l``/``print`` lists partitions; every other use partitions the disk."""
     opts, pos = words(args)
     return reads(name) if has(opts, "-l", "--list", "-s", "--getsz") or (pos and pos[-1] in ("print", "p")) else writes(name)
 
 
 def _firewall_cmd(name: str, args: list[str], reader: Reader) -> Verdict:
+    """``--list-*``, ``--get-*``, ``--query-*``, ``--state`` read; every other option writes."""
     opts, _ = words(args)
     if opts and all(o.startswith(("--list", "--get", "--query", "--info", "--state", "--zone", "--permanent", "--version",
                                    "--help")) for o in opts):
@@ -188,6 +199,7 @@ def _firewall_cmd(name: str, args: list[str], reader: Reader) -> Verdict:
 
 
 def _nft(name: str, args: list[str], reader: Reader) -> Verdict:
+    """``nft list``/``describe``/``monitor`` read; ``-f`` and every other command writes."""
     _, pos = words(args, ("-f", "--file", "-I", "--includepath"))
     if any(a in ("-f", "--file") for a in args):
         return writes(f"{name} -f")
@@ -196,6 +208,7 @@ def _nft(name: str, args: list[str], reader: Reader) -> Verdict:
 
 
 def _ufw(name: str, args: list[str], reader: Reader) -> Verdict:
+    """``ufw status``/``show``/``app list|info`` read; every other command writes."""
     _, pos = words(args)
     head = [p.lower() for p in pos[:2]]
     if not head or head[0] in ("status", "show", "version") or head == ["app", "list"] or head == ["app", "info"]:
@@ -204,16 +217,19 @@ def _ufw(name: str, args: list[str], reader: Reader) -> Verdict:
 
 
 def _route(name: str, args: list[str], reader: Reader) -> Verdict:
+    """``route`` alone lists routes; ``add``/``del``/``flush``/``change`` write."""
     _, pos = words(args)
     return writes(f"{name} {pos[0]}") if pos and pos[0].lower() in ("add", "del", "delete", "flush", "change") else reads(name)
 
 
 def _ifconfig(name: str, args: list[str], reader: Reader) -> Verdict:
+    """``ifconfig [IFACE]`` shows; ``ifconfig IFACE SETTING`` changes the interface."""
     _, pos = words(args)
     return reads(name) if len(pos) <= 1 else writes(f"{name} {' '.join(pos[:2])}")
 
 
 def _date(name: str, args: list[str], reader: Reader) -> Verdict:
+    """``date`` prints; ``-s``/``--set`` or a date argument sets the clock."""
     opts, pos = words(args, ("-d", "--date", "-r", "--reference", "-I"))
     return writes(f"{name} -s") if has(opts, "-s", "--set") or any(p[:1].isdigit() for p in pos) else reads(name)
 
@@ -224,6 +240,7 @@ _OPENSSL_READS = frozenset({"x509", "s_client", "verify", "version", "ciphers", 
 
 
 def _openssl(name: str, args: list[str], reader: Reader) -> Verdict:
+    """``x509``, ``s_client``, ``verify``, ``req -text`` and the other inspecting subcommands read unless they write a key or file (``-out``, ``-new``); generating keys writes."""
     sub = args[0].lower() if args else "version"
     if sub in _OPENSSL_READS and not any(a in ("-out", "-new", "-newkey", "-keyout", "-signkey", "-export") for a in args):
         return reads(f"{name} {sub}")
@@ -249,11 +266,13 @@ _SUDO_VALUES = ("-u", "--user", "-g", "--group", "-h", "--host", "-p", "--prompt
 
 
 def _sudo(name: str, args: list[str], reader: Reader) -> Verdict | None:
+    """runs the command after its options (read as that command)."""
     inner = after_options(args, _SUDO_VALUES)
     return reader.argv(inner) if inner else reads(name)
 
 
 def _env(name: str, args: list[str], reader: Reader) -> Verdict | None:
+    """runs the command after its options and ``NAME=value`` settings (read as that command)."""
     rest = after_options(args, ("-u", "--unset", "-C", "--chdir", "-S", "--split-string"))
     while rest and "=" in rest[0] and not rest[0].startswith("="):
         rest = rest[1:]
@@ -265,6 +284,7 @@ def _wrapper(value_options: tuple[str, ...] = (), positional: int = 0, joined: b
     (``timeout 30 CMD``, ``chroot DIR CMD``); ``joined``: the command is one shell string (``watch``)."""
 
     def judge(name: str, args: list[str], reader: Reader) -> Verdict | None:
+        """runs the command after its options (read as that command)."""
         rest = after_options(args, value_options)
         for _ in range(positional):
             rest = after_options(rest[1:], value_options) if rest else []
@@ -300,6 +320,7 @@ def _ssh(name: str, args: list[str], reader: Reader) -> Verdict | None:
 
 
 def _su(name: str, args: list[str], reader: Reader) -> Verdict | None:
+    """``su -c CMD`` runs CMD (read as that command line); ``su`` alone opens a shell."""
     for i, a in enumerate(args):
         if a in ("-c", "--command") and i + 1 < len(args):
             return reader.line(args[i + 1])
@@ -307,17 +328,20 @@ def _su(name: str, args: list[str], reader: Reader) -> Verdict | None:
 
 
 def _xargs(name: str, args: list[str], reader: Reader) -> Verdict | None:
+    """runs its command on each input line (read as that command)."""
     rest = after_options(args, ("-n", "-I", "-i", "-P", "-L", "-d", "-a", "-E", "-s", "--max-args", "--max-procs",
                                 "--delimiter", "--arg-file", "--replace"))
     return reader.argv(rest) if rest else reads(name)
 
 
 def _strace(name: str, args: list[str], reader: Reader) -> Verdict | None:
+    """traces the command it runs (read as that command); ``-p PID`` only attaches."""
     rest = after_options(args, ("-p", "-e", "-o", "-s", "-u", "-a", "-E", "-P", "-I", "-b", "-O", "-S", "-X"))
     return reader.argv(rest) if rest else reads(name)
 
 
 def _nsenter(name: str, args: list[str], reader: Reader) -> Verdict | None:
+    """runs the command after its options in another namespace (read as that command)."""
     rest = after_options(args, ("-t", "--target", "-S", "--setuid", "-G", "--setgid", "-r", "--root", "-w", "--wd"))
     return reader.argv(rest) if rest else reads(name, stdin="shell")
 

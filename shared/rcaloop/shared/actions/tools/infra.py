@@ -27,6 +27,7 @@ _ANSIBLE_READ_FLAGS = ("--check", "-C", "--syntax-check", "--list-tasks", "--lis
 
 
 def ansible_playbook(name: str, args: list[str], reader: Reader) -> Verdict:
+    """runs the playbook (writes) unless ``--check``, ``--syntax-check`` or a ``--list-*`` option only looks."""
     opts, _ = words(args, ("-i", "--inventory", "-l", "--limit", "-e", "--extra-vars", "-t", "--tags", "--skip-tags",
                            "-u", "--user", "-f", "--forks", "--vault-id", "--vault-password-file"))
     return reads(name) if has(opts, *_ANSIBLE_READ_FLAGS) else writes(name)
@@ -196,6 +197,7 @@ def _pg_ctlcluster(name: str, args: list[str], reader: Reader) -> Verdict:
 
 
 def _runs_script(name: str, args: list[str], reader: Reader) -> Verdict:
+    """``make TARGET``, ``just RECIPE``: runs a recipe that cannot be read here (writes)."""
     rest = after_options(args)
     return writes(" ".join([name, *rest[:1]]), known=bool(rest))
 
