@@ -20,6 +20,7 @@ from rcaloop.shared.actions import guards
 from rcaloop.shared.actions.lexicon import Kind
 from rcaloop.shared.actions.prose import Clause, Reading, clauses, is_rollback_plan, read_clause, tokenize
 from rcaloop.shared.actions.text import CODE_TOKEN, asides, sentences, set_aside
+from rcaloop.shared.actions.tools import PROSE
 
 MAX_ACTION_CHARS = 2000
 """An action line is read this far (keeps every reading linear-time); a longer one counts as a
@@ -67,10 +68,9 @@ def _label(sentence: str) -> tuple[str, str]:
 @lru_cache(maxsize=8192)
 def said(text: str) -> tuple[Said, ...]:
     """Every clause of an action line, read in the order it would happen (asides last)."""
-    from rcaloop.shared.actions.tools import PROSE
-
     line, spans = set_aside(text[:MAX_ACTION_CHARS])
     main, notes = asides(line)
+    may_ask = guards.approval(CODE_TOKEN.sub(" ", line))  # clause by clause only when the line asks at all
     out: list[Said] = []
     for n, part in enumerate((main, *notes)):
         for sentence in sentences(part):
@@ -80,7 +80,7 @@ def said(text: str) -> tuple[Said, ...]:
             for toks in clauses(tokenize(body), PROSE):
                 clause = Clause(tuple(toks), body, spans)
                 clause_mode = "plan" if mode != "plan" and (bool(out) or n > 0) and is_rollback_plan(clause) else mode
-                asks = guards.approval(CODE_TOKEN.sub(" ", body[toks[0].start:toks[-1].end]))
+                asks = may_ask and guards.approval(CODE_TOKEN.sub(" ", body[toks[0].start:toks[-1].end]))
                 found = read_clause(clause, clause_mode) or [Reading(Kind.INERT)]
                 out += [Said(r, asks, n > 0) for r in found]
     return tuple(out)

@@ -100,8 +100,13 @@ _NEUTRAL = {"for", "case", "select", "done", "fi", "esac", "}", "in", "function"
 _ASSIGNMENT = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*(?:\[[^\]]*\])?\+?=")
 
 
+_PLAIN = re.compile(r"^[^'\"\\;&|()<>`$]*$")
+
+
 def tokens(text: str) -> list[str]:
     """Shell words and operators, quotes removed; an unclosed quote closes at the end."""
+    if _PLAIN.match(text):
+        return text.split()
     for closing in ("", "'", '"', "'\"", "\"'"):
         lex = shlex.shlex(text + closing, posix=True, punctuation_chars=";&|()<>")
         lex.whitespace_split = True

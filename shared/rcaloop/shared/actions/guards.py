@@ -58,41 +58,47 @@ def approval(text: str) -> bool:
     return bool(_MAY_APPROVE.search(text)) and any(_counts(text, m) for m in _CONDITIONED.finditer(text))
 
 
-_IMPACT = re.compile(
-    r"\bimpacts?\b|\b(?:is|are|be|been)\s+(?:impacted|affected)\b|\bwho is affected\b|\baffects\b|"
-    r"\b(?:will|may|might|would|could|can)\s+(?:\w+\s+)?(?:affect|impact|disrupt|interrupt)\b|"
-    r"\bblast[- ]radius\b|\bdowntime\b|\boutages?\b|\bside[- ]effects?\b|\brisks?\b|\bdegradation\b|"
-    r"\bdisruption\b|\binterruption\b|\bfails? once\b|"
-    r"\b(?:users?|customers?|clients?|traffic|requests|jobs|deploys|pods|connections|webhooks|queries|writes)\b"
-    r"[^.;]{0,30}\b(?:will|may|might|would|could)\s+(?:see|get|fail|drop|lose|queue|retry|error|be\s+(?:dropped|"
-    r"interrupted|affected|unavailable|slow|delayed|retried|queued|lost))\b|"
-    r"(?:^|[.;:(]\s*)to (?:undo|roll ?back|revert)\b|\b(?:how|plan|steps?|way) to (?:undo|roll ?back|revert)\b|"
-    r"\bundo (?:by|with|via|plan|step|path)\b|\bundo\s*:|"
-    r"\bcan be (?:undone|reverted|rolled back|restored)\b|"
-    r"\brollback (?:plan|path|step|procedure|note|command|strategy)\b|\brollback\s*:|\brollback restores\b|"
-    r"\broll ?back (?:plan|path|by|with|via)\b|\brevert(?:ing)? (?:by|with|via)\b|"
-    r"\bback-?out plan\b|\bfallback\b|\brecovery (?:plan|time)\b|"
-    r"\b(?:take|taking|make|making) (?:a )?(?:backup|snapshot)\b|\bback(?:ing)? up\b",
-    re.I,
-)
-"""Impact (who or what is affected, the blast radius, downtime) or how to undo the step."""
+_IMPACT: tuple[tuple[str, re.Pattern], ...] = tuple((literal, re.compile(pattern, re.I)) for literal, pattern in (
+    ("impact", r"\bimpacts?\b|\b(?:is|are|be|been)\s+impacted\b|\b(?:will|may|might|would|could|can)\s+(?:\w+\s+)?impact\b"),
+    ("affect", r"\b(?:is|are|be|been)\s+affected\b|\bwho is affected\b|\baffects\b|"
+               r"\b(?:will|may|might|would|could|can)\s+(?:\w+\s+)?affect\b"),
+    ("disrupt", r"\b(?:will|may|might|would|could|can)\s+(?:\w+\s+)?disrupt\b|\bdisruption\b"),
+    ("interrupt", r"\b(?:will|may|might|would|could|can)\s+(?:\w+\s+)?interrupt\b|\binterruption\b"),
+    ("blast", r"\bblast[- ]radius\b"), ("downtime", r"\bdowntime\b"), ("outage", r"\boutages?\b"),
+    ("side", r"\bside[- ]effects?\b"), ("risk", r"\brisks?\b"), ("degradation", r"\bdegradation\b"),
+    ("once", r"\bfails? once\b"),
+    *((f"{modal} ", rf"\b(?:users?|customers?|clients?|traffic|requests|jobs|deploys|pods|connections|webhooks|"
+                    rf"queries|writes)\b[^.;]{{0,30}}\b{modal}\s+(?:see|get|fail|drop|lose|queue|retry|error|be\s+"
+                    rf"(?:dropped|interrupted|affected|unavailable|slow|delayed|retried|queued|lost))\b")
+      for modal in ("will", "may", "might", "would", "could")),
+    ("undo", r"(?:^|[.;:(]\s*)to undo\b|\b(?:how|plan|steps?|way) to undo\b|\bundo (?:by|with|via|plan|step|path)\b|"
+             r"\bundo\s*:|\bcan be undone\b"),
+    ("roll", r"(?:^|[.;:(]\s*)to roll ?back\b|\b(?:how|plan|steps?|way) to roll ?back\b|\bcan be rolled back\b|"
+             r"\broll ?back (?:plan|path|by|with|via)\b|\brollback (?:plan|path|step|procedure|note|command|strategy)\b|"
+             r"\brollback\s*:|\brollback restores\b"),
+    ("revert", r"(?:^|[.;:(]\s*)to revert\b|\b(?:how|plan|steps?|way) to revert\b|\bcan be reverted\b|"
+               r"\brevert(?:ing)? (?:by|with|via)\b"),
+    ("restored", r"\bcan be restored\b"), ("back", r"\bback-?out plan\b|\bback(?:ing)? up\b"),
+    ("fallback", r"\bfallback\b"), ("recovery", r"\brecovery (?:plan|time)\b"),
+    ("backup", r"\b(?:take|taking|make|making) (?:a )?backup\b"), ("snapshot", r"\b(?:take|taking|make|making) (?:a )?snapshot\b"),
+))
+"""Impact (who or what is affected, the blast radius, downtime) or how to undo the step: each
+pattern runs only when its literal is in the text."""
 _DISMISSED_BEFORE = re.compile(r"\b(?:no|zero|without|minimal|negligible|ignore|ignoring|skip|nil|low|little|avoid|"
                                r"avoiding|prevent|preventing)\s+$", re.I)
 _DISMISSED_AFTER = re.compile(r"^\s*[:=-]?\s*(?:none|nil|n/?a|no|zero|minimal|negligible|low|nothing|-)\b", re.I)
 
 
-_MAY_IMPACT = re.compile(r"impact|affect|blast|downtime|outage|side|risk|degrad|disrupt|interrupt|fail|will|may|might|"
-                         r"would|could|undo|revert|roll|fallback|recovery|backup|snapshot|back", re.I)
-
-
 def impact(text: str) -> bool:
     """The step says what it affects or how to undo it (a bare ``impact: none`` is not guidance)."""
-    if not _MAY_IMPACT.search(text):
-        return False
-    for m in _IMPACT.finditer(text):
-        if _DISMISSED_BEFORE.search(text[max(0, m.start() - 16):m.start()]):
+    low = text.lower()
+    for literal, pattern in _IMPACT:
+        if literal not in low:
             continue
-        if _DISMISSED_AFTER.match(text[m.end():m.end() + 16]):
-            continue
-        return True
+        for m in pattern.finditer(text):
+            if _DISMISSED_BEFORE.search(text[max(0, m.start() - 16):m.start()]):
+                continue
+            if _DISMISSED_AFTER.match(text[m.end():m.end() + 16]):
+                continue
+            return True
     return False

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cached_property, lru_cache
 from typing import NamedTuple
 
 from rcaloop.shared.actions import commands, sql
@@ -32,6 +32,7 @@ from rcaloop.shared.actions.lexicon import (
     PROPOSAL_SUBJECTS, PROPOSAL_WORDS, SUBJECTS, Kind,
 )
 from rcaloop.shared.actions.text import CODE_TOKEN, restore
+from rcaloop.shared.actions.tools import PROSE, TOOLS
 
 VERBS = CHECK_VERBS | INERT_VERBS | CHANGE_VERBS | ADVISORY
 
@@ -61,11 +62,11 @@ _TOKEN = re.compile(r"(\x1a\d+\x1a)|([A-Za-z0-9$~/.@'-](?:[\w'./:@=+~%*$&-]*[\w/
 
 def tokenize(text: str) -> list[Token]:
     """Words (trailing punctuation split off), code span tokens and punctuation marks."""
-    return [
-        Token(m.group(0), m.group(0).lower(), m.start(), m.end(), m.group(1) is not None,
-              m.group(3) is None or m.group(0) in "$~/.'-")
-        for m in _TOKEN.finditer(text)
-    ]
+    out = []
+    for m in _TOKEN.finditer(text):
+        w, kind = m.group(0), m.lastindex
+        out.append(Token(w, w.lower(), m.start(), m.end(), kind == 1, kind != 3 or w in "$~/.'-"))
+    return out
 
 
 @lru_cache(maxsize=8192)
@@ -202,7 +203,7 @@ class Clause:
     def sub(self, toks) -> Clause:
         return Clause(tuple(toks), self.text, self.spans)
 
-    @property
+    @cached_property
     def low(self) -> list[str]:
         return [t.low for t in self.toks]
 
@@ -231,8 +232,6 @@ def _strip(toks: list[Token]) -> list[Token]:
 
 def _commands(c: Clause) -> commands.Verdict | None:
     """Every command of the clause: code spans, a ``$`` line, tools named in prose, SQL in prose."""
-    from rcaloop.shared.actions.tools import PROSE, TOOLS
-
     found: list[commands.Verdict | None] = []
     toks = c.toks
     if toks and toks[0].low == "$":
@@ -255,9 +254,10 @@ def _commands(c: Clause) -> commands.Verdict | None:
             if v.verb != t.low or argument or i == 0 or prev in (
                     "with", "using", "via", "run", "running", "execute", "executing", "invoke", ":"):
                 found.append(None if v.stdin and not v.writes else v)
-    plain = CODE_TOKEN.sub(" ", c.text[toks[0].start:toks[-1].end]) if toks else ""
-    if not sql.MAY_BE_IN_PROSE.search(plain):
+    if not toks or not (_SQL_WORDS.intersection(c.low) or any(t.text in _SQL_READ_WORDS or t.low.startswith(
+            ("pg_", "setval", "set_config")) for t in toks)):
         return commands.worst(found)
+    plain = CODE_TOKEN.sub(" ", c.text[toks[0].start:toks[-1].end])
     m = sql.IN_PROSE.search(plain)
     if m:
         found.append(commands.Verdict(True, m.group(0).split()[0].upper() if " " in m.group(0) else m.group(0)))
@@ -274,6 +274,11 @@ _WORDS = frozenset({"top", "free", "w", "time", "watch", "find", "tail", "head",
                     "groups", "link", "tree", "column", "comm", "sed", "strings", "cat", "ls", "ps", "du", "df"})
 """Tool names that are also English words: at the head of a sentence they are the tool only
 when an argument follows (``kill -9 4242``, not ``Kill the idle connections``)."""
+_SQL_WORDS = frozenset({"update", "delete", "insert", "replace", "merge", "upsert", "drop", "create", "alter",
+                        "truncate", "grant", "revoke", "reindex", "vacuum", "copy", "call", "do", "kill", "flush",
+                        "set"})
+_SQL_READ_WORDS = frozenset({"SELECT", "SHOW", "EXPLAIN", "WITH"})
+"""A sentence can hold SQL only if it has one of these words (a cheap look before the patterns)."""
 _RUN_LIKE = frozenset({"run", "execute", "perform", "do", "invoke", "launch", "use", "apply", "issue", "fire",
                        "kick", "trigger", "type", "enter", "paste"})
 _OBJECTS: dict[str, tuple[tuple[frozenset[str], Kind], ...]] = {}
@@ -653,8 +658,6 @@ def _lead_end(toks: list[Token], start: int) -> int | None:
     for i in range(start, len(toks)):
         if toks[i].low in (",", ":"):
             return i
-    from rcaloop.shared.actions.tools import PROSE
-
     for i in range(start + 1, len(toks)):
         lemma, form = inflect(toks[i].low)
         prev = toks[i - 1].low
@@ -695,8 +698,6 @@ def _phrase(c: Clause, mode: str) -> Reading:
     if cmd is not None and cmd.writes:
         return Reading(Kind.CHANGE, cmd.verb, "a command that is not read-only")
     first = c.toks[0]
-    from rcaloop.shared.actions.tools import TOOLS
-
     if first.low in TOOLS and not first.code and cmd is not None:
         return Reading(Kind.CHECK, cmd.verb)
     reading = _head(c, mode)

@@ -140,11 +140,5 @@ IN_PROSE = re.compile(
     re.I,
 )
 """A writing SQL statement written into a sentence (``run UPDATE accounts SET …``)."""
-MAY_BE_IN_PROSE = re.compile(
-    r"update|delete|insert|replace|merge|upsert|drop|create|alter|truncate|grant|revoke|reindex|vacuum|copy|call|"
-    r"do \$|kill|flush|set|pg_|SELECT|SHOW|EXPLAIN|WITH",
-    re.I,
-)
-"""A cheap first look: only text holding one of these words can hold SQL."""
 READ_IN_PROSE = re.compile(r"\b(?:SELECT\b.+\bFROM|SHOW\s+[A-Z]|EXPLAIN\s+(?:SELECT|ANALYZE)|WITH\s+\w+\s+AS\s*\()")
 """A reading statement written into a sentence (upper case, so ``select the pod`` is English)."""
