@@ -12,20 +12,16 @@ are what an unseen step costs. One process, one thread: per core. Figures only, 
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import platform
 import time
-from pathlib import Path
 
-from rcaloop.contracts import ParsedRCA
+from harness import load  # the labelled set, as benchmarks/harness.py loads it
 from rcaloop.harness import core
-from rcaloop.harness.config import HarnessConfig
 from rcaloop.harness.draft import Draft
 from rcaloop.shared import actions
 from rcaloop.shared.actions import commands, sql, text
 
-CASES = Path(__file__).resolve().parents[1] / "tests" / "fixtures" / "harness" / "cases"
 CACHED = (actions.classify, actions.said, actions.is_prohibition, text.set_aside, commands.judge_line, sql.judge)
 """Caches keyed by a step's text (cleared: a new step misses them); the word-level cache of
 verb forms stays warm, as it does in a running worker."""
@@ -34,14 +30,6 @@ verb forms stays warm, as it does in a running worker."""
 def clear() -> None:
     for fn in CACHED:
         fn.cache_clear()
-
-
-def load() -> list[tuple[ParsedRCA, HarnessConfig]]:
-    out = []
-    for path in sorted(CASES.glob("*.json")):
-        doc = json.loads(path.read_text(encoding="utf-8"))
-        out.append((ParsedRCA.model_validate(doc["parsed"]), HarnessConfig(**doc.get("config", {}))))
-    return out
 
 
 def steps(cases) -> list[str]:

@@ -287,16 +287,6 @@ NOT_APPROVAL = [
 ]
 
 
-@pytest.mark.parametrize("text", APPROVAL)
-def test_approval_counts_when_the_step_waits_for_it(text):
-    assert classify(text).approval is True
-
-
-@pytest.mark.parametrize("text", NOT_APPROVAL)
-def test_a_claimed_or_ruled_out_approval_is_no_approval(text):
-    assert classify(text).approval is False
-
-
 IMPACT = [
     "Restart the pods; impact: checkout is down for ~1 minute",
     "Rotate it — undo by restoring the old secret_id",
@@ -318,14 +308,16 @@ NOT_IMPACT = [
 ]
 
 
-@pytest.mark.parametrize("text", IMPACT)
-def test_impact_or_rollback_guidance_counts(text):
-    assert classify(text).impact is True
+GUARDS = [("approval", t, True) for t in APPROVAL] + [("approval", t, False) for t in NOT_APPROVAL] + [
+    ("impact", t, True) for t in IMPACT] + [("impact", t, False) for t in NOT_IMPACT]
 
 
-@pytest.mark.parametrize("text", NOT_IMPACT)
-def test_a_dismissed_impact_or_the_verb_itself_is_no_guidance(text):
-    assert classify(text).impact is False
+@pytest.mark.parametrize("guard, text, counts", GUARDS, ids=lambda v: v if isinstance(v, str) else str(v))
+def test_a_guard_counts_when_stated_as_one_not_when_claimed_dismissed_or_ruled_out(guard, text, counts):
+    """Approval counts when the step waits for it; impact/rollback guidance when it says what is
+    affected or how to undo — a claim (``(approved)``), a dismissal (``impact: none``) or the verb
+    itself (``Roll back the release``) does not."""
+    assert getattr(classify(text), guard) is counts
 
 
 @pytest.mark.parametrize("text, forbids", [

@@ -95,14 +95,11 @@ def inflect(word: str) -> tuple[str, str]:
     return "", "base"
 
 
-def _kind_of(lemma: str) -> Kind | None:
-    if lemma in CHECK_VERBS:
-        return Kind.CHECK
-    if lemma in INERT_VERBS:
-        return Kind.INERT
-    if lemma in CHANGE_VERBS:
-        return Kind.CHANGE
-    return None
+_VERB_KIND = {**dict.fromkeys(CHANGE_VERBS, Kind.CHANGE), **dict.fromkeys(INERT_VERBS, Kind.INERT),
+              **dict.fromkeys(CHECK_VERBS, Kind.CHECK)}
+_kind_of = _VERB_KIND.get
+"""A listed verb's kind (a check verb wins over the other lists, then a verb that only records)."""
+_NOUN_KIND = {**dict.fromkeys(CHECK_NOUNS, Kind.CHECK), **dict.fromkeys(CHANGE_NOUNS, Kind.CHANGE)}
 
 
 # --- clauses -------------------------------------------------------------------------
@@ -350,10 +347,8 @@ def _noun_kind(toks: list[Token]) -> Kind | None:
     for i, w in enumerate(low):
         if w == "dry" or (w == "health" and low[i + 1:i + 2] == ["check"]):
             return Kind.CHECK
-        if w in CHANGE_NOUNS:
-            return Kind.CHANGE
-        if w in CHECK_NOUNS:
-            return Kind.CHECK
+        if w in _NOUN_KIND:
+            return _NOUN_KIND[w]
     return None
 
 
