@@ -150,7 +150,8 @@ def _redirect_writes(seg: Segment) -> str | None:
     for op, target in seg.redirects:
         if op.endswith(">&") and target.isdigit():
             continue
-        if (op in _WRITE_REDIRECTS or op.endswith(">") or op.endswith(">>") or op == ">&") and target not in _HARMLESS_TARGETS:
+        writing = op in _WRITE_REDIRECTS or op.endswith((">", ">>")) or op == ">&"
+        if writing and target not in _HARMLESS_TARGETS:
             return f"> {target}".strip()
     return None
 
@@ -213,7 +214,8 @@ def _unknown(argv: list[str]) -> Verdict | None:
     its subcommand (``mytool restart api``) writes (fail closed); ``mytool status`` reads; a lone
     word or a phrase is no command at all (an identifier or a log line in a code span)."""
     head = argv[0]
-    if _SCRIPT.search(head) and (len(argv) > 1 or head.startswith(("./", "../", "~/")) or "." in head.rsplit("/", 1)[-1]):
+    runnable = len(argv) > 1 or head.startswith(("./", "../", "~/")) or "." in head.rsplit("/", 1)[-1]
+    if _SCRIPT.search(head) and runnable:
         return writes(head, known=False)
     if len(argv) > 1 and _CLI_NAME.match(head):
         sub = argv[1].lower()

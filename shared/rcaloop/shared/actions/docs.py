@@ -121,7 +121,8 @@ def render() -> str:
     for family in FAMILIES:
         out += _family(family)
     out += ["## SQL", "",
-            "A statement reads only when its first keyword is one of " + ", ".join(f"`{k}`" for k in sorted(sql.READING))
+            "A statement reads only when its first keyword is one of "
+            + ", ".join(f"`{k}`" for k in sorted(sql.READING))
             + " and nothing in it writes: no " + ", ".join(f"`{k}`" for k in sorted(sql.WRITING))
             + " anywhere (a `DELETE` in a `WITH`, `EXPLAIN ANALYZE UPDATE`, `SELECT … INTO`), no row lock (`FOR "
             "UPDATE`/`FOR SHARE`), no `SET GLOBAL`/`RESET MASTER`, and no function whose name holds one of "

@@ -12,7 +12,8 @@ from __future__ import annotations
 
 import re
 
-_APPROVAL_NOUN = (r"(?:approvals?|sign[- ]?off|go[- ]ahead|green[- ]light|consent|authori[sz]ation|permission|buy[- ]in|"
+_APPROVAL_NOUN = (r"(?:approvals?|sign[- ]?off|go[- ]ahead|green[- ]light|consent|authori[sz]ation|permission|"
+                  r"buy[- ]in|"
                   r"the ok|an ok|their ok|explicit ok|okay)")
 _WHO = r"(?:[\w'.@-]+\s+){0,5}?"
 _CONDITIONED = re.compile(
@@ -49,8 +50,8 @@ def _counts(text: str, m: re.Match) -> bool:
     return not (opener in ("with", "given", "have", "having") and _CLAIMED.match(after))
 
 
-_MAY_APPROVE = re.compile(r"approv|sign|go[- ]ahead|green|consent|authori|permission|buy|\bok|change|\bcr\b|rfc|\bcab\b|"
-                          r"review|request|\bpr\b|\bmr\b", re.I)
+_MAY_APPROVE = re.compile(r"approv|sign|go[- ]ahead|green|consent|authori|permission|buy|\bok|change|\bcr\b|rfc|"
+                          r"\bcab\b|review|request|\bpr\b|\bmr\b", re.I)
 
 
 def approval(text: str) -> bool:
@@ -59,7 +60,8 @@ def approval(text: str) -> bool:
 
 
 _IMPACT: tuple[tuple[str, re.Pattern], ...] = tuple((literal, re.compile(pattern, re.I)) for literal, pattern in (
-    ("impact", r"\bimpacts?\b|\b(?:is|are|be|been)\s+impacted\b|\b(?:will|may|might|would|could|can)\s+(?:\w+\s+)?impact\b"),
+    ("impact", r"\bimpacts?\b|\b(?:is|are|be|been)\s+impacted\b|"
+               r"\b(?:will|may|might|would|could|can)\s+(?:\w+\s+)?impact\b"),
     ("affect", r"\b(?:is|are|be|been)\s+affected\b|\bwho is affected\b|\baffects\b|"
                r"\b(?:will|may|might|would|could|can)\s+(?:\w+\s+)?affect\b"),
     ("disrupt", r"\b(?:will|may|might|would|could|can)\s+(?:\w+\s+)?disrupt\b|\bdisruption\b"),
@@ -74,13 +76,15 @@ _IMPACT: tuple[tuple[str, re.Pattern], ...] = tuple((literal, re.compile(pattern
     ("undo", r"(?:^|[.;:(]\s*)to undo\b|\b(?:how|plan|steps?|way) to undo\b|\bundo (?:by|with|via|plan|step|path)\b|"
              r"\bundo\s*:|\bcan be undone\b"),
     ("roll", r"(?:^|[.;:(]\s*)to roll ?back\b|\b(?:how|plan|steps?|way) to roll ?back\b|\bcan be rolled back\b|"
-             r"\broll ?back (?:plan|path|by|with|via)\b|\brollback (?:plan|path|step|procedure|note|command|strategy)\b|"
+             r"\broll ?back (?:plan|path|by|with|via)\b|"
+             r"\brollback (?:plan|path|step|procedure|note|command|strategy)\b|"
              r"\brollback\s*:|\brollback restores\b"),
     ("revert", r"(?:^|[.;:(]\s*)to revert\b|\b(?:how|plan|steps?|way) to revert\b|\bcan be reverted\b|"
                r"\brevert(?:ing)? (?:by|with|via)\b"),
     ("restored", r"\bcan be restored\b"), ("back", r"\bback-?out plan\b|\bback(?:ing)? up\b"),
     ("fallback", r"\bfallback\b"), ("recovery", r"\brecovery (?:plan|time)\b"),
-    ("backup", r"\b(?:take|taking|make|making) (?:a )?backup\b"), ("snapshot", r"\b(?:take|taking|make|making) (?:a )?snapshot\b"),
+    ("backup", r"\b(?:take|taking|make|making) (?:a )?backup\b"),
+    ("snapshot", r"\b(?:take|taking|make|making) (?:a )?snapshot\b"),
 ))
 """Impact (who or what is affected, the blast radius, downtime) or how to undo the step: each
 pattern runs only when its literal is in the text."""

@@ -102,7 +102,8 @@ PHRASAL: dict[tuple[str, str], Kind] = {
 
 CHANGE_NOUNS = frozenset({
     "restart", "restarts", "reboot", "rollback", "roll-back", "redeploy", "redeployment", "failover", "fail-over",
-    "cutover", "cut-over", "upgrade", "downgrade", "migration", "deletion", "removal", "purge", "flush", "wipe", "reset",
+    "cutover", "cut-over", "upgrade", "downgrade", "migration", "deletion", "removal", "purge", "flush", "wipe",
+    "reset",
     "resize", "scale-up", "scale-down", "scale-out", "drain", "cordon", "eviction", "rotation", "revocation",
     "reinstall", "reinstallation", "uninstall", "shutdown", "recreation", "truncation", "cleanup", "clean-up",
     "hotfix", "bump", "increase", "decrease", "rebuild", "reindex", "vacuum", "compaction", "defrag", "failback",
@@ -144,7 +145,8 @@ SUBJECTS = frozenset({
     "nothing", "nobody", "someone", "somebody", "everyone", "everything", "one", "most", "many", "few", "several",
     "such", "no", "not", "it's", "there's", "that's", "what", "which", "who", "why", "how", "whether",
 })
-PEOPLE = frozenset({"we", "you", "i", "someone", "somebody", "operator", "operators", "on-call", "oncall", "sre", "sres",
+PEOPLE = frozenset({"we", "you", "i", "someone", "somebody", "operator", "operators", "on-call", "oncall", "sre",
+                    "sres",
                     "admin", "admins", "administrator", "engineer", "engineers", "owner", "owners", "team", "dba",
                     "dbas", "lead", "responder", "responders", "user", "ops", "you'll", "we'll", "i'll", "let's"})
 COPULAS = frozenset({"is", "are", "was", "were", "be", "been", "being", "am", "isn't", "aren't", "wasn't", "weren't",
@@ -152,7 +154,8 @@ COPULAS = frozenset({"is", "are", "was", "were", "be", "been", "being", "am", "i
                      "has", "have", "had", "hasn't", "haven't", "hadn't", "does", "doesn't", "did", "didn't", "gets",
                      "got", "'s", "'re", "shows", "indicates", "means", "suggests", "confirms", "matches", "equals",
                      "exceeds", "reached", "hit", "hits"})
-MODALS = frozenset({"should", "must", "need", "needs", "ought", "shall", "will", "would", "can", "could", "may", "might",
+MODALS = frozenset({"should", "must", "need", "needs", "ought", "shall", "will", "would", "can", "could", "may",
+                    "might",
                     "won't", "can't", "cannot", "shouldn't", "mustn't", "wouldn't", "couldn't", "'ll", "has", "have",
                     "requires", "require", "warrants", "want", "wants"})
 DIRECTIVE_MODALS = frozenset({"should", "must", "need", "needs", "ought", "shall", "has", "have", "requires",
@@ -165,7 +168,8 @@ PROPOSAL_SUBJECTS = frozenset({"fix", "solution", "remedy", "workaround", "mitig
                                "recommendation", "plan", "option", "course", "answer", "way", "approach", "move",
                                "resolution", "remediation", "suggestion", "proposal", "change", "next"})
 PROPOSAL_WORDS = frozenset({"needed", "required", "recommended", "advised", "suggested", "necessary", "warranted",
-                            "advisable", "proposed", "planned", "scheduled", "best", "safest", "wise", "fix", "solution",
+                            "advisable", "proposed", "planned", "scheduled", "best", "safest", "wise", "fix",
+                            "solution",
                             "remedy", "workaround", "next", "mitigation", "way", "answer", "only", "right", "due",
                             "overdue", "pending", "in", "order", "appropriate", "needs", "worth"})
 ADVISORY = frozenset({"consider", "try", "attempt", "recommend", "suggest", "propose", "advise", "want", "need",

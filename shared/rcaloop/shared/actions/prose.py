@@ -375,7 +375,8 @@ def _complement(toks: list[Token], c: Clause, mode: str) -> Reading | None:
     return None
 
 
-_ADVICE_ONLY = frozenset({"consider", "recommend", "suggest", "propose", "advise", "plan", "remember", "decide", "choose",
+_ADVICE_ONLY = frozenset({"consider", "recommend", "suggest", "propose", "advise", "plan", "remember", "decide",
+                          "choose",
                           "prepare", "expect", "go", "proceed", "continue", "intend", "aim", "opt", "feel"})
 """Advisory verbs that propose nothing without a complement (``proceed`` refers to a step stated elsewhere)."""
 
@@ -417,7 +418,7 @@ def _imperative(lemma: str, toks: list[Token], c: Clause, mode: str) -> Reading:
             if inner is not None and rest and (inflect(rest[0].low)[1] == "ing" or rest[0].low == "to"):
                 return inner
         kind = _object_kind(lemma, rest)
-        return Reading(kind, head if kind == Kind.CHANGE else "", "" if kind != Kind.CHANGE else "")
+        return Reading(kind, head if kind == Kind.CHANGE else "")
     kind = _kind_of(lemma)
     if kind is None:
         return Reading(Kind.CHANGE, head, "a step not known to be read-only")
@@ -602,7 +603,8 @@ def _head(c: Clause, mode: str) -> Reading:
             if first.low in MODIFIERS and _kind_of(lemma2) == Kind.CHECK:
                 return Reading(Kind.CHECK)
             return Reading(Kind.CHANGE, f"{first.text} {toks[1].text}", "a step not known to be read-only")
-    if mode in ("guidance", "lead") and not (second in DETERMINERS or second.startswith("\x1a") or second[:1].isdigit()):
+    has_object = second in DETERMINERS or second.startswith("\x1a") or second[:1].isdigit()
+    if mode in ("guidance", "lead") and not has_object:
         return Reading(Kind.INERT)
     return Reading(Kind.CHANGE, first.text, "an imperative not known to be read-only")
 
@@ -656,8 +658,9 @@ def _lead_end(toks: list[Token], start: int) -> int | None:
     for i in range(start + 1, len(toks)):
         lemma, form = inflect(toks[i].low)
         prev = toks[i - 1].low
-        if (lemma and form == "base" and prev not in DETERMINERS and prev not in MODALS and prev not in COPULAS
-                and prev not in SUBJECTS and prev not in ("to",) and toks[i].low not in _NOT_VERB_AFTER) or toks[i].low in PROSE:
+        verb = lemma and form == "base" and toks[i].low not in _NOT_VERB_AFTER and prev != "to" and not (
+            prev in DETERMINERS or prev in MODALS or prev in COPULAS or prev in SUBJECTS)
+        if verb or toks[i].low in PROSE:
             return i
     return None
 
@@ -732,7 +735,9 @@ def read_clause(c: Clause, mode: str = "step") -> list[Reading]:
     joined = " ".join(c.low[:6])
     if joined.startswith(PROHIBITIONS) or (c.low[0] in ("don't", "dont") or c.low[:2] == ["do", "not"]):
         k = 2 if c.low[:2] == ["do", "not"] or c.low[:2] == ["must", "not"] or c.low[:2] == ["should", "not"] else 1
-        if k < len(toks) and (toks[k].low in GOOD_NEGATED or inflect(toks[k].low)[0] in GOOD_NEGATED) and toks[k].low != "hold":
+        positive = k < len(toks) and toks[k].low != "hold" and (
+            toks[k].low in GOOD_NEGATED or inflect(toks[k].low)[0] in GOOD_NEGATED)
+        if positive:
             rest = _strip(toks[k + 1:])
             if rest and rest[0].low in ("to", "on", "off", "with"):
                 rest = rest[1:]
@@ -746,7 +751,7 @@ def read_clause(c: Clause, mode: str = "step") -> list[Reading]:
         where, n = lead
         end = _lead_end(toks, n)
         inner = c.sub(toks[n:end] if end is not None else toks[n:])
-        main = c.sub(toks[end + 1:] if end is not None and toks[end].low in (",", ":") else toks[end:]) if end is not None else None
+        main = None if end is None else c.sub(toks[end + 1:] if toks[end].low in (",", ":") else toks[end:])
         if where in ("condition", "aside"):
             cmd = _commands(inner) if inner.toks else None
             first = [] if cmd is None else [Reading(Kind.CHANGE if cmd.writes else Kind.CHECK, cmd.verb)]

@@ -127,13 +127,15 @@ STARTS = re.compile(
 """Text that starts like an SQL statement (a code span or a client's ``-c`` argument)."""
 
 IN_PROSE = re.compile(
-    r"\bupdate\s+[\w.\"`]+\s+set\b|\bdelete\s+from\b|\binsert\s+(?:ignore\s+)?into\b|\b(?:replace|merge|upsert)\s+into\b|"
+    r"\bupdate\s+[\w.\"`]+\s+set\b|\bdelete\s+from\b|\binsert\s+(?:ignore\s+)?into\b|"
+    r"\b(?:replace|merge|upsert)\s+into\b|"
     r"\b(?:drop|create|alter)\s+(?:or\s+replace\s+|if\s+(?:not\s+)?exists\s+)?(?:temp\w*\s+|unique\s+|materialized\s+|"
     r"global\s+|foreign\s+|unlogged\s+)?(?:table|database|schema|index|view|user|role|sequence|function|procedure|"
     r"trigger|extension|type|publication|subscription|tablespace|policy|column|constraint|system|server|event|"
     r"keyspace|collection)\b|\btruncate\s+table\b|\bgrant\s+[\w, ]+\s+on\b|\brevoke\s+[\w, ]+\s+on\b|"
     r"\breindex\s+(?:table|index|database|schema|system)\b|\bvacuum\s+(?:full|analy[sz]e|freeze|verbose)\b|"
-    r"\bcopy\s+[\w.\"]+\s*(?:\([^)]*\)\s*)?from\b|\bcall\s+[\w.]+\s*\(|\bdo\s+\$|\bkill\s+(?:query\s+|connection\s+)?\d+|"
+    r"\bcopy\s+[\w.\"]+\s*(?:\([^)]*\)\s*)?from\b|\bcall\s+[\w.]+\s*\(|\bdo\s+\$|"
+    r"\bkill\s+(?:query\s+|connection\s+)?\d+|"
     r"\bflush\s+(?:tables|privileges|logs|hosts|status)\b|\bset\s+(?:global|persist)\b|"
     r"\bpg_(?:terminate|cancel)_backend\b|\bsetval\b|\bpg_reload_conf\b|\bpg_promote\b|\bpg_switch_wal\b|"
     r"\bpg_(?:create|drop)_\w*slot\b|\bpg_stat_(?:statements_)?reset\w*\b|\bset_config\b",

@@ -17,7 +17,11 @@ CODE = "\x1a"
 """Marks a code span set aside: ``\\x1a3\\x1a`` stands for the fourth span of the line."""
 CODE_TOKEN = re.compile(r"\x1a(\d+)\x1a")
 
-_INVISIBLE = "\u00ad\u034f\u061c\u115f\u1160\u17b4\u17b5\u180e\u200b\u200c\u200d\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2060\u2061\u2062\u2063\u2064\u2066\u2067\u2068\u2069\ufeff"
+_INVISIBLE = (
+    "\u00ad\u034f\u061c\u115f\u1160\u17b4\u17b5\u180e\u200b\u200c"
+    "\u200d\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2060\u2061"
+    "\u2062\u2063\u2064\u2066\u2067\u2068\u2069\ufeff"
+)
 _PUNCT = {
     **dict.fromkeys("\u2010\u2011\u2043\u2212\ufe63", "-"),
     **dict.fromkeys("\u2012\u2013\u2014\u2015\u2e3a\u2e3b", " \u2014 "),

@@ -37,7 +37,8 @@ def has(opts: Iterable[str], *names: str) -> bool:
         for n in names:
             if o == n or (n.startswith("--") and o.startswith(n + "=")):
                 return True
-            if len(n) == 2 and n[0] == "-" and n[1] != "-" and o.startswith("-") and not o.startswith("--") and n[1] in o[1:]:
+            bundle = o.startswith("-") and not o.startswith("--")
+            if bundle and len(n) == 2 and n[0] == "-" and n[1] != "-" and n[1] in o[1:]:
                 return True
     return False
 

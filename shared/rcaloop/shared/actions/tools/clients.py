@@ -44,13 +44,14 @@ _SQLITE_READS = frozenset({".tables", ".schema", ".indexes", ".indices", ".dbinf
 
 def sqlite3(name: str, args: list[str], reader: Reader) -> Verdict:
     """``sqlite3 DB SQL``: the statement decides; a dot-command reads when it only shows (``.tables``, ``.schema``)."""
-    opts, pos = words(args, ("-cmd", "-separator", "-newline", "-nullvalue", "-init"))
+    _, pos = words(args, ("-cmd", "-separator", "-newline", "-nullvalue", "-init"))
     statements = pos[1:]
     if not statements:
         return reads(name, stdin="sql")
     text = " ".join(statements)
     if text.startswith("."):
-        return reads(f"{name} {text.split()[0]}") if text.split()[0] in _SQLITE_READS else writes(f"{name} {text.split()[0]}")
+        dot = text.split()[0]
+        return reads(f"{name} {dot}") if dot in _SQLITE_READS else writes(f"{name} {dot}")
     return reader.sql(text, name)
 
 
@@ -94,7 +95,8 @@ REDIS_READS = frozenset({
 })
 _REDIS_GROUPS = frozenset({"memory", "slowlog", "client", "config", "cluster", "latency", "object", "command", "debug",
                            "acl", "module", "function", "script", "pubsub", "xinfo", "sentinel"})
-_REDIS_VALUES = ("-h", "-p", "-s", "-a", "--user", "--pass", "--askpass", "-u", "-n", "-r", "-i", "-d", "-D", "--cacert",
+_REDIS_VALUES = ("-h", "-p", "-s", "-a", "--user", "--pass", "--askpass", "-u", "-n", "-r", "-i", "-d", "-D",
+                 "--cacert",
                  "--cacertdir", "--cert", "--key", "--sni", "--pattern", "--count", "--quoted-pattern", "--rdb",
                  "--functions-rdb", "-t", "--memkeys-samples", "--tls-ciphers", "--tls-ciphersuites", "-3", "-2",
                  "--latency-history", "--latency-dist", "--intrinsic-latency")
@@ -111,7 +113,9 @@ def redis_command(words_: list[str], tool: str = "redis-cli") -> Verdict:
 
 
 def redis_cli(name: str, args: list[str], reader: Reader) -> Verdict:
-    """the Redis command decides: ``GET``, ``INFO``, ``SCAN``, ``TTL``, ``CONFIG GET`` … read; ``SET``, ``DEL``, ``FLUSHALL``, ``CONFIG SET`` and every other command write; ``--eval``/``--pipe`` write; ``--bigkeys``/``--scan``/``--stat`` read."""
+    """the Redis command decides: ``GET``, ``INFO``, ``SCAN``, ``TTL``, ``CONFIG GET`` … read; ``SET``,
+    ``DEL``, ``FLUSHALL``, ``CONFIG SET`` and every other command write; ``--eval``/``--pipe`` write;
+    ``--bigkeys``/``--scan``/``--stat`` read."""
     opts, pos = words(args, _REDIS_VALUES + ("--eval", "--cluster"))
     if has(opts, "--eval", "--pipe"):
         return writes(f"{name} {next(o for o in opts if o in ('--eval', '--pipe'))}")
@@ -119,7 +123,8 @@ def redis_cli(name: str, args: list[str], reader: Reader) -> Verdict:
         sub = args[args.index("--cluster") + 1].lower() if args.index("--cluster") + 1 < len(args) else ""
         if sub == "call":
             return redis_command(pos[1:], name) if len(pos) > 1 else reads(name)
-        return reads(f"{name} --cluster {sub}") if sub in ("check", "info", "help") else writes(f"{name} --cluster {sub}")
+        verb = f"{name} --cluster {sub}"
+        return reads(verb) if sub in ("check", "info", "help") else writes(verb)
     if not pos:
         return reads(name, stdin="redis") if not has(opts, *_REDIS_READ_MODES) else reads(name)
     return redis_command(pos, name)
@@ -154,7 +159,8 @@ def mongo_script(text: str, tool: str = "mongosh") -> Verdict:
 
 
 def mongosh(name: str, args: list[str], reader: Reader) -> Verdict:
-    """``--eval`` JavaScript reads unless it inserts, updates, deletes, drops, runs an unlisted admin command or aggregates into ``$out``/``$merge``; a script file writes."""
+    """``--eval`` JavaScript reads unless it inserts, updates, deletes, drops, runs an unlisted admin
+    command or aggregates into ``$out``/``$merge``; a script file writes."""
     for i, a in enumerate(args):
         opt, eq, value = a.partition("=")
         if opt == "--eval":
@@ -187,8 +193,11 @@ _CURL_DATA = ("-d", "--data", "--data-raw", "--data-binary", "--data-urlencode",
               "--form-string", "-T", "--upload-file", "--json")
 
 
+_HOST_PATH = re.compile(r"^[\w.-]+(:\d+)?/")
+
+
 def _urls(pos: list[str]) -> list[str]:
-    return [p for p in pos if "://" in p or p.startswith(("/", "localhost", "127.")) or re.match(r"^[\w.-]+(:\d+)?/", p)]
+    return [p for p in pos if "://" in p or p.startswith(("/", "localhost", "127.")) or _HOST_PATH.match(p)]
 
 
 def _http_verdict(name: str, method: str, urls: list[str]) -> Verdict:
@@ -201,7 +210,8 @@ def _http_verdict(name: str, method: str, urls: list[str]) -> Verdict:
 
 
 def curl(name: str, args: list[str], reader: Reader) -> Verdict:
-    """a ``GET``/``HEAD`` reads unless its URL asks for a change (``/-/reload``, ``/admin/flush``); ``-X POST|PUT|PATCH|DELETE``, ``-d``/``--data*``, ``-F``, ``-T``, ``--json`` write."""
+    """a ``GET``/``HEAD`` reads unless its URL asks for a change (``/-/reload``, ``/admin/flush``);
+    ``-X POST|PUT|PATCH|DELETE``, ``-d``/``--data*``, ``-F``, ``-T``, ``--json`` write."""
     method = ""
     opts, pos = words(args, _CURL_VALUES + _CURL_DATA + ("-X", "--request"))
     for i, a in enumerate(args):
@@ -241,7 +251,8 @@ def wget(name: str, args: list[str], reader: Reader) -> Verdict:
 
 
 def httpie(name: str, args: list[str], reader: Reader) -> Verdict:
-    """``http [METHOD] URL [ITEMS]``: ``GET`` reads; another method, or data items (``key=value``, ``key:=json``, ``@file``), write."""
+    """``http [METHOD] URL [ITEMS]``: ``GET`` reads; another method, or data items (``key=value``,
+    ``key:=json``, ``@file``), write."""
     _, pos = words(args, ("-a", "--auth", "-o", "--output", "--session", "--verify", "--cert", "--cert-key", "--proxy",
                           "--timeout", "-A", "--auth-type", "--print", "-p"))
     method = pos[0].upper() if pos and pos[0].upper() in _HTTP_METHODS else ""

@@ -4,7 +4,7 @@ firewalls, and the wrappers that run another command (``sudo``, ``ssh``, ``bash 
 from __future__ import annotations
 
 from rcaloop.shared.actions.commands import Reader, Verdict, reads, writes
-from rcaloop.shared.actions.tools.base import Subcommands, after_options, always, flags, has, runs, words
+from rcaloop.shared.actions.tools.base import Subcommands, after_options, always, flags, has, words
 
 SYSTEMCTL = Subcommands(
     reads=frozenset({"status", "show", "cat", "list-*", "is-*", "get-default", "help", "show-environment",
@@ -72,7 +72,7 @@ SHELL_WRITES = frozenset({
 
 def _kill_like(name: str, args: list[str], reader: Reader) -> Verdict:
     """``kill -l`` lists signals and ``kill -0 PID`` only probes; every other use sends a signal."""
-    opts, pos = words(args)
+    opts, _ = words(args)
     if opts and opts[0] in ("-l", "-L", "--list", "-0", "--table"):
         return reads(name)
     return writes(" ".join([name, *opts[:1]]))
@@ -186,14 +186,15 @@ def _swapon(name: str, args: list[str], reader: Reader) -> Verdict:
 def _fdisk_like(name: str, args: list[str], reader: Reader) -> Verdict:
     """``-l``/``print`` lists partitions; every other use partitions the disk."""
     opts, pos = words(args)
-    return reads(name) if has(opts, "-l", "--list", "-s", "--getsz") or (pos and pos[-1] in ("print", "p")) else writes(name)
+    listing = has(opts, "-l", "--list", "-s", "--getsz") or (pos and pos[-1] in ("print", "p"))
+    return reads(name) if listing else writes(name)
 
 
 def _firewall_cmd(name: str, args: list[str], reader: Reader) -> Verdict:
     """``--list-*``, ``--get-*``, ``--query-*``, ``--state`` read; every other option writes."""
     opts, _ = words(args)
-    if opts and all(o.startswith(("--list", "--get", "--query", "--info", "--state", "--zone", "--permanent", "--version",
-                                   "--help")) for o in opts):
+    looking = ("--list", "--get", "--query", "--info", "--state", "--zone", "--permanent", "--version", "--help")
+    if opts and all(o.startswith(looking) for o in opts):
         return reads(name)
     return writes(f"{name} {next((o for o in opts if not o.startswith(('--zone', '--permanent'))), '')}".strip())
 
@@ -219,7 +220,8 @@ def _ufw(name: str, args: list[str], reader: Reader) -> Verdict:
 def _route(name: str, args: list[str], reader: Reader) -> Verdict:
     """``route`` alone lists routes; ``add``/``del``/``flush``/``change`` write."""
     _, pos = words(args)
-    return writes(f"{name} {pos[0]}") if pos and pos[0].lower() in ("add", "del", "delete", "flush", "change") else reads(name)
+    changing = pos and pos[0].lower() in ("add", "del", "delete", "flush", "change")
+    return writes(f"{name} {pos[0]}") if changing else reads(name)
 
 
 def _ifconfig(name: str, args: list[str], reader: Reader) -> Verdict:
@@ -240,9 +242,11 @@ _OPENSSL_READS = frozenset({"x509", "s_client", "verify", "version", "ciphers", 
 
 
 def _openssl(name: str, args: list[str], reader: Reader) -> Verdict:
-    """``x509``, ``s_client``, ``verify``, ``req -text`` and the other inspecting subcommands read unless they write a key or file (``-out``, ``-new``); generating keys writes."""
+    """``x509``, ``s_client``, ``verify``, ``req -text`` and the other inspecting subcommands read unless
+    they write a key or file (``-out``, ``-new``); generating keys writes."""
     sub = args[0].lower() if args else "version"
-    if sub in _OPENSSL_READS and not any(a in ("-out", "-new", "-newkey", "-keyout", "-signkey", "-export") for a in args):
+    creates = any(a in ("-out", "-new", "-newkey", "-keyout", "-signkey", "-export") for a in args)
+    if sub in _OPENSSL_READS and not creates:
         return reads(f"{name} {sub}")
     return writes(f"{name} {sub}")
 
@@ -403,7 +407,7 @@ TOOLS = {
     "watch": _wrapper(("-n", "--interval", "-d", "--differences"), joined=True), "chroot": _wrapper(positional=1),
     "flock": _wrapper(("-w", "--timeout", "-E"), positional=1), "runuser": _wrapper(("-u", "-g", "-l", "--user")),
     "unbuffer": _wrapper(), "caffeinate": _wrapper(), "setsid": _wrapper(), "script": _su,
-    "eval": _wrapper(joined=True), "bash": _shell, "sh": _shell, "zsh": _shell, "dash": _shell, "ksh": _shell, "fish": _shell, "ash": _shell,
+    "eval": _wrapper(joined=True), **dict.fromkeys(("bash", "sh", "zsh", "dash", "ksh", "fish", "ash"), _shell),
     "busybox": _wrapper(), "ssh": _ssh, "mosh": _ssh, "su": _su, "xargs": _xargs, "parallel": _xargs,
     "strace": _strace, "ltrace": _strace, "nsenter": _nsenter,
 }

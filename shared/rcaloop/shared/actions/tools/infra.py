@@ -145,7 +145,8 @@ ETCDCTL = Subcommands(
 )
 
 CONSUL = Subcommands(
-    reads=frozenset({"members", "info", "version", "monitor", "kv get", "kv export", "catalog *", "operator raft list-peers",
+    reads=frozenset({"members", "info", "version", "monitor", "kv get", "kv export", "catalog *",
+                     "operator raft list-peers",
                      "operator autopilot get-config", "acl policy list", "acl token list", "acl policy read",
                      "acl token read", "services list", "intention get", "intention list", "intention check",
                      "config read", "config list", "debug", "rtt", "watch", "help"}),

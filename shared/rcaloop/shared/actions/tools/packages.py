@@ -32,7 +32,8 @@ _YUM_READS = frozenset({"list", "info", "search", "provides", "whatprovides", "r
                         "check", "list-sec", "changelog", "alias list", "config-manager --dump"})
 YUM = Subcommands(
     reads=_YUM_READS,
-    writes=frozenset({"install", "update", "upgrade", "remove", "erase", "downgrade", "reinstall", "autoremove", "clean",
+    writes=frozenset({"install", "update", "upgrade", "remove", "erase", "downgrade", "reinstall", "autoremove",
+                      "clean",
                       "makecache", "distro-sync", "swap", "group", "history", "module", "versionlock", "localinstall",
                       "groupinstall", "groupremove", "mark", "config-manager"}),
     groups=frozenset({"history", "updateinfo", "module", "group", "alias"}),
@@ -74,10 +75,12 @@ PIP = Subcommands(
 NPM = Subcommands(
     reads=frozenset({"ls", "list", "la", "ll", "view", "info", "show", "v", "outdated", "search", "s", "find", "audit",
                      "doctor", "config get", "config list", "config ls", "get", "explain", "why", "query", "ping",
-                     "whoami", "help", "root", "prefix", "bin", "fund", "audit signatures", "owner ls", "access list", "team ls",
+                     "whoami", "help", "root", "prefix", "bin", "fund", "audit signatures", "owner ls", "access list",
+                     "team ls",
                      "token list", "dist-tag ls", "org ls", "sbom", "diff"}),
     writes=frozenset({"install", "i", "ci", "add", "uninstall", "rm", "remove", "un", "r", "unlink", "update", "up",
-                      "upgrade", "publish", "unpublish", "deprecate", "link", "prune", "dedupe", "cache", "config", "set",
+                      "upgrade", "publish", "unpublish", "deprecate", "link", "prune", "dedupe", "cache", "config",
+                      "set",
                       "run", "run-script", "start", "stop", "restart", "test", "exec", "x", "version", "pkg", "init"}),
     groups=frozenset({"config", "owner", "access", "team", "token", "dist-tag", "org", "cache", "pkg", "audit"}),
 )
@@ -102,7 +105,8 @@ SNAP = Subcommands(reads=frozenset({"list", "info", "find", "search", "changes",
                                      "restart", "set", "unset", "connect", "disconnect", "alias", "unalias"}))
 GEM = Subcommands(reads=frozenset({"list", "search", "info", "query", "contents", "outdated", "environment", "env",
                                    "which", "specification", "spec", "dependency", "help", "stale", "check"}),
-                  writes=frozenset({"install", "uninstall", "update", "cleanup", "push", "yank", "pristine", "sources"}))
+                  writes=frozenset({"install", "uninstall", "update", "cleanup", "push", "yank", "pristine",
+                                    "sources"}))
 
 TOOLS = {
     "apt": APT, "apt-get": APT, "aptitude": APT, "apt-cache": Subcommands(reads=frozenset({"*"})),
