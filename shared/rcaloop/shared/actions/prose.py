@@ -376,8 +376,7 @@ def _complement(toks: list[Token], c: Clause, mode: str) -> Reading | None:
 
 
 _ADVICE_ONLY = frozenset({"consider", "recommend", "suggest", "propose", "advise", "plan", "remember", "decide",
-                          "choose",
-                          "prepare", "expect", "go", "proceed", "continue", "intend", "aim", "opt", "feel"})
+                          "choose", "prepare", "expect", "go", "proceed", "continue", "intend", "aim", "opt", "feel"})
 """Advisory verbs that propose nothing without a complement (``proceed`` refers to a step stated elsewhere)."""
 
 
@@ -389,7 +388,7 @@ def _imperative(lemma: str, toks: list[Token], c: Clause, mode: str) -> Reading:
     phrasal = PHRASAL.get((lemma, nxt))
     if phrasal is not None:
         return Reading(phrasal, f"{head} {rest[0].text}")
-    if lemma in ("ensure",) or (lemma == "make" and nxt == "sure"):
+    if lemma == "ensure" or (lemma == "make" and nxt == "sure"):
         return Reading(Kind.CHANGE, f"{head} {rest[0].text}" if lemma == "make" else head,
                        "states a target state, not a read-only check")
     if lemma == "do" and nxt in ("nothing", "not"):
@@ -438,6 +437,10 @@ def _participle_kind(word: str) -> Kind | None:
     return None
 
 
+_BY_ITSELF = frozenset({"itself", "themselves", "own", "automatically", "alone", "shortly", "soon", "eventually"})
+"""What the system does by itself is expected, not proposed (``the pods should recover on their own``)."""
+
+
 def _declarative(toks: list[Token], aux_at: int, c: Clause, mode: str) -> Reading:
     """A sentence with a subject: a statement, unless it proposes a step."""
     subject = [t.low for t in toks[:aux_at]]
@@ -481,11 +484,14 @@ def _declarative(toks: list[Token], aux_at: int, c: Clause, mode: str) -> Readin
             person = any(w in PEOPLE for w in subject)
             if lemma and form == "base":
                 reading = _imperative(lemma, rest[j:], c, mode)
-                if person or (aux in DIRECTIVE_MODALS and reading.kind != Kind.INERT):
+                by_itself = any(w in _BY_ITSELF for w in low[j + 1:j + 4])  # "should recover on its own"
+                if person or (aux in DIRECTIVE_MODALS and reading.kind != Kind.INERT and not by_itself):
                     return reading
-                return Reading(Kind.INERT)
             if person and not lemma and rest[j].low.isalpha() and form == "base":
                 return Reading(Kind.CHANGE, rest[j].text, "a step not known to be read-only")
+        noun = next((t.text for t in toks[:aux_at] if t.low in CHANGE_NOUNS), None)
+        if noun is not None:  # "A restart should fix it", "Restart will help"
+            return Reading(Kind.CHANGE, noun, "a proposed change")
         return Reading(Kind.INERT)
     if mode == "lead" and aux in COPULAS and rest:
         k = 1 if low[:1] in (["been"], ["being"]) else 0
