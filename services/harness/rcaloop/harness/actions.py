@@ -22,10 +22,11 @@ DESCRIPTIVE_SECTIONS = (
     "link", "do not", "don't", "dont", "never", "harness notes", "analysis", "detail", "confidence", "finding",
 )  # fmt: skip
 """Report sections that describe; a list under any other heading is read as proposals (fail closed)."""
-CHAT_SEQUENCE = ("tldr", "cause", "steps_to_verify", "now", "also")
+CHAT_SEQUENCES = (("tldr", "cause"), ("steps_to_verify", "now"), ("also",))
 """Posted chat sections read for proposals, in reading order: every one but ``Do NOT`` (it forbids),
 ``Related`` (links) and ``Permanent fixes`` (read as recommendations). In TL;DR and Cause only list
-items count (a bullet under a head the parser does not know lands there)."""
+items count (a bullet under a head the parser does not know lands there). Guards carry forward only
+inside one sequence: Steps to verify guard Now, but the approval of a Now step guards nothing in Also."""
 LISTED_ONLY = frozenset({"tldr", "cause"})
 GUARD_TEXTS = (
     "Read-only check first: confirm the current state of the target of the next step (no changes yet).",
@@ -57,13 +58,17 @@ def sequences(parsed: ParsedRCA, diagnosis: Diagnosis | None) -> list[list[Actio
     """Each place actions are proposed (chat, report, recommendations), in reading order."""
     out: list[list[Action]] = []
     if parsed.chat is not None:
-        chat = []
-        for name in CHAT_SEQUENCE:
-            text = getattr(parsed.chat.sections, name) or ""
-            items = report.listed(text) if name in LISTED_ONLY else report.list_items(text)
-            chat += [Action(item, f"chat.{name}[{i}]") for i, item in enumerate(items)]
-        out.append(chat)
-    out.append([Action(item, f"report[{i}]") for i, item in enumerate(_report_proposals(parsed.report_markdown))])
+        for names in CHAT_SEQUENCES:
+            chat = []
+            for name in names:
+                text = getattr(parsed.chat.sections, name) or ""
+                items = report.listed(text) if name in LISTED_ONLY else report.list_items(text)
+                chat += [Action(item, f"chat.{name}[{i}]") for i, item in enumerate(items)]
+            out.append(chat)
+    n = 0
+    for items in _report_proposals(parsed.report_markdown):
+        out.append([Action(item, f"report[{n + i}]") for i, item in enumerate(items)])
+        n += len(items)
     recs = diagnosis.recommendations if diagnosis else []
     out.append([Action(r.action, f"recommendations[{i}]") for i, r in enumerate(recs) if not _forbidden(r.priority)])
     if parsed.outcome in ("not_applicable", "insufficient_context"):
@@ -74,14 +79,14 @@ def sequences(parsed: ParsedRCA, diagnosis: Diagnosis | None) -> list[list[Actio
     return [seq for seq in out if seq]
 
 
-def _report_proposals(markdown: str) -> list[str]:
-    """Every line of an action section, and every list item under a heading that does not describe."""
-    out: list[str] = []
+def _report_proposals(markdown: str) -> list[list[str]]:
+    """Per section: every line of an action section, every list item under a heading that does not describe."""
+    out: list[list[str]] = []
     for heading, body in report.sections(markdown).items():
         if heading.startswith(ACTION_SECTIONS):
-            out += report.list_items(body)
+            out.append(report.list_items(body))
         elif not heading.startswith(DESCRIPTIVE_SECTIONS):
-            out += report.listed(body)
+            out.append(report.listed(body))
     return out
 
 

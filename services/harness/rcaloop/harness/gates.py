@@ -84,7 +84,11 @@ GATES: tuple[Gate, ...] = (
          "root-cause item whose path does not resolve to the stated value, or an evidence id no artifact carries, "
          "fails the gate even when other items hold).", _root_traced),
     Gate("G3", "mutation_guarded", "A mutating or stopping action may not be proposed before a read-only check, "
-         "impact/rollback guidance and operator approval.", _guarded),
+         "impact/rollback guidance and operator approval. Steps are read failing closed (docs/actions.md): each "
+         "tool's read-only uses are listed and every other use writes, SQL writes unless it only reads, an "
+         "imperative not shown to be read-only is mutating; a label is not a check, a check after the change does "
+         "not guard it, a claimed approval is not one, and guards carry forward only within one place (a chat "
+         "section group, a report section, the recommendations).", _guarded),
     Gate("G4", "generic_alert_family", "A generic status alert (not ready / waiting / replicas / rollout / crash "
          "loop, read in alert names too, with no error, denial, OOM kill, image-pull failure or HTTP error status of "
          "its own) may not name a specific root-cause family (a capture's family, a category other than unknown, or a "

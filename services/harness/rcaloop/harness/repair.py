@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from rcaloop.contracts import Recommendation
 from rcaloop.contracts.verdict import Repair
 from rcaloop.harness import report
-from rcaloop.harness.actions import GUARD_TEXTS, Action
+from rcaloop.harness.actions import GUARD_TEXTS, Action, Violation, violations
 from rcaloop.harness.draft import Draft
 from rcaloop.harness.facts import Facts, derive
 from rcaloop.harness.gates import GATES
@@ -147,25 +147,32 @@ def _lower_confidence(draft: Draft, f: Facts, attempt: int) -> list[Repair]:
 
 
 def _guardrails(draft: Draft, f: Facts, attempt: int) -> list[Repair]:
+    """Guards go before the first unguarded step of each sequence, then the sequence is read again:
+    the inserted guards carry forward, so a later step lacking the same guards needs no second copy."""
     out = []
-    for v in f.violations:
-        seq = next(s for s in draft.sequences if any(a is v.action for a in s))
-        at = next(i for i, a in enumerate(seq) if a is v.action)
-        texts = [GUARDS[m][1] for m in v.missing]
-        seq[at:at] = [Action(t, "harness", added=True) for t in texts]
-        if v.action.origin.startswith("recommendations["):
-            rec_at = next((i for i, r in enumerate(draft.recommendations) if r.action == v.action.text), None)
-            if rec_at is not None:
-                draft.recommendations[rec_at:rec_at] = [Recommendation(priority="high", action=t) for t in texts]
-        edited = report.insert_before_line_containing(draft.report, v.action.text.strip(), texts)
-        if edited is not None:
-            draft.report = edited
-        for missing in v.missing:
-            kind, text = GUARDS[missing]
-            out.append(Repair(attempt=attempt, kind=kind, target=v.action.origin,
-                              reason=f"{v.verb!r} was proposed without {missing}",
-                              before=v.action.text, after=f"{text} → {v.action.text}"))
+    for seq in draft.sequences:
+        while found := violations(seq):
+            out += _guard(draft, seq, found[0], attempt)
     return out
+
+
+def _guard(draft: Draft, seq: list[Action], v: Violation, attempt: int) -> list[Repair]:
+    """Insert the missing guards right before ``v``'s step (in the sequence, the recommendations and the report)."""
+    at = next(i for i, a in enumerate(seq) if a is v.action)
+    texts = [GUARDS[m][1] for m in v.missing]
+    seq[at:at] = [Action(t, "harness", added=True) for t in texts]
+    if v.action.origin.startswith("recommendations["):
+        rec_at = next((i for i, r in enumerate(draft.recommendations) if r.action == v.action.text), None)
+        if rec_at is not None:
+            draft.recommendations[rec_at:rec_at] = [Recommendation(priority="high", action=t) for t in texts]
+    edited = report.insert_before_line_containing(draft.report, v.action.text.strip(), texts)
+    if edited is not None:
+        draft.report = edited
+    return [
+        Repair(attempt=attempt, kind=GUARDS[m][0], target=v.action.origin, reason=f"{v.verb!r} was proposed without {m}",
+               before=v.action.text, after=f"{GUARDS[m][1]} → {v.action.text}")
+        for m in v.missing
+    ]
 
 
 RULES: tuple[RepairRule, ...] = (
