@@ -41,13 +41,28 @@ def _free_port() -> int:
         return s.getsockname()[1]
 
 
+def _binary() -> str:
+    return REDIS_SERVER if Path(REDIS_SERVER).exists() else shutil.which("redis-server") or redis_server_binary()
+
+
+def _major_version(binary: str) -> int:
+    out = subprocess.run([binary, "--version"], capture_output=True, text=True, check=True).stdout
+    return int(out.split("v=", 1)[1].split(".", 1)[0])
+
+
 class PrivateRedis:
-    """A redis-server of the test's own on a private port, AOF fsynced on every write."""
+    """A redis-server of the test's own on a private port, AOF fsynced on every write.
+
+    On Redis 7 its protected settings (``dir``) can be changed at run time, so a test can
+    make its disk fail (``CONFIG SET dir`` to a directory that is then removed).
+    """
 
     def __init__(self, data_dir: Path):
         self.data_dir = data_dir
         self.port = _free_port()
         self.proc: subprocess.Popen | None = None
+        self.binary = _binary()
+        self.major = _major_version(self.binary)
 
     @property
     def url(self) -> str:
@@ -55,11 +70,11 @@ class PrivateRedis:
 
     def start(self) -> None:
         self.data_dir.mkdir(parents=True, exist_ok=True)
-        binary = REDIS_SERVER if Path(REDIS_SERVER).exists() else shutil.which("redis-server") or redis_server_binary()
+        protected = ["--enable-protected-configs", "yes"] if self.major >= 7 else []
         self.proc = subprocess.Popen(
-            [binary, "--port", str(self.port), "--bind", "127.0.0.1", "--dir", str(self.data_dir),
+            [self.binary, "--port", str(self.port), "--bind", "127.0.0.1", "--dir", str(self.data_dir),
              "--appendonly", "yes", "--appendfsync", "always", "--save", "",
-             "--logfile", str(self.data_dir / "redis.log")],
+             "--logfile", str(self.data_dir / "redis.log"), *protected],
             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
         )
         deadline = time.monotonic() + 10

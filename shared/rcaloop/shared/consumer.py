@@ -1,12 +1,13 @@
-"""The reliable stream worker every service subscribes through (SPEC §2).
+"""The reliable stream worker every service subscribes through.
 
 Guarantees, in the order a message meets them:
 
 * the group is created from id ``0`` (FastStream would create it at ``$`` and skip
   older entries);
-* entries are read in batches (``XREADGROUP COUNT n``); a payload that is not the
-  stream's contract, or is larger than ``MAX_PAYLOAD_BYTES``, is dead-lettered at once
-  with its reason — retrying cannot fix it;
+* entries are read in batches (``XREADGROUP COUNT n``); an entry that cannot become the
+  stream's contract (over ``MAX_PAYLOAD_BYTES``, not UTF-8, not JSON, nested too deep, a
+  contract violation — or anything else the decoder raises) is dead-lettered at once
+  with its code: retrying cannot fix it;
 * an optional ``prepare`` step turns the payload into what both the idempotency key
   and the handler need, so work they share is done once per entry;
 * the handler (a thin adapter over a pure core) returns the messages to emit — once
@@ -14,11 +15,17 @@ Guarantees, in the order a message meets them:
   emits, the idempotency key and the ``XACK`` are committed in **one Lua script**, so a
   message is either fully processed or not at all, and a key already committed turns
   a redelivery into a no-op (exactly-once effects on stream hops);
-* a ``prepare``, key or handler exception leaves the message pending (FastStream's nack
-  would be a no-op too); the reclaim loop (``XAUTOCLAIM``) retries it — and takes over messages of dead
-  consumers — until ``MAX_DELIVERIES``, then moves it to ``<stream>.dlq`` with the last
-  error and acks it;
-* Redis going away is logged once per outage and retried with capped backoff;
+* every step of an entry's path runs inside one guard: whatever it raises is recorded
+  against that entry alone, never the batch or the worker. A ``prepare``, key or handler
+  exception leaves the entry pending (FastStream's nack would be a no-op too); the
+  reclaim loop (``XAUTOCLAIM``) retries it — and takes over entries of dead consumers —
+  until ``MAX_DELIVERIES``, then moves it to ``<stream>.dlq`` with the step's code
+  (``prepare_failed``, ``key_failed``, ``handler_failed``) and the last error, and acks
+  it; emits that cannot be encoded dead-letter the entry at once (``emit_unencodable``);
+* Redis going away, or refusing writes (out of memory, a failed disk, a read-only
+  replica after a failover), is logged once per outage and retried with capped backoff;
+  nothing is acknowledged before its effects are written (one script does both), and
+  no entry is reclaimed while writes are refused, so an outage never exhausts deliveries;
 * a stop request is honoured between batches: the batch in hand is finished and acked.
 """
 
@@ -26,6 +33,7 @@ from __future__ import annotations
 
 import asyncio
 import inspect
+import json
 import time
 from collections.abc import Awaitable, Callable, Sequence
 from contextvars import ContextVar
@@ -35,8 +43,7 @@ from typing import Any
 import redis.asyncio as aioredis
 from pydantic import BaseModel
 from redis.exceptions import ConnectionError as RedisConnectionError
-from redis.exceptions import NoScriptError
-from redis.exceptions import ResponseError
+from redis.exceptions import NoScriptError, OutOfMemoryError, ReadOnlyError, ResponseError
 from redis.exceptions import TimeoutError as RedisTimeoutError
 
 from rcaloop.contracts import DeadLetter, Stream
@@ -46,7 +53,7 @@ from rcaloop.shared.logs import get_logger
 from rcaloop.shared.settings import RuntimeSettings
 from rcaloop.shared.secrets import redact_dead_letter
 from rcaloop.shared.status import trimmed_unread
-from rcaloop.shared.wire import PayloadError, as_text, decode, decode_fields, encode
+from rcaloop.shared.wire import PayloadError, as_text, decode, encode, entry_size, letter_fields, read_fields
 
 
 @dataclass(frozen=True)
@@ -108,6 +115,36 @@ class Subscription:
 
 _REDIS_DOWN = (RedisConnectionError, RedisTimeoutError, ConnectionError, OSError)
 
+_REFUSALS = (  # marker in the error text → reason logged
+    ("when used memory > 'maxmemory'", "out_of_memory"),
+    ("MISCONF ", "disk_error"),
+    ("Errors writing to the AOF file", "disk_error"),
+    ("write against a read only replica", "read_only_replica"),
+    ("NOREPLICAS ", "not_enough_replicas"),
+    ("MASTERDOWN ", "master_down"),
+    ("UNBLOCKED ", "read_only_replica"),  # a blocked read cut off as the server became a replica
+)
+
+
+def write_refusal(exc: BaseException) -> str | None:
+    """Why Redis refused a write (a state it recovers from), or None for any other error.
+
+    Inside the commit script Redis 7 keeps the refusal's class (``OOM``, ``READONLY`` …)
+    and Redis 6.2 wraps it in a script error, so the text is what is matched.
+    """
+    if isinstance(exc, OutOfMemoryError):
+        return "out_of_memory"
+    if isinstance(exc, ReadOnlyError):
+        return "read_only_replica"
+    if isinstance(exc, ResponseError):
+        text = str(exc)
+        return next((reason for marker, reason in _REFUSALS if marker in text), None)
+    return None
+
+
+EXTERNAL_STREAMS = frozenset({Stream.RESULTS})
+"""Streams written by producers outside rcaloop: their numbers are checked to be finite."""
+
 
 @dataclass(frozen=True)
 class _Metrics:
@@ -137,8 +174,10 @@ class StreamWorker:
         self.dlq_key = sub.stream.dlq_key(prefix)
         self.errors_key = f"{prefix}rcaloop:errors:{self.key}:{sub.group}"
         self.done_prefix = f"{prefix}rcaloop:done:{sub.group}:"
+        self.probe_key = f"{prefix}rcaloop:probe:{settings.consumer_name}"
         self.prefix = prefix
-        self.log = get_logger(service).bind(stream=self.key, group=sub.group)
+        self.finite = sub.stream in EXTERNAL_STREAMS
+        self.log = get_logger(service, stream=self.key, group=sub.group)
         labels = {"service": service, "stream": self.key}
         self._m = _Metrics(*(m.labels(**labels) for m in (
             metrics.PROCESSED, metrics.FAILED, metrics.DEAD_LETTERED, metrics.DUPLICATES,
@@ -147,6 +186,7 @@ class StreamWorker:
         self._group_ready = False
         self._last_reclaim = 0.0
         self._deferred: list[Item] = []  # a fresh batch's commit, sent with the next read
+        self._refused: str | None = None  # why Redis refuses writes, while it does
 
     # -- lifecycle -------------------------------------------------------------------
     async def ensure_group(self) -> None:
@@ -158,9 +198,12 @@ class StreamWorker:
         self._group_ready = True
 
     async def run(self, stop: asyncio.Event) -> None:
+        """Consume until ``stop``; only a bug in the worker itself (never an entry) ends it early."""
         backoff, down_since = 0.5, None
         while not stop.is_set():
             try:
+                if self._refused:  # nothing is read or reclaimed until Redis takes writes again
+                    await self._probe_writes()
                 if not self._group_ready:
                     await self.ensure_group()
                 if time.monotonic() - self._last_reclaim >= self.settings.claim_interval_ms / 1000:
@@ -168,32 +211,59 @@ class StreamWorker:
                     await self.reclaim()
                 await self.read_once()
                 if down_since is not None:
-                    self.log.info("redis_reconnected", outage_s=round(time.monotonic() - down_since, 1))
+                    self._recovered(time.monotonic() - down_since)
                     down_since, backoff = None, 0.5
-            except _REDIS_DOWN as exc:
-                if down_since is None:
-                    down_since = time.monotonic()
-                    self.log.warning("redis_unreachable", error=type(exc).__name__, retry_in_s=backoff)
-                self._group_ready = False
-                await _sleep_or_stop(stop, backoff)
-                backoff = min(backoff * 2, 10.0)
-            except ResponseError as exc:
-                if "NOGROUP" in str(exc):  # stream or group vanished (e.g. Redis restarted empty)
+            except (*_REDIS_DOWN, ResponseError) as exc:
+                if isinstance(exc, ResponseError) and "NOGROUP" in str(exc):  # Redis restarted empty
                     self._group_ready = False
                     continue
-                raise
+                reason = write_refusal(exc) if isinstance(exc, ResponseError) else None
+                if isinstance(exc, ResponseError) and reason is None:
+                    raise
+                if down_since is None:
+                    down_since = time.monotonic()
+                    self._outage(exc, reason, backoff)
+                self._refused = reason or self._refused
+                self._group_ready = self._group_ready and reason is not None
+                await _sleep_or_stop(stop, backoff)
+                backoff = min(backoff * 2, 10.0)
         try:
             await self.flush()
-        except _REDIS_DOWN:  # uncommitted entries stay pending: another consumer reclaims them
+        except (*_REDIS_DOWN, ResponseError):  # uncommitted entries stay pending: another consumer reclaims them
             self.log.warning("stopped_with_uncommitted_batch", entries=len(self._deferred))
         self.log.info("worker_stopped")
+
+    def _outage(self, exc: BaseException, reason: str | None, retry_in_s: float) -> None:
+        if reason:
+            self.log.warning("redis_refusing_writes", reason=reason, error=str(exc)[:300], retry_in_s=retry_in_s,
+                             uncommitted=len(self._deferred))
+        else:
+            self.log.warning("redis_unreachable", error=type(exc).__name__, retry_in_s=retry_in_s)
+
+    def _recovered(self, outage_s: float) -> None:
+        if self._refused:
+            self.log.info("redis_accepting_writes", reason=self._refused, outage_s=round(outage_s, 1))
+            self._refused = None
+        else:
+            self.log.info("redis_reconnected", outage_s=round(outage_s, 1))
+
+    async def _probe_writes(self) -> None:
+        """One small write: raises while Redis still refuses, so the loop keeps backing off.
+
+        Until it succeeds the worker neither reads nor reclaims: a reclaim would count a
+        delivery for entries that cannot be committed, and enough of those would
+        dead-letter good entries for an outage that was Redis's, not theirs.
+        """
+        await self.redis.set(self.probe_key, "1", px=60_000)
+        await self.flush()
 
     async def read_once(self) -> int:
         """Read the next batch; the previous batch's commit rides in the same round trip.
 
         Redis runs the commit script before the (blocking) read, so effects and acks land
         as soon as they are sent; pipelining them only saves a round trip per batch, which
-        is most of the cost of a batch of one at moderate traffic.
+        is most of the cost of a batch of one at moderate traffic. A refused commit keeps
+        its batch in hand (``_deferred``) to be committed once Redis takes writes again.
         """
         read = (self.sub.group, self.settings.consumer_name, {self.key: ">"})
         opts = {"count": self.settings.batch_size, "block": self.settings.block_ms}
@@ -203,11 +273,11 @@ class StreamWorker:
             pipe.execute_command("EVALSHA", self._commit.sha, 0, *self._commit_args(items))
             pipe.xreadgroup(*read, **opts)
             skipped, resp = await pipe.execute(raise_on_error=False)
-            self._deferred = []
             if isinstance(skipped, NoScriptError):  # Redis lost its scripts (restart): load and commit again
                 skipped = await self._commit(args=self._commit_args(items))
             elif isinstance(skipped, Exception):
-                raise skipped
+                raise skipped  # entries read with it stay pending and are reclaimed
+            self._deferred = []
             await self._committed(items, skipped, redelivered=False)
             if isinstance(resp, Exception):
                 raise resp
@@ -220,7 +290,7 @@ class StreamWorker:
         return len(entries)
 
     async def flush(self) -> None:
-        """Commit a deferred batch now (before a reclaim pass, and on stop)."""
+        """Commit a deferred batch now (before a reclaim pass, on stop, when writes resume)."""
         if self._deferred:
             items = self._deferred
             skipped = await self._commit(args=self._commit_args(items))
@@ -230,48 +300,32 @@ class StreamWorker:
     # -- processing --------------------------------------------------------------------
     async def process(self, entries: list, deliveries: dict[str, int] | None, *, defer: bool = False) -> None:
         """Handle a batch and commit its effects and acks atomically (or leave the commit
-        to ride with the next read, ``defer``)."""
+        to ride with the next read, ``defer``). Every entry ends as an item to commit
+        (handled, duplicate or dead letter) or as a recorded failure: never as an exception."""
         items: list[Item] = []
         failures: dict[str, str] = {}
-        ready: list[tuple[str, dict[str, str], Any, str]] = []  # msg_id, fields, prepared value, key
-        limit = self.settings.max_payload_bytes
-        sub = self.sub
+        ready: list[_Ready] = []
         for raw_id, raw_fields in entries:
             msg_id = as_text(raw_id)
-            size = _payload_size(raw_fields or {})
-            if size > limit:  # never parse it: one such entry could take the worker's memory
-                n = (deliveries or {}).get(msg_id, 1)
-                reason = f"payload is {size} bytes, over the {limit} byte limit (MAX_PAYLOAD_BYTES)"
-                items.append(self._dead_letter(msg_id, _clipped(raw_fields), "payload_too_large", reason, n))
-                continue
-            fields = decode_fields(raw_fields or {})
-            try:
-                model = decode(fields, sub.model)
-            except PayloadError as exc:
-                n = (deliveries or {}).get(msg_id, 1)
-                items.append(self._dead_letter(msg_id, fields, exc.code, str(exc), n))
-                continue
-            try:
-                value = sub.prepare(model) if sub.prepare else model
-                key = self.done_prefix + sub.idempotency_key(value) if sub.idempotency_key else ""
-            except Exception as exc:  # noqa: BLE001 - like a handler failure: retried, then dead-lettered
-                self._failed(failures, msg_id, exc)
-                continue
-            ready.append((msg_id, fields, value, key))
+            n = (deliveries or {}).get(msg_id, 1)
+            entry = self._prepared(msg_id, raw_fields or {}, n, failures)
+            if isinstance(entry, Item):
+                items.append(entry)
+            elif entry is not None:
+                ready.append(entry)
 
-        done = await self._already_done([key for *_, key in ready]) if deliveries is not None else set()
-        todo: list[tuple[str, dict[str, str], Any, str]] = []
+        done = await self._already_done([e.key for e in ready]) if deliveries is not None else set()
+        todo: list[_Ready] = []
         in_batch: set[str] = set()
         for entry in ready:
-            msg_id, key = entry[0], entry[3]
-            if key and (key in done or key in in_batch):  # committed earlier, or twice in this batch
+            if entry.key and (entry.key in done or entry.key in in_batch):  # committed earlier, or twice in this batch
                 self._m.duplicates.inc()
-                self.log.info("duplicate_skipped", message_id=msg_id)
-                items.append(Item(msg_id))
+                self.log.info("duplicate_skipped", message_id=entry.msg_id)
+                items.append(Item(entry.msg_id))
                 continue
-            in_batch.add(key)
+            in_batch.add(entry.key)
             todo.append(entry)
-        items += await self._handled(todo, deliveries or {}, failures)
+        items += await self._handled(todo, failures)
 
         if failures:
             await self.redis.hset(self.errors_key, mapping=failures)
@@ -281,7 +335,30 @@ class StreamWorker:
             skipped = await self._commit(args=self._commit_args(items))
             await self._committed(items, skipped, redelivered=deliveries is not None)
 
-    async def _handled(self, todo: list, deliveries: dict[str, int], failures: dict[str, str]) -> list[Item]:
+    def _prepared(self, msg_id: str, raw: dict, n: int, failures: dict[str, str]) -> _Ready | Item | None:
+        """Decode, prepare and key one entry: what to handle, a dead letter, or None (failed, retried)."""
+        sub = self.sub
+        try:
+            if (size := entry_size(raw)) > self.settings.max_payload_bytes:  # never parse it: it could take the memory
+                raise PayloadError("payload_too_large",
+                                   f"entry is {size} bytes, over the {self.settings.max_payload_bytes} byte limit (MAX_PAYLOAD_BYTES)")
+            fields = read_fields(raw)
+            model = decode(fields, sub.model, finite=self.finite)
+        except PayloadError as exc:
+            return self._dead_letter(msg_id, raw, exc.code, str(exc), n)
+        except Exception as exc:  # noqa: BLE001 - the decoder's bug, yet the entry's alone: retrying cannot fix it
+            return self._dead_letter(msg_id, raw, "undecodable", _error_text(exc), n)
+        step = "prepare_failed"
+        try:
+            value = sub.prepare(model) if sub.prepare else model
+            step = "key_failed"
+            key = self.done_prefix + sub.idempotency_key(value) if sub.idempotency_key else ""
+        except Exception as exc:  # noqa: BLE001 - like a handler failure: retried, then dead-lettered
+            self._failed(failures, msg_id, step, exc)
+            return None
+        return _Ready(msg_id, fields, value, key, n)
+
+    async def _handled(self, todo: list[_Ready], failures: dict[str, str]) -> list[Item]:
         """Run the handler: once for the whole batch when the subscription has
         ``handle_batch`` (and the batch holds more than one entry), else — or when the
         batch call raises — once per entry, so one bad entry cannot fail the rest."""
@@ -289,7 +366,7 @@ class StreamWorker:
         if sub.handle_batch is not None and len(todo) > 1:
             started = time.perf_counter()
             try:
-                outs = sub.handle_batch([value for _, _, value, _ in todo])
+                outs = sub.handle_batch([e.value for e in todo])
                 if inspect.isawaitable(outs):
                     outs = await outs
                 if len(outs) != len(todo):
@@ -300,34 +377,40 @@ class StreamWorker:
                 share = (time.perf_counter() - started) / len(todo)
                 for _ in todo:
                     self._m.handler_seconds.observe(share)
-                return [self._item(msg_id, key, out) for (msg_id, _, _, key), out in zip(todo, outs, strict=True)]
+                return [self._item(e, out) for e, out in zip(todo, outs, strict=True)]
         items = []
-        for msg_id, fields, value, key in todo:
+        for entry in todo:
             started = time.perf_counter()
             token = _current_delivery.set(
-                Delivery(self.key, sub.group, msg_id, fields, deliveries.get(msg_id, 1),
+                Delivery(self.key, sub.group, entry.msg_id, entry.fields, entry.deliveries,
                          self.settings.consumer_name, self.dlq_key)
             )
             try:
-                result = sub.handle(value)
+                result = sub.handle(entry.value)
                 if inspect.isawaitable(result):
                     result = await result
             except Exception as exc:  # noqa: BLE001 - a handler bug must not kill the worker
-                self._failed(failures, msg_id, exc)
+                self._failed(failures, entry.msg_id, "handler_failed", exc)
                 continue
             finally:
                 _current_delivery.reset(token)
             self._m.handler_seconds.observe(time.perf_counter() - started)
-            items.append(self._item(msg_id, key, result))
+            items.append(self._item(entry, result))
         return items
 
-    def _item(self, msg_id: str, key: str, emits: Sequence[Emit] | None) -> Item:
-        return Item(msg_id, key, [(self._stream_key(e.stream), encode(e.model, **e.headers)) for e in emits or ()])
+    def _item(self, entry: _Ready, emits: Sequence[Emit] | None) -> Item:
+        """The entry's commit; emits that cannot be written dead-letter it instead (a retry
+        would build the same ones)."""
+        try:
+            encoded = [(self._stream_key(e.stream), encode(e.model, **e.headers)) for e in emits or ()]
+        except Exception as exc:  # noqa: BLE001 - e.g. nesting past the encoder's depth limit
+            return self._dead_letter(entry.msg_id, entry.fields, "emit_unencodable", _error_text(exc), entry.deliveries)
+        return Item(entry.msg_id, entry.key, encoded)
 
-    def _failed(self, failures: dict[str, str], msg_id: str, exc: Exception) -> None:
+    def _failed(self, failures: dict[str, str], msg_id: str, code: str, exc: Exception) -> None:
         self._m.failed.inc()
-        failures[msg_id] = f"{type(exc).__name__}: {exc}"[:2000]
-        self.log.warning("handler_failed", message_id=msg_id, error=type(exc).__name__)
+        failures[msg_id] = json.dumps({"code": code, "error": _error_text(exc)})
+        self.log.warning(code, message_id=msg_id, error=type(exc).__name__)
 
     async def _committed(self, items: list[Item], skipped, *, redelivered: bool) -> None:
         processed = len(items) - int(skipped or 0)
@@ -354,12 +437,14 @@ class StreamWorker:
     def _stream_key(self, stream: Stream | str) -> str:
         return stream.key(self.prefix) if isinstance(stream, Stream) else stream
 
-    def _dead_letter(self, msg_id: str, fields: dict[str, str], code: str, error: str, deliveries: int) -> Item:
+    def _dead_letter(self, msg_id: str, raw: dict, code: str, error: str, deliveries: int) -> Item:
+        """The entry's dead letter: its fields bounded (the payload whole unless the entry is
+        over ``MAX_PAYLOAD_BYTES``, every other field clipped), the code and the reason."""
         letter = redact_dead_letter(DeadLetter(
             stream=self.key,
             group=self.sub.group,
             message_id=msg_id,
-            fields=fields,
+            fields=letter_fields(raw, keep_payload=entry_size(raw) <= self.settings.max_payload_bytes),
             error_code=code,
             error=error,
             deliveries=deliveries,
@@ -411,9 +496,8 @@ class StreamWorker:
         exhausted, retry = [], []
         for entry, msg_id, err in zip(entries, ids, errors, strict=True):
             if deliveries[msg_id] > self.settings.max_deliveries:
-                fields = decode_fields(entry[1])
-                error = err.decode("utf-8", "replace") if err else "no error recorded (consumer died while handling it)"
-                exhausted.append(self._dead_letter(msg_id, fields, "max_deliveries", error, deliveries[msg_id] - 1))
+                code, error = _recorded(err)
+                exhausted.append(self._dead_letter(msg_id, entry[1], code, error, deliveries[msg_id] - 1))
             else:
                 retry.append(entry)
         if exhausted:
@@ -455,20 +539,31 @@ class StreamWorker:
                            hint="this group fell more than STREAM_MAXLEN behind: raise STREAM_MAXLEN or add consumers")
 
 
-def _payload_size(raw_fields: dict) -> int:
-    value = raw_fields.get(b"payload", raw_fields.get("payload", b""))
-    return len(value) if isinstance(value, bytes) else len(str(value).encode("utf-8", "surrogatepass"))
+@dataclass(frozen=True)
+class _Ready:
+    """An entry decoded, prepared and keyed: what the handler gets and how it is committed."""
+
+    msg_id: str
+    fields: dict[str, str]
+    value: Any
+    key: str
+    deliveries: int
 
 
-_CLIP = 1024
+def _error_text(exc: BaseException) -> str:
+    return f"{type(exc).__name__}: {exc}"[:2000]
 
 
-def _clipped(raw_fields: dict) -> dict[str, str]:
-    """The entry's fields for a dead letter, each cut to its first KiB (the whole is too large)."""
-    out = {}
-    for k, v in decode_fields({k: (v[:_CLIP] if isinstance(v, bytes | str) else v) for k, v in raw_fields.items()}).items():
-        out[k] = v if len(v) < _CLIP else f"{v}… (truncated)"
-    return out
+def _recorded(value: bytes | None) -> tuple[str, str]:
+    """(code, error) of the last recorded failure of an exhausted entry."""
+    if not value:
+        return "max_deliveries", "no error recorded (the consumer died while handling it)"
+    text = as_text(value)
+    try:
+        found = json.loads(text)
+        return str(found["code"]), str(found["error"])
+    except (ValueError, KeyError, TypeError):  # recorded by an earlier version: the error text alone
+        return "max_deliveries", text
 
 
 async def _sleep_or_stop(stop: asyncio.Event, seconds: float) -> None:

@@ -17,6 +17,7 @@ from fastapi import FastAPI, HTTPException, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.middleware.body_limit import MAX_BODY_SIZE_SCOPE_KEY
 
 _DEFAULT_CODES = {
     400: "bad_request",
@@ -38,14 +39,23 @@ def api_error(status: int, code: str, message: str, *, headers: dict[str, str] |
     return HTTPException(status, detail={"code": code, "message": message, **extra}, headers=headers)
 
 
+def error_response(status: int, code: str, message: str, headers: dict[str, str] | None = None) -> JSONResponse:
+    """The one error body as a response, for code that answers outside a route (middleware)."""
+    return JSONResponse({"error": {"code": code, "message": message}}, status_code=status, headers=headers)
+
+
 def _error_body(status: int, detail: Any) -> dict[str, Any]:
     if isinstance(detail, dict) and "code" in detail and "message" in detail:
         return {"error": detail}
     return {"error": {"code": _DEFAULT_CODES.get(status, f"http_{status}"), "message": str(detail)}}
 
 
-async def _http_error(_request: Request, exc: StarletteHTTPException) -> JSONResponse:
-    return JSONResponse(_error_body(exc.status_code, exc.detail), status_code=exc.status_code,
+async def _http_error(request: Request, exc: StarletteHTTPException) -> JSONResponse:
+    detail = exc.detail
+    if exc.status_code == 413 and not isinstance(detail, dict):  # the framework's body limit, in words
+        limit = request.scope.get(MAX_BODY_SIZE_SCOPE_KEY)
+        detail = f"the request body is over the {limit} byte limit (HTTP_MAX_BODY_BYTES)" if limit is not None else detail
+    return JSONResponse(_error_body(exc.status_code, detail), status_code=exc.status_code,
                         headers=getattr(exc, "headers", None))
 
 

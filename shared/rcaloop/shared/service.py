@@ -5,22 +5,35 @@ A service module exposes ``build(settings) -> Service``. The same ``Service`` ru
 * alone: ``python -m rcaloop.<name>`` (``run_main``), for deployment;
 * under FastStream: ``faststream run rcaloop.<name>.app:app`` (``faststream_app``);
 * all together in one process: ``rcaloop up`` (``run_services``).
+
+The host supervises what it runs: a worker or background task that ends while it should
+run (a bug — no entry can end a worker) is logged as ``task_ended``, turns ``/healthz`` to
+503, and stops the host, which drains the rest and exits non-zero, so a supervisor
+(Kubernetes, compose, systemd) restarts it instead of leaving a consumer group stalled
+behind a process that looks alive.
 """
 
 from __future__ import annotations
 
 import asyncio
+import ipaddress
 import signal
+import socket
+import sys
 from collections.abc import Awaitable, Callable
 from contextvars import ContextVar
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeVar
 
+from pydantic import ValidationError
+
+from rcaloop.shared import metrics
 from rcaloop.shared.consumer import StreamWorker, Subscription
 from rcaloop.shared.logs import configure_logging, get_logger
-from rcaloop.shared.metrics import serve_metrics
 from rcaloop.shared.redis_conn import connect, redis_url
 from rcaloop.shared.settings import RuntimeSettings, redact_url
+
+S = TypeVar("S", bound=RuntimeSettings)
 
 Hook = Callable[[], Awaitable[None]]
 
@@ -43,7 +56,12 @@ class Service:
     on_startup: list[Hook] = field(default_factory=list)
     on_shutdown: list[Hook] = field(default_factory=list)
     http_router: Any = None  # a FastAPI APIRouter with full paths (/api/v1/…)
+    http_guards: list[Any] = field(default_factory=list)  # rcaloop.shared.http_edge.Guard: who may call which prefix
     background: list[Callable[[asyncio.Event], Awaitable[None]]] = field(default_factory=list)
+
+
+class HostError(RuntimeError):
+    """The host cannot start (a port in use) or a task of it ended: one line for the operator."""
 
 
 async def run_services(
@@ -54,9 +72,14 @@ async def run_services(
     url: str | None = None,
     http_port: int | None = None,
 ) -> None:
-    """Run the services' workers until ``stop`` is set, then drain within the grace period."""
+    """Run the services' workers until ``stop`` is set, then drain within the grace period.
+
+    Raises ``HostError`` when the HTTP port cannot be bound (before anything starts) or
+    when a task ended on its own (after the others drained).
+    """
     url = url or redis_url(settings)
     log = get_logger("host")
+    listener = _listen(settings.http_host, http_port) if http_port else None
     log.info("starting", services=[s.name for s in services], redis=redact_url(url))
     redis = connect(url)
     _host_redis.set(redis)
@@ -64,14 +87,17 @@ async def run_services(
         for hook in svc.on_startup:
             await hook()
     workers = [StreamWorker(redis, sub, settings, svc.name) for svc in services for sub in svc.subscriptions]
-    tasks = [asyncio.create_task(w.run(stop), name=f"{w.service}:{w.key}") for w in workers]
-    tasks += [asyncio.create_task(job(stop)) for svc in services for job in svc.background]
-    server = _http_server(services, http_port) if http_port else None
+    tasks = [asyncio.create_task(w.run(stop), name=f"{w.service}:{w.key}:{w.sub.group}") for w in workers]
+    tasks += [asyncio.create_task(job(stop), name=f"{svc.name}:{getattr(job, '__name__', 'job')}")
+              for svc in services for job in svc.background]
+    server = _http_server(services, settings, listener) if listener else None
     if server:
-        tasks.append(asyncio.create_task(server.serve(), name="http"))
+        tasks.append(asyncio.create_task(server.serve(sockets=[listener]), name="http"))
+    ended: list[str] = []
     try:
-        await stop.wait()
+        ended = await _supervise(tasks, stop, log)
     finally:
+        stop.set()
         if server:
             server.should_exit = True
         done, pending = await asyncio.wait(tasks, timeout=settings.shutdown_grace_s)
@@ -80,34 +106,84 @@ async def run_services(
         if pending:
             log.warning("grace_period_exceeded", cancelled=[t.get_name() for t in pending])
         for task in done:
-            if not task.cancelled() and task.exception():
+            if not task.cancelled() and task.exception() and task.get_name() not in ended:
                 log.error("task_failed", task=task.get_name(), error=repr(task.exception()))
         for svc in services:
             for hook in svc.on_shutdown:
                 await hook()
         await redis.aclose()
         log.info("stopped")
+    if ended:
+        raise HostError(f"stopped because a task ended on its own: {', '.join(ended)} (see the task_ended log line)")
 
 
-def http_app(services: list[Service]):
+async def _supervise(tasks: list[asyncio.Task], stop: asyncio.Event, log) -> list[str]:
+    """Wait for ``stop``; a task that ends first is a failure: logged, health set, host stopped."""
+    stopping = asyncio.create_task(stop.wait())
+    try:
+        done, _ = await asyncio.wait([*tasks, stopping], return_when=asyncio.FIRST_COMPLETED)
+    finally:
+        stopping.cancel()
+    # a task that returned because stop was set meanwhile did its job; one that raised did not
+    ended = [t for t in done if t is not stopping and (not stop.is_set() or t.cancelled() or t.exception())]
+    for task in ended:
+        error = "cancelled" if task.cancelled() else repr(task.exception()) if task.exception() else "returned"
+        metrics.task_ended(task.get_name(), error)
+        log.error("task_ended", task=task.get_name(), error=error[:1000],
+                  hint="the host stops and exits non-zero so it is restarted; the group's entries wait pending")
+    return [t.get_name() for t in ended]
+
+
+def _listen(host: str, port: int) -> socket.socket:
+    """The API's listening socket, bound before anything starts: a busy port is one clear error."""
+    try:
+        return socket.create_server((host, port), family=socket.AF_INET6 if ":" in host else socket.AF_INET,
+                                    reuse_port=False, backlog=2048)
+    except OSError as exc:
+        raise HostError(f"cannot listen on {host}:{port}: {exc.strerror or exc} (is another rcaloop up running? "
+                        "choose another port)") from None
+
+
+def docs_enabled(settings: RuntimeSettings) -> bool:
+    """``HTTP_DOCS``, or — when unset — whether the API listens on loopback only."""
+    if settings.http_docs is not None:
+        return settings.http_docs
+    try:
+        return ipaddress.ip_address(settings.http_host).is_loopback
+    except ValueError:
+        return settings.http_host == "localhost"
+
+
+def http_app(services: list[Service], settings: RuntimeSettings | None = None):
+    """One FastAPI app for the services' routes, behind the shared edge (``http_edge``):
+    parameter rule, authentication before the body, body limit, one error body."""
     from fastapi import FastAPI  # noqa: PLC0415 - only hosts with routes need it
 
     from rcaloop.shared.api_docs import install_api_docs  # noqa: PLC0415
+    from rcaloop.shared.http_edge import EdgeMiddleware  # noqa: PLC0415
     from rcaloop.shared.http_errors import install_error_handlers  # noqa: PLC0415
 
-    app = FastAPI(title="rcaloop", version="0.1.0", docs_url=None, redoc_url=None)
+    settings = settings or RuntimeSettings()
+    docs = docs_enabled(settings)
+    app = FastAPI(title="rcaloop", version="0.1.0", max_body_size=settings.http_max_body_bytes,
+                  docs_url=None, redoc_url=None,
+                  openapi_url="/openapi.json" if docs else None)
     install_error_handlers(app)
-    install_api_docs(app)
+    if docs:
+        install_api_docs(app)
     for svc in services:
         if svc.http_router is not None:
             app.include_router(svc.http_router)
+    app.add_middleware(EdgeMiddleware, guards=[g for svc in services for g in svc.http_guards])
     return app
 
 
-def _http_server(services: list[Service], port: int):
+def _http_server(services: list[Service], settings: RuntimeSettings, listener: socket.socket):
     import uvicorn  # noqa: PLC0415
 
-    config = uvicorn.Config(http_app(services), host="0.0.0.0", port=port, log_level="warning", lifespan="off")
+    host, port = listener.getsockname()[:2]
+    config = uvicorn.Config(http_app(services, settings), host=host, port=port, log_level="warning",
+                            lifespan="off", log_config=None)
     server = uvicorn.Server(config)
     server.install_signal_handlers = lambda: None  # the host owns SIGTERM
     return server
@@ -119,18 +195,35 @@ def install_stop_signals(stop: asyncio.Event) -> None:
         loop.add_signal_handler(sig, stop.set)
 
 
-def run_main(build: Callable[[], Service], settings: RuntimeSettings, *, http_port: int | None = None) -> None:
-    """``python -m rcaloop.<name>``: one service, SIGTERM → graceful drain."""
-    service = build()
-    configure_logging(service.name, settings.log_level, settings.log_format)
-    serve_metrics(settings.metrics_port)
+def load_settings(settings_cls: type[S]) -> S:
+    """The settings from the environment, or one line naming what is wrong and exit 2 (never
+    a traceback, never the value: it may be a password)."""
+    try:
+        return settings_cls()
+    except ValidationError as exc:
+        problems = "; ".join(f"{'.'.join(map(str, e['loc'])).upper()}: {e['msg']}" for e in exc.errors()[:5])
+        print(f"error: configuration: {problems}", file=sys.stderr)
+        raise SystemExit(2) from None
+
+
+def run_main(build: Callable[[S], Service], settings_cls: type[S]) -> None:
+    """``python -m rcaloop.<name>``: one service, SIGTERM → graceful drain; exits 1 when a
+    task ended on its own or the host could not start."""
+    settings = load_settings(settings_cls)
+    configure_logging("rcaloop", settings.log_level, settings.log_format)  # before build: its log lines too
+    service = build(settings)
+    metrics.serve_metrics(settings.metrics_port, settings.metrics_host)
 
     async def main() -> None:
         stop = asyncio.Event()
         install_stop_signals(stop)
-        await run_services([service], settings, stop, http_port=http_port or settings.http_port)
+        await run_services([service], settings, stop, http_port=settings.http_port)
 
-    asyncio.run(main())
+    try:
+        asyncio.run(main())
+    except HostError as exc:
+        get_logger(service.name).error("host_failed", error=str(exc))
+        raise SystemExit(1) from None
 
 
 def lazy_app(build: Callable[..., Service], settings_cls: type[RuntimeSettings]) -> Callable[[str], Any]:
@@ -143,7 +236,7 @@ def lazy_app(build: Callable[..., Service], settings_cls: type[RuntimeSettings])
         if name != "app":
             raise AttributeError(name)
         if "app" not in built:
-            settings = settings_cls()
+            settings = load_settings(settings_cls)
             built["app"] = faststream_app(lambda: build(settings), settings)
         return built["app"]
 
@@ -167,18 +260,30 @@ def faststream_app(build: Callable[[], Service], settings: RuntimeSettings):
 
     @app.after_startup
     async def _start() -> None:
+        configure_logging("rcaloop", settings.log_level, settings.log_format)
         service = build()
-        configure_logging(service.name, settings.log_level, settings.log_format)
-        serve_metrics(settings.metrics_port)
+        metrics.serve_metrics(settings.metrics_port, settings.metrics_host)
         state["stop"] = asyncio.Event()
         state["task"] = asyncio.create_task(
             run_services([service], settings, state["stop"], url=url, http_port=settings.http_port)
         )
+        state["task"].add_done_callback(_shut_down_when_failed)
 
     @app.on_shutdown
     async def _stop() -> None:
         if "stop" in state:
             state["stop"].set()
-            await state["task"]
+            try:
+                await state["task"]
+            except HostError as exc:  # a task ended on its own: the process exits non-zero
+                get_logger("host").error("host_failed", error=str(exc))
+                raise SystemExit(1) from None
 
     return app
+
+
+
+def _shut_down_when_failed(task: asyncio.Task) -> None:
+    """Under FastStream: a host that failed asks FastStream to shut down (``_stop`` then exits 1)."""
+    if not task.cancelled() and isinstance(task.exception(), HostError):
+        signal.raise_signal(signal.SIGTERM)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import os
 import socket
 from pathlib import Path
-from urllib.parse import urlsplit, urlunsplit
+from urllib.parse import urlsplit
 
 from pydantic import Field, SecretStr, field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
@@ -34,29 +34,71 @@ class RuntimeSettings(BaseSettings):
         default=4 * 1024 * 1024, ge=1024, description="larger entries are dead-lettered unread (payload_too_large)"
     )
     idempotency_ttl_s: int = Field(default=7 * 24 * 3600, ge=60)
-    metrics_port: int | None = Field(default=None, description="Prometheus /metrics port; unset = no HTTP endpoint")
+    metrics_port: int | None = Field(default=None, description="Prometheus /metrics and /healthz port; unset = none")
+    metrics_host: str = Field(default="127.0.0.1", description="address /metrics listens on (containers: 0.0.0.0)")
     http_port: int | None = Field(default=None, description="HTTP API port of services that have routes (annotation, knowledge)")
+    http_host: str = Field(default="127.0.0.1", description="address the HTTP API listens on (containers: 0.0.0.0)")
+    http_max_body_bytes: int = Field(default=1024 * 1024, ge=1024, description="larger request bodies are refused (413)")
+    http_docs: bool | None = Field(
+        default=None, description="serve /docs and /openapi.json; unset = only when the API listens on loopback"
+    )
     log_level: str = "INFO"
     log_format: str = Field(default="json", description="json | console")
     rcaloop_data_dir: Path = Field(default=Path("var"), description="embedded Redis, SQLite and knowledge files")
 
     @field_validator("redis_url", mode="before")
     @classmethod
-    def _empty_is_unset(cls, value):
-        return None if value in ("", None) else value
+    def _redis_url(cls, value):
+        if value in ("", None):
+            return None
+        text = value.get_secret_value() if isinstance(value, SecretStr) else str(value)
+        if problem := redis_url_problem(text):
+            raise ValueError(problem)  # the message never quotes the URL: it may hold a password
+        return value
 
     @property
     def prefix(self) -> str:
         return self.rcaloop_stream_prefix
 
 
+REDIS_SCHEMES = ("redis", "rediss", "unix")
+
+
+def redis_url_problem(url: str) -> str | None:
+    """Why ``url`` is no Redis URL, in words that never quote it; None when it is one."""
+    try:
+        parts = urlsplit(url.strip())
+        port = parts.port
+    except ValueError:
+        return "must be a URL such as redis://host:6379/0 (its port is not a number)"
+    if parts.scheme not in REDIS_SCHEMES:
+        return "must start with redis://, rediss:// (TLS) or unix:// (e.g. redis://127.0.0.1:6379/0)"
+    if parts.scheme == "unix" and not parts.path:
+        return "a unix:// URL needs the socket's path (unix:///path/to/redis.sock)"
+    if parts.scheme != "unix" and not parts.hostname:
+        return "must name a host (e.g. redis://127.0.0.1:6379/0)"
+    if port == 0:
+        return "port 0 is no Redis port"
+    return None
+
+
+_SECRET_PARAMS = ("pass", "pwd", "secret", "token", "auth", "key", "credential")
+
+
 def redact_url(url: str) -> str:
-    """The URL with any password replaced, safe to log."""
+    """The URL with any password replaced, safe to log: in the user part and in the query
+    (``?password=``, ``?token=`` …)."""
     parts = urlsplit(url)
-    if parts.password is None:
+    netloc = parts.netloc
+    if parts.password is not None:
+        host = parts.hostname or ""
+        if parts.port:
+            host = f"{host}:{parts.port}"
+        netloc = f"{parts.username or ''}:***@{host}"
+    query = "&".join(
+        f"{name}=***" if any(s in name.lower() for s in _SECRET_PARAMS) else f"{name}={value}" if sep else name
+        for name, sep, value in (item.partition("=") for item in parts.query.split("&") if item)
+    )
+    if (netloc, query) == (parts.netloc, parts.query):
         return url
-    host = parts.hostname or ""
-    if parts.port:
-        host = f"{host}:{parts.port}"
-    user = parts.username or ""
-    return urlunsplit((parts.scheme, f"{user}:***@{host}", parts.path, parts.query, parts.fragment))
+    return f"{parts.scheme}://{netloc}{parts.path}" + (f"?{query}" if query else "") + (f"#{parts.fragment}" if parts.fragment else "")

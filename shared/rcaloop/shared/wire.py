@@ -3,17 +3,29 @@
 Any producer in any language can publish with a plain ``XADD <stream> * payload '<json>'``;
 optional header fields (``producer``, ``correlation_id``, ``content_type``) ride alongside.
 FastStream's own envelope is not required (nor understood) on our streams.
+
+Reading is strict: the payload is UTF-8 or it is refused (never silently repaired), and
+the JSON is read by one parser with one set of limits (nesting, number size), so what a
+consumer accepts it can also write again. Every refusal is a ``PayloadError`` with a
+stable code, which the worker dead-letters at once.
 """
 
 from __future__ import annotations
 
-import json
+import math
 from typing import Any, TypeVar
 
+import pydantic_core
 from pydantic import BaseModel, ValidationError
 
 PAYLOAD_FIELD = "payload"
 M = TypeVar("M", bound=BaseModel)
+
+FIELD_CLIP = 1024
+"""A header field (anything but ``payload``) is cut to this many characters where it is
+passed on: to a handler, into a dead letter. It is informational, never stored whole."""
+MAX_LETTER_FIELDS = 32
+"""At most this many of an entry's fields are copied into its dead letter."""
 
 
 class PayloadError(ValueError):
@@ -24,7 +36,6 @@ class PayloadError(ValueError):
         self.code = code
 
 
-
 def as_text(value: Any) -> str:
     """A Redis reply value (bytes, str, a number, None) as text; None is empty."""
     if isinstance(value, bytes):
@@ -32,8 +43,72 @@ def as_text(value: Any) -> str:
     return "" if value is None else str(value)
 
 
+def _shown(value: Any) -> str:
+    """A value as text that keeps every byte visible: invalid UTF-8 appears as ``\\xff``."""
+    if isinstance(value, bytes):
+        return value.decode("utf-8", "backslashreplace")
+    return "" if value is None else str(value)
+
+
+def _clip(value: Any, limit: int = FIELD_CLIP) -> str:
+    """``value`` as visible text, cut to ``limit`` (bytes are cut before decoding: a huge
+    value is never decoded whole)."""
+    size = len(value) if isinstance(value, bytes | str) else 0
+    if size <= limit:
+        return _shown(value)
+    unit = "bytes" if isinstance(value, bytes) else "characters"
+    return f"{_shown(value[:limit])}… (truncated from {size} {unit})"
+
+
 def decode_fields(raw: dict) -> dict[str, str]:
+    """Every field as text, for reading back what rcaloop itself wrote (tests, status)."""
     return {as_text(k): as_text(v) for k, v in raw.items()}
+
+
+def _nbytes(value: Any) -> int:
+    return len(value) if isinstance(value, bytes) else len(_shown(value).encode("utf-8", "surrogatepass"))
+
+
+def entry_size(raw: dict) -> int:
+    """Bytes of an entry's field names and values (what a consumer would hold in memory)."""
+    return sum(_nbytes(k) + _nbytes(v) for k, v in raw.items())
+
+
+def read_fields(raw: dict) -> dict[str, str]:
+    """The entry's fields as a handler sees them: the payload exactly, headers clipped.
+
+    Raises ``PayloadError("invalid_utf8")`` when the payload's bytes are not UTF-8: what
+    is stored downstream must be what was sent, so it is refused rather than repaired.
+    """
+    fields: dict[str, str] = {}
+    for k, v in raw.items():
+        name = _shown(k)
+        if name == PAYLOAD_FIELD and isinstance(v, bytes):
+            try:
+                fields[name] = v.decode("utf-8")
+            except UnicodeDecodeError as exc:
+                raise PayloadError(
+                    "invalid_utf8", f"payload is not valid UTF-8 (byte 0x{v[exc.start]:02x} at offset {exc.start})"
+                ) from None
+        else:
+            fields[name] = _shown(v) if name == PAYLOAD_FIELD else _clip(v)
+    return fields
+
+
+def letter_fields(raw: dict, *, keep_payload: bool = True) -> dict[str, str]:
+    """An entry's fields for its dead letter: bounded, every byte visible.
+
+    The payload is kept whole (so the entry can be fixed and replayed) unless
+    ``keep_payload`` is false (an oversized entry); every other field is clipped, and at
+    most ``MAX_LETTER_FIELDS`` fields are copied.
+    """
+    out: dict[str, str] = {}
+    for k, v in list(raw.items())[:MAX_LETTER_FIELDS]:
+        name = _clip(k, 200)
+        out[name] = _shown(v) if keep_payload and name == PAYLOAD_FIELD else _clip(v)
+    if len(raw) > MAX_LETTER_FIELDS:
+        out["fields_omitted"] = str(len(raw) - MAX_LETTER_FIELDS)
+    return out
 
 
 def encode(model: BaseModel, **headers: str) -> dict[str, str]:
@@ -42,30 +117,68 @@ def encode(model: BaseModel, **headers: str) -> dict[str, str]:
     return fields
 
 
-def decode(fields: dict[str, str], model: type[M]) -> M:
-    """Parse the payload into ``model`` or raise ``PayloadError`` with a clear reason."""
+_JSON_LIMITS = (  # pydantic-core's parser message → our code
+    ("recursion limit exceeded", "payload_too_deep", "payload is nested deeper than the JSON parser's limit"),
+    ("number out of range", "number_out_of_range", "payload holds a number too large to read"),
+    ("hex escape", "invalid_text", "payload holds a \\u escape that is not valid Unicode (an unpaired surrogate)"),
+)
+
+
+def _json_error(message: str) -> PayloadError:
+    for marker, code, text in _JSON_LIMITS:
+        if marker in message:
+            return PayloadError(code, f"{text} ({message})")
+    return PayloadError("invalid_json", f"payload is not JSON: {message}")
+
+
+def _has_non_finite(data: Any) -> bool:
+    stack = [data]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, float) and not math.isfinite(item):
+            return True
+        if isinstance(item, dict):
+            stack.extend(item.values())
+        elif isinstance(item, list):
+            stack.extend(item)
+    return False
+
+
+def decode(fields: dict[str, str], model: type[M], *, finite: bool = False) -> M:
+    """Parse the payload into ``model`` or raise ``PayloadError`` with a clear reason.
+
+    ``finite``: refuse numbers a JSON float cannot carry (``NaN``, ``Infinity``, ``1e999``),
+    which would otherwise be read as such and written on as ``null``. Only input from
+    outside needs it (rcaloop's own encoder never writes them), and it costs a second look
+    at the parsed data, so the worker asks for it on ``rca.results`` only.
+    """
     if PAYLOAD_FIELD not in fields:
-        present = ", ".join(sorted(fields)[:10]) or "none"
+        present = ", ".join(sorted(_clip(f, 60) for f in fields)[:10]) or "none"
         raise PayloadError("missing_payload", f"entry has no '{PAYLOAD_FIELD}' field (fields present: {present})")
     text = fields[PAYLOAD_FIELD]
-    if "schema_version" in model.model_fields:  # fast path: pydantic-core parses and validates in one pass
+    if not finite and "schema_version" in model.model_fields:  # fast path: pydantic-core parses and validates in one pass
         try:
             return model.model_validate_json(text)
-        except ValidationError:
-            pass  # the slow path below names the precise reason
-    try:
-        data = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise PayloadError("invalid_json", f"payload is not JSON: {exc.msg} at position {exc.pos}") from None
+        except ValidationError as exc:
+            invalid = next((e for e in exc.errors() if e["type"] == "json_invalid"), None)
+            if invalid is not None:
+                raise _json_error(str(invalid.get("ctx", {}).get("error", invalid["msg"]))) from None
+            # valid JSON, not the contract: the slow path below names the precise reason
+    try:  # the same parser as the fast path, so the same limits (nesting, number size)
+        data = pydantic_core.from_json(text, allow_inf_nan=False)
+    except ValueError as exc:
+        raise _json_error(str(exc)) from None
+    if finite and _has_non_finite(data):
+        raise PayloadError("number_out_of_range", "payload holds a number no JSON float can carry (such as 1e999)")
     if not isinstance(data, dict):
         raise PayloadError("invalid_shape", f"payload must be a JSON object, got {type(data).__name__}")
     version = data.get("schema_version", 1)
     if version != 1:
-        raise PayloadError("unsupported_schema_version", f"schema_version {version!r} is not supported (expected 1)")
+        raise PayloadError("unsupported_schema_version", f"schema_version {_clip(repr(version), 40)} is not supported (expected 1)")
     try:
         return model.model_validate(data)
     except ValidationError as exc:
         problems = "; ".join(
             f"{'.'.join(str(p) for p in err['loc']) or '<root>'}: {err['msg']}" for err in exc.errors()[:10]
         )
-        raise PayloadError("contract_violation", f"payload is not a valid {model.__name__}: {problems}") from None
+        raise PayloadError("contract_violation", _clip(f"payload is not a valid {model.__name__}: {problems}", 2000)) from None

@@ -66,7 +66,7 @@ async def test_an_entry_that_fails_is_retried_then_dead_lettered_while_the_strea
         await _publish(redis, prefix, _result(3))
         await wait(lambda: _len(redis, Stream.INGESTED.key(prefix), 3))
     [letter] = await dlq(redis, Stream.RESULTS, prefix)
-    assert letter["error_code"] == "max_deliveries"
+    assert letter["error_code"] == f"{fails_in}_failed"  # the step that failed, after MAX_DELIVERIES
     assert f"RuntimeError: {fails_in} says no" in letter["error"]
     assert letter["deliveries"] == 3
     assert '"r-poison"' in letter["fields"]["payload"]
@@ -236,3 +236,57 @@ async def test_entries_trimmed_before_the_group_read_them_are_reported(redis, pr
     await worker.reclaim()
     assert gauge._value.get() == 0
     assert [e["result_id"] for e in await entries(redis, Stream.INGESTED, prefix)] == ["r-1"] + [f"r-{i}" for i in range(20, 30)]
+
+
+class Deep(BaseModel):
+    value: dict
+
+
+def _deep(depth: int) -> dict:
+    node: dict = {}
+    for _ in range(depth):
+        node = {"a": node}
+    return node
+
+
+async def test_emits_that_cannot_be_encoded_dead_letter_their_entry_at_once(redis, prefix, settings_factory, wait):
+    def handle(result: RawResult) -> list[Emit]:  # past the JSON encoder's depth limit for one entry only
+        return [Emit(Stream.INGESTED, Deep(value=_deep(400)) if result.result_id == "r-2" else result)]
+
+    await _publish(redis, prefix, _result(1), _result(2), _result(3))
+    async with running([_echo_service(handle, key=lambda r: r.result_id)], settings_factory()):
+        await wait(lambda: _len(redis, Stream.RESULTS.dlq_key(prefix), 1))
+        await _publish(redis, prefix, _result(4))
+        await wait(lambda: _len(redis, Stream.INGESTED.key(prefix), 3))
+    [letter] = await dlq(redis, Stream.RESULTS, prefix)
+    assert (letter["error_code"], letter["deliveries"]) == ("emit_unencodable", 1)
+    assert "serializ" in letter["error"].lower() and '"r-2"' in letter["fields"]["payload"]
+    assert [e["result_id"] for e in await entries(redis, Stream.INGESTED, prefix)] == ["r-1", "r-3", "r-4"]
+    assert not await redis.exists(f"{prefix}rcaloop:done:echo:r-2"), "its key is not claimed: nothing was done"
+
+
+async def test_a_task_that_ends_on_its_own_stops_the_host_non_zero_and_health_says_so(redis, prefix, settings_factory):
+    import httpx  # noqa: PLC0415
+
+    from rcaloop.shared import metrics  # noqa: PLC0415
+    from rcaloop.shared.service import HostError  # noqa: PLC0415
+    from tests.reliability.conftest import _free_port  # noqa: PLC0415
+
+    async def broken_job(stop: asyncio.Event) -> None:
+        raise RuntimeError("a bug outside any entry")
+
+    broken_job.__name__ = f"broken_job_{prefix}"
+    service = Service(name="echo", subscriptions=[Subscription(Stream.RESULTS, RawResult, _forward, group="echo")],
+                      background=[broken_job])
+    port = _free_port()
+    metrics.serve_metrics(port)
+    try:
+        with pytest.raises(HostError, match=f"echo:broken_job_{prefix}"):
+            async with running([service], settings_factory()) as host:
+                await asyncio.wait_for(asyncio.shield(host), 10)
+        async with httpx.AsyncClient() as client:
+            answer = await client.get(f"http://127.0.0.1:{port}/healthz")
+        assert answer.status_code == 503
+        assert "a bug outside any entry" in answer.json()["tasks_ended"][f"echo:broken_job_{prefix}"]
+    finally:
+        metrics._ended.pop(f"echo:broken_job_{prefix}", None)

@@ -26,7 +26,7 @@ from rcaloop.shared.http_errors import api_error
 from rcaloop.shared.logs import get_logger
 
 _bearer = HTTPBearer(auto_error=False, description="an annotator token from RCALOOP_ANNOTATOR_TOKENS")
-log = get_logger("annotation").bind(component="api")
+log = get_logger("annotation", component="api")
 
 
 class LeaseOut(BaseModel):

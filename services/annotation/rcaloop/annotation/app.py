@@ -107,8 +107,7 @@ def _routes(state: ApiState) -> APIRouter:
 
 
 def main() -> None:
-    settings = AnnotationSettings()
-    run_main(lambda: build(settings), settings, http_port=settings.http_port)
+    run_main(build, AnnotationSettings)
 
 
 __getattr__ = lazy_app(build, AnnotationSettings)

@@ -30,7 +30,7 @@ class OutboxPublisher:
     def __init__(self, store: Store, redis: aioredis.Redis, settings: RuntimeSettings):
         self.store, self.redis, self.settings = store, redis, settings
         self._script = redis.register_script(_PUBLISH_ONCE)
-        self.log = get_logger("annotation").bind(component="outbox")
+        self.log = get_logger("annotation", component="outbox")
 
     async def drain_once(self) -> int:
         """Publish every pending row; returns how many were newly added to a stream."""

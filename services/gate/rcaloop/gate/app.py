@@ -75,8 +75,7 @@ def build(settings: GateSettings | None = None) -> Service:
 
 
 def main() -> None:
-    settings = GateSettings()
-    run_main(lambda: build(settings), settings)
+    run_main(build, GateSettings)
 
 
 __getattr__ = lazy_app(build, GateSettings)

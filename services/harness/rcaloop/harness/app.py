@@ -32,8 +32,7 @@ def build(settings: HarnessSettings | None = None) -> Service:
 
 
 def main() -> None:
-    settings = HarnessSettings()
-    run_main(lambda: build(settings), settings)
+    run_main(build, HarnessSettings)
 
 
 __getattr__ = lazy_app(build, HarnessSettings)

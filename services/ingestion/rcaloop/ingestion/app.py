@@ -128,8 +128,7 @@ def _job(name, poll_once, interval_s):
 
 
 def main() -> None:
-    settings = IngestionSettings()
-    run_main(lambda: build(settings), settings)
+    run_main(build, IngestionSettings)
 
 
 __getattr__ = lazy_app(build, IngestionSettings)

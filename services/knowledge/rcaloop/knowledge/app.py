@@ -141,8 +141,7 @@ def build(settings: KnowledgeSettings | None = None, publish: Publish | None = N
 
 
 def main() -> None:
-    settings = KnowledgeSettings()
-    run_main(lambda: build(settings), settings)
+    run_main(build, KnowledgeSettings)
 
 
 __getattr__ = lazy_app(build, KnowledgeSettings)

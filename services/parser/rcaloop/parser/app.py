@@ -48,12 +48,13 @@ def build(settings: ParserSettings | None = None) -> Service:
 
 
 def main() -> None:
-    settings = ParserSettings()
-    try:
-        build(settings)  # fail fast, with the reason, on an unusable RCALOOP_REGISTRY
-    except RegistryError as exc:
-        sys.exit(f"parser: {exc}")
-    run_main(lambda: build(settings), settings)
+    def checked(settings: ParserSettings) -> Service:
+        try:
+            return build(settings)  # fail fast, with the reason, on an unusable RCALOOP_REGISTRY
+        except RegistryError as exc:
+            sys.exit(f"parser: {exc}")
+
+    run_main(checked, ParserSettings)
 
 
 __getattr__ = lazy_app(build, ParserSettings)

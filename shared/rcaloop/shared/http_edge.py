@@ -1,0 +1,161 @@
+"""The HTTP edge every API shares: parameter rule, authentication before the body, body limit.
+
+Checked in this order, before any route runs and before a byte of the body is read:
+
+1. **Parameters** — every path segment and every query name and value is UTF-8 text of
+   at most ``MAX_PARAMETER_CHARS`` characters with no control or format characters (NUL,
+   newlines, escapes, bidi overrides). Anything else is a 400 ``invalid_parameter``: such
+   a value is never an id, and must not reach a database or a log.
+2. **Authentication** — a request under a ``Guard``'s prefix needs a bearer token the
+   guard knows (401 otherwise, with the one error body). The principal is put in the
+   request's state for the route (``principal``), so an anonymous client cannot make the
+   server read, buffer or parse a body.
+3. **Body size** — FastAPI's own limit (``max_body_size``, set from
+   ``HTTP_MAX_BODY_BYTES``): a declared ``Content-Length`` over it is refused at once, a
+   streamed body as soon as it passes it (413).
+
+Needs FastAPI: imported only by services that serve routes.
+"""
+
+from __future__ import annotations
+
+import unicodedata
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+from urllib.parse import parse_qsl, unquote_to_bytes
+
+from fastapi import HTTPException, Request
+from starlette.datastructures import Headers
+from starlette.types import ASGIApp, Receive, Scope, Send
+
+from rcaloop.shared.http_errors import api_error, error_response
+from rcaloop.shared.tokens import MAX_TOKEN_CHARS
+
+MAX_PARAMETER_CHARS = 512
+_FORBIDDEN = {"Cc", "Cf", "Cs", "Zl", "Zp"}  # control, format (bidi, zero width), surrogates, line breaks
+
+
+@dataclass(frozen=True)
+class Principal:
+    """Who called: a name from a token, and what that token may do."""
+
+    name: str
+    roles: frozenset[str] = field(default_factory=frozenset)
+
+
+Authenticate = Callable[[str], Awaitable[Principal | None]]
+
+
+@dataclass(frozen=True)
+class Guard:
+    """The routes under ``prefix`` need a token ``authenticate`` accepts (longest prefix wins).
+
+    ``public(method, path)`` names requests served without a token; ``authenticate`` may
+    raise ``api_error`` itself (e.g. 503 when no tokens are configured at all).
+    """
+
+    prefix: str
+    authenticate: Authenticate
+    what: str = "a valid bearer token"
+    public: Callable[[str, str], bool] | None = None
+
+
+def parameter_problem(value: str) -> str | None:
+    """Why ``value`` cannot be a path segment or query parameter (never quoting it), or None."""
+    if len(value) > MAX_PARAMETER_CHARS:
+        return f"is longer than {MAX_PARAMETER_CHARS} characters"
+    for ch in value:
+        if unicodedata.category(ch) in _FORBIDDEN:
+            return f"holds a control or format character (U+{ord(ch):04X})"
+    return None
+
+
+def request_problem(scope: Scope) -> str | None:
+    """The first path segment or query parameter that breaks the parameter rule, described."""
+    raw_path = scope.get("raw_path") or scope.get("path", "").encode("utf-8", "surrogatepass")
+    for n, segment in enumerate(raw_path.split(b"?", 1)[0].split(b"/")):
+        try:
+            text = unquote_to_bytes(segment).decode("utf-8")
+        except UnicodeDecodeError:
+            return f"path segment {n} is not UTF-8 text"
+        if problem := parameter_problem(text):
+            return f"path segment {n} {problem}"
+    query = scope.get("query_string", b"")
+    try:
+        pairs = parse_qsl(query.decode("latin-1"), keep_blank_values=True, encoding="utf-8", errors="strict")
+    except UnicodeDecodeError:
+        return "the query string is not UTF-8 text"
+    for name, value in pairs:
+        if problem := parameter_problem(name):
+            return f"a query parameter name {problem}"
+        if problem := parameter_problem(value):
+            return f"query parameter {name[:40]!r} {problem}"
+    return None
+
+
+def bearer_token(scope: Scope) -> str | None:
+    scheme, _, token = (Headers(scope=scope).get("authorization") or "").partition(" ")
+    token = token.strip()
+    if scheme.lower() != "bearer" or not token or len(token) > MAX_TOKEN_CHARS:
+        return None
+    return token
+
+
+class EdgeMiddleware:
+    """Pure ASGI: refuses bad parameters and unauthenticated requests before the app reads anything."""
+
+    def __init__(self, app: ASGIApp, guards: list[Guard]):
+        self.app = app
+        self.guards = sorted(guards, key=lambda g: len(g.prefix), reverse=True)
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            return await self.app(scope, receive, send)
+        if problem := request_problem(scope):
+            return await error_response(400, "invalid_parameter",
+                                        f"{problem}; ids and parameters are printable text")(scope, receive, send)
+        guard = self._guard(scope["path"])
+        if guard is not None and not (guard.public and guard.public(scope["method"], scope["path"])):
+            try:
+                principal = await self._authenticate(guard, scope)
+            except HTTPException as exc:
+                return await error_response(exc.status_code, exc.detail["code"], exc.detail["message"],
+                                            exc.headers)(scope, receive, send)
+            scope.setdefault("state", {})["principal"] = principal
+        return await self.app(scope, receive, send)
+
+    def _guard(self, path: str) -> Guard | None:
+        return next((g for g in self.guards if path == g.prefix or path.startswith(g.prefix.rstrip("/") + "/")), None)
+
+    @staticmethod
+    async def _authenticate(guard: Guard, scope: Scope) -> Principal:
+        token = bearer_token(scope)
+        principal = await guard.authenticate(token) if token else None
+        if principal is None:
+            raise api_error(401, "unauthorized", f"{guard.what} is required (Authorization: Bearer <token>)",
+                            headers={"WWW-Authenticate": "Bearer"})
+        return principal
+
+
+def principal(request: Request) -> Principal | None:
+    """The caller the edge authenticated for this request (None on a public route)."""
+    return getattr(request.state, "principal", None)
+
+
+def require(role: str | None = None, *, code: str = "forbidden", message: str | None = None) -> Callable[[Request], Principal]:
+    """A route dependency: the authenticated caller, holding ``role`` when one is named.
+
+    Fails closed: a route reached without the edge's authentication (a router mounted
+    without ``install_edge``) answers 401, never serves anonymously.
+    """
+
+    def dependency(request: Request) -> Principal:
+        who = principal(request)
+        if who is None:
+            raise api_error(401, "unauthorized", "a valid bearer token is required (Authorization: Bearer <token>)",
+                            headers={"WWW-Authenticate": "Bearer"})
+        if role is not None and role not in who.roles:
+            raise api_error(403, code, message or f"this needs a {role} token")
+        return who
+
+    return dependency
