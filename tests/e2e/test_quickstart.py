@@ -39,7 +39,12 @@ def test_bad_configuration_is_one_line_and_starts_no_embedded_redis(tmp_path):
     rcaloop = Path(sys.executable).with_name("rcaloop")
     for extra, code, message in (
         ({"MAX_DELIVERIES": "many"}, 2, "error: configuration: MAX_DELIVERIES:"),
-        ({"RCALOOP_ANNOTATOR_TOKENS": "alice:t1"}, 1, "RCALOOP_ANNOTATOR_TOKENS entry 1 is not name:token"),
+        ({"RCALOOP_ANNOTATOR_TOKENS": "alice"}, 1, "RCALOOP_ANNOTATOR_TOKENS entry 1 is not name:token"),
+        ({"RCALOOP_ANNOTATOR_TOKENS": "alice:t1"}, 1, "RCALOOP_ANNOTATOR_TOKENS entry 1 (alice): the token is too weak"),
+        ({"RCALOOP_REVIEWER_TOKENS": "mira:x"}, 1, "RCALOOP_REVIEWER_TOKENS entry 1 (mira): the token is too weak"),
+        ({"REDIS_URL": "http://x"}, 2, "error: configuration: REDIS_URL: Value error, must start with redis://"),
+        ({"REDIS_URL": "127.0.0.1:6380"}, 2, "error: configuration: REDIS_URL: Value error, must start with redis://"),
+        ({"REDIS_URL": "redis://:hunter2@h:port/0"}, 2, "error: configuration: REDIS_URL: Value error, must be a URL"),
     ):
         proc = subprocess.run(
             [str(rcaloop), "up", "--http-port", "0"], cwd=tmp_path, env=base | extra,
@@ -47,6 +52,8 @@ def test_bad_configuration_is_one_line_and_starts_no_embedded_redis(tmp_path):
         )
         assert proc.returncode == code, proc.stdout + proc.stderr
         assert message in proc.stderr and "Traceback" not in proc.stderr
+        assert len(proc.stderr.strip().splitlines()) == 1, proc.stderr
+        assert "hunter2" not in proc.stdout + proc.stderr and "t1" not in proc.stderr.replace("entry 1", "")
         assert not (tmp_path / "var" / "redis" / "redis.sock").exists(), "the embedded Redis was left running"
     help_run = subprocess.run(
         [str(rcaloop), "--help"], env=base | {"MAX_DELIVERIES": "many"}, capture_output=True, text=True, timeout=60

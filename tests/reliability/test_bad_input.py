@@ -29,7 +29,7 @@ from rcaloop.shared.service import http_app
 from rcaloop.shared.settings import RuntimeSettings
 from tests.conftest import running
 
-TOKEN = "reliability-test-token"
+TOKEN = "reliability-test-token-7fK2pQ9x"
 GARBAGE_STR = "../../etc/passwd\x1b[31m;$(id)" + "\u202e" + "x" * 300
 
 

@@ -84,3 +84,7 @@ class AnnotationRecord(Contract):
     annotation: Annotation | None = None
     evaluation: OperatorEvaluation | None = None
     created_at: datetime = Field(default_factory=utcnow)
+    revision: int = Field(
+        default=1, ge=1,
+        description="the stored version of this review: 1, then one more for every revision; consumers keep the highest",
+    )

@@ -32,6 +32,7 @@ class Provenance(BaseModel):
     promotion_path: EvidenceSource
     annotation_id: str | None = None
     reviewer: str | None = None
+    annotation_revision: int | None = Field(default=None, description="the review's revision the package was built from")
 
 
 # -- trace-v3 ledger ----------------------------------------------------------------------

@@ -10,9 +10,11 @@ Checked in this order, before any route runs and before a byte of the body is re
    guard knows (401 otherwise, with the one error body). The principal is put in the
    request's state for the route (``principal``), so an anonymous client cannot make the
    server read, buffer or parse a body.
-3. **Body size** — FastAPI's own limit (``max_body_size``, set from
-   ``HTTP_MAX_BODY_BYTES``): a declared ``Content-Length`` over it is refused at once, a
-   streamed body as soon as it passes it (413).
+3. **Body size** — ``HTTP_MAX_BODY_BYTES``: a declared ``Content-Length`` over it is
+   refused at once, a streamed body as soon as it passes it (413). (FastAPI's own
+   ``max_body_size`` sits outside every middleware and answers any request that declares
+   too much with its own plain-text 413 — over this edge's 401 and over the one error
+   body — so the limit lives here, where it comes after authentication.)
 
 Needs FastAPI: imported only by services that serve routes.
 """
@@ -29,7 +31,10 @@ from starlette.datastructures import Headers
 from starlette.types import ASGIApp, Receive, Scope, Send
 
 from rcaloop.shared.http_errors import api_error, error_response
+from rcaloop.shared.logs import get_logger
 from rcaloop.shared.tokens import MAX_TOKEN_CHARS
+
+log = get_logger("http", component="edge")
 
 MAX_PARAMETER_CHARS = 512
 _FORBIDDEN = {"Cc", "Cf", "Cs", "Zl", "Zp"}  # control, format (bidi, zero width), surrogates, line breaks
@@ -101,28 +106,68 @@ def bearer_token(scope: Scope) -> str | None:
     return token
 
 
-class EdgeMiddleware:
-    """Pure ASGI: refuses bad parameters and unauthenticated requests before the app reads anything."""
+class BodyTooLarge(HTTPException):
+    """Raised from ``receive`` once a body passes the limit; answered with the one error body."""
 
-    def __init__(self, app: ASGIApp, guards: list[Guard]):
+    def __init__(self, limit: int):
+        super().__init__(413, detail={"code": "payload_too_large",
+                                      "message": f"the request body is over the {limit} byte limit (HTTP_MAX_BODY_BYTES)"})
+
+
+def _declared_length(scope: Scope) -> int | None:
+    try:
+        return int(Headers(scope=scope).get("content-length", ""))
+    except ValueError:
+        return None
+
+
+class EdgeMiddleware:
+    """Pure ASGI: refuses bad parameters, unauthenticated requests and oversized bodies
+    before the app reads anything."""
+
+    def __init__(self, app: ASGIApp, guards: list[Guard], max_body_bytes: int):
         self.app = app
         self.guards = sorted(guards, key=lambda g: len(g.prefix), reverse=True)
+        self.max_body = max_body_bytes
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
             return await self.app(scope, receive, send)
         if problem := request_problem(scope):
-            return await error_response(400, "invalid_parameter",
-                                        f"{problem}; ids and parameters are printable text")(scope, receive, send)
+            return await _answer(api_error(400, "invalid_parameter", f"{problem}; ids and parameters are printable text"),
+                                 scope, receive, send)
         guard = self._guard(scope["path"])
         if guard is not None and not (guard.public and guard.public(scope["method"], scope["path"])):
             try:
                 principal = await self._authenticate(guard, scope)
             except HTTPException as exc:
-                return await error_response(exc.status_code, exc.detail["code"], exc.detail["message"],
-                                            exc.headers)(scope, receive, send)
+                return await _answer(exc, scope, receive, send)
             scope.setdefault("state", {})["principal"] = principal
-        return await self.app(scope, receive, send)
+        if (declared := _declared_length(scope)) is not None and declared > self.max_body:
+            return await _answer(BodyTooLarge(self.max_body), scope, receive, send)
+        started = False
+
+        async def limited() -> dict:
+            nonlocal received
+            message = await receive()
+            if message["type"] == "http.request":
+                received += len(message.get("body", b""))
+                if received > self.max_body:
+                    raise BodyTooLarge(self.max_body)
+            return message
+
+        async def watched(message: dict) -> None:
+            nonlocal started
+            started = started or message["type"] == "http.response.start"
+            await send(message)
+
+        received = 0
+        try:
+            await self.app(scope, limited, watched)
+        except BodyTooLarge as exc:  # read outside a route (FastAPI answers it inside one)
+            if started:
+                raise
+            await _answer(exc, scope, receive, send)
 
     def _guard(self, path: str) -> Guard | None:
         return next((g for g in self.guards if path == g.prefix or path.startswith(g.prefix.rstrip("/") + "/")), None)
@@ -130,11 +175,21 @@ class EdgeMiddleware:
     @staticmethod
     async def _authenticate(guard: Guard, scope: Scope) -> Principal:
         token = bearer_token(scope)
-        principal = await guard.authenticate(token) if token else None
+        try:
+            principal = await guard.authenticate(token) if token else None
+        except HTTPException:
+            raise
+        except Exception as exc:  # noqa: BLE001 - e.g. the token store unreachable: say so, never a 500
+            log.warning("authentication_unavailable", error=type(exc).__name__)
+            raise api_error(503, "unavailable", "tokens cannot be checked right now; try again") from None
         if principal is None:
             raise api_error(401, "unauthorized", f"{guard.what} is required (Authorization: Bearer <token>)",
                             headers={"WWW-Authenticate": "Bearer"})
         return principal
+
+
+async def _answer(exc: HTTPException, scope: Scope, receive: Receive, send: Send) -> None:
+    await error_response(exc.status_code, exc.detail["code"], exc.detail["message"], exc.headers)(scope, receive, send)
 
 
 def principal(request: Request) -> Principal | None:

@@ -17,7 +17,6 @@ from fastapi import FastAPI, HTTPException, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from starlette.exceptions import HTTPException as StarletteHTTPException
-from starlette.middleware.body_limit import MAX_BODY_SIZE_SCOPE_KEY
 
 _DEFAULT_CODES = {
     400: "bad_request",
@@ -50,12 +49,8 @@ def _error_body(status: int, detail: Any) -> dict[str, Any]:
     return {"error": {"code": _DEFAULT_CODES.get(status, f"http_{status}"), "message": str(detail)}}
 
 
-async def _http_error(request: Request, exc: StarletteHTTPException) -> JSONResponse:
-    detail = exc.detail
-    if exc.status_code == 413 and not isinstance(detail, dict):  # the framework's body limit, in words
-        limit = request.scope.get(MAX_BODY_SIZE_SCOPE_KEY)
-        detail = f"the request body is over the {limit} byte limit (HTTP_MAX_BODY_BYTES)" if limit is not None else detail
-    return JSONResponse(_error_body(exc.status_code, detail), status_code=exc.status_code,
+async def _http_error(_request: Request, exc: StarletteHTTPException) -> JSONResponse:
+    return JSONResponse(_error_body(exc.status_code, exc.detail), status_code=exc.status_code,
                         headers=getattr(exc, "headers", None))
 
 

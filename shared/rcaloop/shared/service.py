@@ -165,8 +165,7 @@ def http_app(services: list[Service], settings: RuntimeSettings | None = None):
 
     settings = settings or RuntimeSettings()
     docs = docs_enabled(settings)
-    app = FastAPI(title="rcaloop", version="0.1.0", max_body_size=settings.http_max_body_bytes,
-                  docs_url=None, redoc_url=None,
+    app = FastAPI(title="rcaloop", version="0.1.0", docs_url=None, redoc_url=None,
                   openapi_url="/openapi.json" if docs else None)
     install_error_handlers(app)
     if docs:
@@ -174,7 +173,8 @@ def http_app(services: list[Service], settings: RuntimeSettings | None = None):
     for svc in services:
         if svc.http_router is not None:
             app.include_router(svc.http_router)
-    app.add_middleware(EdgeMiddleware, guards=[g for svc in services for g in svc.http_guards])
+    app.add_middleware(EdgeMiddleware, guards=[g for svc in services for g in svc.http_guards],
+                       max_body_bytes=settings.http_max_body_bytes)
     return app
 
 

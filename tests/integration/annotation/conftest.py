@@ -10,19 +10,18 @@ from pathlib import Path
 import httpx
 import pytest
 import sqlalchemy as sa
-from fastapi import FastAPI
 from sqlalchemy.ext.asyncio import create_async_engine
 
-from rcaloop.annotation.api import ApiState, build_router
+from rcaloop.annotation.api import ApiState, build_router, guard
 from rcaloop.annotation.auth import Annotators
 from rcaloop.annotation.settings import AnnotationSettings
 from rcaloop.annotation.store import Store, database_url
 from rcaloop.contracts import HarnessVerdict, ParsedRCA
-from rcaloop.shared.http_errors import install_error_handlers
+from rcaloop.shared.service import Service, http_app
 
 ROOT = Path(__file__).resolve().parents[3]
 JOB_DIR = ROOT / "examples" / "jobs" / "1234567"
-TOKENS = {"alice": "tok-alice", "bob": "tok-bob", "carol": "tok-carol"}
+TOKENS = {name: f"tok-{name}-6Hq2Lw9Zx4Pd7Vm3" for name in ("alice", "bob", "carol")}
 
 
 class Clock:
@@ -70,9 +69,7 @@ async def api(store, analysis_root):
     state = ApiState(
         settings=settings, annotators=Annotators.parse(",".join(f"{k}:{v}" for k, v in TOKENS.items())), store=store
     )
-    app = FastAPI()
-    install_error_handlers(app)  # as http_app does
-    app.include_router(build_router(state))
+    app = http_app([Service(name="annotation", http_router=build_router(state), http_guards=[guard(state)])], settings)
     async with httpx.AsyncClient(transport=httpx.ASGITransport(app), base_url="http://test") as client:
         yield client
 

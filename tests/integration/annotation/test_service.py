@@ -18,7 +18,7 @@ from tests.conftest import running
 from tests.helpers.streams import entries
 from tests.integration.annotation.conftest import verdict
 
-TOKENS = "olga:tok-olga"
+TOKENS = "olga:tok-olga-4Jd8sLq2Zp7Wm3Xc"
 
 
 def _settings(settings_factory, tmp_path) -> AnnotationSettings:
@@ -46,7 +46,7 @@ async def test_verdict_becomes_review_task_once_and_evaluation_is_published_once
     async with running([service], settings):
         await wait(lambda: _len(redis, Stream.REVIEW_TASKS.key(prefix), 1))
         async with httpx.AsyncClient(transport=httpx.ASGITransport(http_app([service])), base_url="http://t") as api:
-            headers = {"Authorization": "Bearer tok-olga"}
+            headers = {"Authorization": "Bearer tok-olga-4Jd8sLq2Zp7Wm3Xc"}
             [row] = (await api.get("/api/v1/review/tasks", headers=headers)).json()
             assert row["task"]["analysis_hash"] == v.analysis_hash
             assert row["task"]["kind"] == "operator_evaluation" and row["task"]["priority"] == 1

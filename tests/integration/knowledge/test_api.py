@@ -6,17 +6,18 @@ import sqlite3
 
 import httpx
 import pytest
-from fastapi import FastAPI
-
-from rcaloop.knowledge.api import router
+from rcaloop.knowledge.api import guards, router
 from rcaloop.knowledge.snapshot import SnapshotCache, UnreachableStore, typedb_outage_runtime_activation_success
 from rcaloop.knowledge.sqlite_store import SqliteKnowledgeStore
 from rcaloop.knowledge.workflow import KnowledgeWorkflow
-from rcaloop.shared.http_errors import install_error_handlers
+from rcaloop.shared.service import Service, http_app
+from rcaloop.shared.tokens import Tokens
 from tests.unit.knowledge.builders import evaluation, no_ledger, verdict
 
-TOKEN = "s3cret-reviewer-token"
+TOKEN = "s3cret-reviewer-token-9Lk4"
 AUTH = {"Authorization": f"Bearer {TOKEN}"}
+READER = "r3ader-token-for-agents-2Wq"
+READ = {"Authorization": f"Bearer {READER}"}
 HASH_B = "b" * 64
 
 
@@ -29,13 +30,18 @@ async def ctx(tmp_path):
 
     store = SqliteKnowledgeStore(tmp_path / "knowledge.sqlite3")
     workflow = KnowledgeWorkflow(store, SnapshotCache(tmp_path / "snapshot.json"), publish)
-    tokens = {TOKEN: "mira"}
-    app = FastAPI()
-    install_error_handlers(app)  # as http_app does
-    app.include_router(router(lambda: workflow, lambda: tokens))
-    async with httpx.AsyncClient(transport=httpx.ASGITransport(app), base_url="http://knowledge") as client:
-        yield client, workflow, published, tokens
+    async with _client(workflow, headers=READ) as client:  # reads with a reader's token; decisions pass AUTH
+        yield client, workflow, published
     await store.close()
+
+
+def _client(workflow, *, reviewers: str = f"mira:{TOKEN}", readers: str = f"rita:{READER}", public_reads: bool = False,
+            headers: dict | None = None) -> httpx.AsyncClient:
+    """The knowledge routes behind the shared edge, as ``http_app`` hosts them."""
+    edge = guards(Tokens.parse(reviewers, "RCALOOP_REVIEWER_TOKENS"), Tokens.parse(readers, "RCALOOP_READER_TOKENS"),
+                  public_reads=public_reads)
+    app = http_app([Service(name="knowledge", http_router=router(lambda: workflow), http_guards=edge)])
+    return httpx.AsyncClient(transport=httpx.ASGITransport(app), base_url="http://knowledge", headers=headers)
 
 
 async def _candidate(workflow, *edits, analysis_hash=None, annotation_id=None) -> str:
@@ -51,19 +57,43 @@ async def _decide(client, package_id, decision, headers=AUTH):
 
 
 async def test_decisions_need_a_known_reviewer_token_and_never_echo_it(ctx):
-    client, workflow, published, tokens = ctx
+    _, workflow, published = ctx
     pid = await _candidate(workflow)
-    assert (await _decide(client, pid, "approve", headers={})).status_code == 401
-    wrong = await _decide(client, pid, "approve", headers={"Authorization": "Bearer guess-123"})
-    assert wrong.status_code == 403 and "guess-123" not in wrong.text
-    assert (await _decide(client, pid, "approve", headers={"Authorization": f"Basic {TOKEN}"})).status_code == 401
-    tokens.clear()
-    assert (await _decide(client, pid, "approve")).status_code == 503
+    async with _client(workflow) as client:
+        assert (await _decide(client, pid, "approve", headers={})).status_code == 401
+        wrong = await _decide(client, pid, "approve", headers={"Authorization": "Bearer guess-123-guess-123-guess"})
+        assert wrong.status_code == 401 and "guess-123" not in wrong.text
+        assert (await _decide(client, pid, "approve", headers={"Authorization": f"Basic {TOKEN}"})).status_code == 401
+        reader = await _decide(client, pid, "approve", headers=READ)
+        assert reader.status_code == 403 and reader.json()["error"]["code"] == "KA403" and READER not in reader.text
+    async with _client(workflow, reviewers="", readers="") as unconfigured:
+        assert (await _decide(unconfigured, pid, "approve")).status_code == 503
     assert published == [] and (await workflow.package(pid)).state == "candidate"
 
 
+READS = ("/api/v1/knowledge/packages", "/api/v1/knowledge/packages/kp-x", "/api/v1/knowledge/snapshot",
+         "/api/v1/knowledge/probe-metrics", "/knowledge")
+
+
+async def test_reads_need_a_reader_or_reviewer_token_unless_reads_are_public(ctx):
+    _, workflow, _ = ctx
+    pid = await _candidate(workflow)
+    async with _client(workflow) as client:
+        for path in READS:
+            anonymous = await client.get(path)
+            assert anonymous.status_code == 401 and anonymous.json()["error"]["code"] == "unauthorized", path
+            assert (await client.get(path, headers={"Authorization": "Bearer " + "n" * 30})).status_code == 401, path
+            for headers in (READ, AUTH):
+                assert (await client.get(path, headers=headers)).status_code in (200, 404), (path, headers)
+        assert (await client.get("/api/v1/knowledge/ready")).status_code == 200  # probes hold no token
+    async with _client(workflow, public_reads=True) as public:
+        for path in READS:
+            assert (await public.get(path)).status_code in (200, 404), path
+        assert (await _decide(public, pid, "approve", headers={})).status_code == 401  # deciding never is public
+
+
 async def test_approve_activates_and_the_snapshot_serves_it(ctx):
-    client, workflow, published, _ = ctx
+    client, workflow, published = ctx
     pid = await _candidate(workflow)
     resp = await _decide(client, pid, "approve")
     assert resp.status_code == 200, resp.text
@@ -80,7 +110,7 @@ async def test_approve_activates_and_the_snapshot_serves_it(ctx):
 
 
 async def test_shadow_then_activate(ctx):
-    client, workflow, published, _ = ctx
+    client, workflow, published = ctx
     pid = await _candidate(workflow)
     assert (await _decide(client, pid, "shadow")).json()["package"]["state"] == "shadowed"
     assert (await client.get("/api/v1/knowledge/snapshot")).json()["packages"] == []
@@ -90,7 +120,7 @@ async def test_shadow_then_activate(ctx):
 
 
 async def test_not_allowed_unknown_and_inadmissible_decisions(ctx):
-    client, workflow, published, _ = ctx
+    client, workflow, published = ctx
     pid = await _candidate(workflow)
     conflict = await _decide(client, pid, "activate")
     assert conflict.status_code == 409 and conflict.json()["error"]["code"] == "KD101"
@@ -113,7 +143,7 @@ async def test_not_allowed_unknown_and_inadmissible_decisions(ctx):
 
 
 async def test_probe_metrics_and_dashboard(ctx):
-    client, workflow, _, _ = ctx
+    client, workflow, _ = ctx
     pid = await _candidate(workflow, lambda d: d["parsed"].update(title="<script>alert(1)</script>"))
     assert (await client.get("/api/v1/knowledge/probe-metrics")).json() == []  # a candidate is not approved yet
     await _decide(client, pid, "approve")
@@ -131,7 +161,7 @@ async def test_probe_metrics_and_dashboard(ctx):
 
 
 async def test_store_outage_snapshot_still_serves_and_other_reads_say_503(ctx, tmp_path):
-    client, workflow, _, _ = ctx
+    client, workflow, _ = ctx
     pid = await _candidate(workflow)
     await _decide(client, pid, "approve")
     workflow.store = UnreachableStore()

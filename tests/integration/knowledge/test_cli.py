@@ -17,7 +17,7 @@ from rcaloop.knowledge.workflow import KnowledgeWorkflow
 from tests.unit.knowledge import incident_set
 from tests.unit.knowledge.builders import evaluation, verdict
 
-TOKEN = "cli-reviewer-token"
+TOKEN = "cli-reviewer-token-8Qw3Zr5Tn"
 
 
 @pytest.fixture

@@ -16,7 +16,7 @@ from tests.helpers.streams import dlq, entries
 from tests.unit.knowledge import incident_set
 from tests.unit.knowledge.builders import evaluation, verdict
 
-TOKEN = "t0ken-for-tests"
+TOKEN = "t0ken-for-tests-5Gx8Kp2Rm7"
 
 
 def _settings(settings_factory) -> KnowledgeSettings:
@@ -73,7 +73,7 @@ async def test_http_decisions_publish_their_events(redis, prefix, settings_facto
             assert (
                 await client.post(url.format(second), json={"decision": "activate"}, headers=auth)
             ).status_code == 200
-            snapshot = (await client.get("/api/v1/knowledge/snapshot")).json()
+            snapshot = (await client.get("/api/v1/knowledge/snapshot", headers=auth)).json()
     events = await _events(redis, prefix)
     decided = [(e["package_id"], e["kind"]) for e in events if e["kind"] != "candidate"]
     assert decided == [(first, "approved"), (first, "activated"), (second, "shadowed"), (second, "activated")]

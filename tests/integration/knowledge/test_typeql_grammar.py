@@ -139,7 +139,7 @@ def _collect(add) -> None:
         add(typeql.exists, node, "v" + NASTY)
     for builder in (typeql.latest_analysis, typeql.run_body, typeql.read_run, typeql.read_evidence,
                     typeql.read_hypotheses, typeql.read_claims, typeql.read_executions, typeql.read_yields,
-                    typeql.review_bodies, typeql.read_review,                     typeql.package_body, typeql.read_package, typeql.read_grounding, typeql.read_decisions,
+                    typeql.review_bodies, typeql.read_review, typeql.review_body, typeql.delete_review,                     typeql.package_body, typeql.read_package, typeql.read_grounding, typeql.read_decisions,
                     typeql.read_remediations, typeql.observed, typeql.incident_hypotheses,
                     typeql.verified_actions, typeql.similar_by_family, typeql.similar_by_alert):
         add(builder, "v" + NASTY)

@@ -1,7 +1,8 @@
 """HTTP API for annotation UIs (``/api/v1/...``): queue, leases, submissions, incident view.
 
 Thin routes over the store and the pure validators. Every route needs a bearer token
-naming an annotator (``RCALOOP_ANNOTATOR_TOKENS``). Invalid annotations are refused with
+naming an annotator (``RCALOOP_ANNOTATOR_TOKENS`` or one made with ``rcaloop annotation
+token create``), checked at the shared edge (``guard``) before a body is read. Invalid annotations are refused with
 422 and every finding ``{code, message, path}``; store refusals carry their own status and
 code (403 another annotator's record, 404 unknown task, 409 no active lease).
 """
@@ -10,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
-from fastapi import APIRouter, Body, Depends, HTTPException, Query, Response
+from fastapi import APIRouter, Body, Depends, HTTPException, Query, Request, Response
 from fastapi.responses import JSONResponse
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 from pydantic import BaseModel
@@ -22,6 +23,7 @@ from rcaloop.annotation.submission import ApiState
 from rcaloop.annotation.store import Store, StoreError
 from rcaloop.contracts import Issue, ReviewTask
 from rcaloop.contracts.common import CaseType
+from rcaloop.shared.http_edge import Guard, Principal, parameter_problem, require
 from rcaloop.shared.http_errors import api_error
 from rcaloop.shared.logs import get_logger
 
@@ -58,6 +60,19 @@ def _store_error(exc: StoreError) -> HTTPException:
     return api_error(exc.status, exc.code, exc.message)
 
 
+def guard(state: ApiState) -> Guard:
+    """Every ``/api/v1`` route needs an annotator: checked at the shared edge, before a body is read."""
+
+    async def authenticate(token: str) -> Principal | None:
+        name = await submission.identify(state, token)
+        return Principal(name, frozenset({"annotator"})) if name else None
+
+    return Guard("/api/v1", authenticate, "a valid annotator bearer token")
+
+
+_annotator = require("annotator")
+
+
 def build_router(state: ApiState) -> APIRouter:
     router = APIRouter(prefix="/api/v1", tags=["annotation"])
 
@@ -66,12 +81,9 @@ def build_router(state: ApiState) -> APIRouter:
             raise api_error(503, "store_unavailable", "the annotation store is not open yet")
         return state.store
 
-    async def annotator(creds: HTTPAuthorizationCredentials | None = Depends(_bearer)) -> str:
-        name = await submission.identify(state, creds.credentials if creds else None)
-        if name is None:
-            raise api_error(401, "unauthorized", "a valid annotator bearer token is required",
-                            headers={"WWW-Authenticate": "Bearer"})
-        return name
+    async def annotator(request: Request, _creds: HTTPAuthorizationCredentials | None = Depends(_bearer)) -> str:
+        """The annotator the edge authenticated (``_bearer`` only declares the scheme in the API docs)."""
+        return _annotator(request).name
 
     async def _task(task_id: str, kind: str | None = None) -> ReviewTask:
         task = await store().task(task_id)
@@ -174,6 +186,10 @@ def build_router(state: ApiState) -> APIRouter:
         return JSONResponse(status_code=200, content=record.model_dump(mode="json"))
 
     async def _evaluation(document: Any, analysis_hash: str | None, who: str, task_id: str | None):
+        if isinstance(document, dict):  # ids reach the store's queries: the edge's rule holds here too
+            for key in ("analysis_hash", "incident_id"):
+                if isinstance(value := document.get(key), str) and (problem := parameter_problem(value)):
+                    raise api_error(400, "invalid_parameter", f"body field {key} {problem}; ids are printable text")
         try:
             record, changed, issues = await submission.submit_evaluation(state, document, analysis_hash, who, task_id)
         except StoreError as exc:

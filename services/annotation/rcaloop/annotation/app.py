@@ -18,7 +18,7 @@ import asyncio
 from fastapi import APIRouter
 
 from rcaloop.annotation import artifacts, core, ui
-from rcaloop.annotation.api import ApiState, build_router
+from rcaloop.annotation.api import ApiState, build_router, guard
 from rcaloop.annotation.auth import Annotators, TokenConfigError
 from rcaloop.annotation.outbox import OutboxPublisher
 from rcaloop.annotation.settings import AnnotationSettings
@@ -94,6 +94,7 @@ def build(settings: AnnotationSettings | None = None) -> Service:
         on_startup=[open_store],
         on_shutdown=[close_store],
         http_router=_routes(state),
+        http_guards=[guard(state)],
         background=[drain_outbox],
     )
 

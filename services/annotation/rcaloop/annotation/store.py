@@ -522,6 +522,7 @@ class Store:
                 kind="annotation",
                 annotation=annotation,
                 created_at=now,
+                revision=revision,
             )
             await self._enqueue(conn, record, revision, now)
         return record, True
@@ -552,12 +553,14 @@ class Store:
             body = evaluation.model_dump(mode="json", exclude={"created_at"})
             if row is not None and {k: v for k, v in row.evaluation.items() if k != "created_at"} == body:
                 return _evaluation_record(row), False  # a retried request: nothing changes
-            if task_id and lease_required:
-                await self._finish_lease(conn, task_id, annotator)
             subject = await conn.scalar(
                 sa.select(verdicts.c.subject).where(verdicts.c.analysis_hash == evaluation.analysis_hash)
             )
-            subject = subject or evaluation.incident_id or evaluation.analysis_hash
+            if subject is None:  # an evaluation judges a stored analysis: nothing is kept or published otherwise
+                raise StoreError(404, "analysis_not_found",
+                                 f"no analysis {evaluation.analysis_hash[:100]!r}: an evaluation needs the verdict it judges")
+            if task_id and lease_required:
+                await self._finish_lease(conn, task_id, annotator)
             revision = 1 if row is None else row.revision + 1
             evaluation = evaluation.model_copy(update={"created_at": now})
             values = dict(evaluation=evaluation.model_dump(mode="json"), revision=revision, updated_at=now)
@@ -588,6 +591,7 @@ class Store:
                 kind="operator_evaluation",
                 evaluation=evaluation,
                 created_at=now,
+                revision=revision,
             )
             await self._enqueue(conn, record, revision, now)
         return record, True
@@ -811,6 +815,7 @@ def _annotation_record(row) -> AnnotationRecord:
         kind="annotation",
         annotation=Annotation.model_validate(row.annotation),
         created_at=row.updated_at,
+        revision=row.revision,
     )
 
 
@@ -823,6 +828,7 @@ def _evaluation_record(row) -> AnnotationRecord:
         kind="operator_evaluation",
         evaluation=OperatorEvaluation.model_validate(row.evaluation),
         created_at=row.updated_at,
+        revision=row.revision,
     )
 
 

@@ -2,7 +2,7 @@
 
 Every insert is "insert if absent" keyed by the message's natural id
 (``analysis_hash`` / ``annotation_id`` / ``event_id`` / ``decision_id``), so a
-redelivered message changes nothing. Timestamps are stored as UTC ISO strings of one
+redelivered message changes nothing; a review's later revision replaces the stored one. Timestamps are stored as UTC ISO strings of one
 fixed format, so a window is a plain string range.
 """
 
@@ -74,8 +74,11 @@ class GateStore:
         )
 
     def record_review(self, r: AnnotationRecord) -> bool:
+        """Insert, or replace with a later revision (an earlier or equal one changes nothing)."""
         return self._insert(
-            "INSERT OR IGNORE INTO reviews VALUES (?, ?, ?, ?)",
+            "INSERT INTO reviews VALUES (?, ?, ?, ?) ON CONFLICT (annotation_id) DO UPDATE SET "
+            "analysis_hash = excluded.analysis_hash, at = excluded.at, payload = excluded.payload "
+            "WHERE json_extract(excluded.payload, '$.revision') > coalesce(json_extract(reviews.payload, '$.revision'), 1)",
             (r.annotation_id, r.analysis_hash, stamp(r.created_at), r.model_dump_json()),
         )
 

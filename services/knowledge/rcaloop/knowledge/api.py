@@ -1,17 +1,19 @@
 """HTTP API (``/api/v1/knowledge/…``) and the server-rendered dashboard (``/knowledge``).
 
-Thin adapters over ``KnowledgeWorkflow``. Decisions need a reviewer bearer token
-(``RCALOOP_REVIEWER_TOKENS=name:token,…``); the token is never echoed.
+Thin adapters over ``KnowledgeWorkflow``. Who may call is decided at the shared edge
+(``guards``), before a body is read: every route needs a bearer token — a reviewer's
+(``RCALOOP_REVIEWER_TOKENS``) or a reader's (``RCALOOP_READER_TOKENS``) — unless
+``RCALOOP_KNOWLEDGE_PUBLIC_READS`` opens the reads; decisions need a reviewer's. A token
+is never echoed.
 """
 
 from __future__ import annotations
 
-import hmac
 from collections.abc import Awaitable, Callable
 from html import escape
 from typing import TypeVar
 
-from fastapi import APIRouter, Depends, Header, HTTPException, Query
+from fastapi import APIRouter, Depends, HTTPException, Query
 from fastapi.responses import HTMLResponse
 from pydantic import BaseModel, Field
 
@@ -20,7 +22,9 @@ from rcaloop.contracts.knowledge import Decision, KnowledgePackage, PackageState
 from rcaloop.knowledge.queries import ProbePlan, SimilarIncident, VerifiedAction
 from rcaloop.knowledge.store import StoreError, StoreUnavailable
 from rcaloop.knowledge.workflow import DecisionError, KnowledgeWorkflow
+from rcaloop.shared.http_edge import Guard, Principal, require
 from rcaloop.shared.http_errors import api_error
+from rcaloop.shared.tokens import Tokens
 
 T = TypeVar("T")
 DASHBOARD_STATES = ("candidate", "shadowed", "activated", "rejected")
@@ -52,21 +56,34 @@ async def _from_store(answer: Awaitable[T]) -> T:
         raise _unavailable(exc) from None
 
 
-def router(workflow: Callable[[], KnowledgeWorkflow], tokens: Callable[[], dict[str, str]]) -> APIRouter:
-    """``workflow``/``tokens`` are providers, so the store opens lazily on first use."""
-    api = APIRouter()
+PREFIXES = ("/api/v1/knowledge", "/knowledge")
+READINESS = "/api/v1/knowledge/ready"
 
-    def reviewer(authorization: str | None = Header(default=None)) -> str:
-        known = tokens()
-        if not known:
-            raise api_error(503, "KA503", "no reviewer tokens configured (RCALOOP_REVIEWER_TOKENS)")
-        scheme, _, token = (authorization or "").partition(" ")
-        if scheme.lower() != "bearer" or not token.strip():
-            raise api_error(401, "KA401", "a reviewer bearer token is required", headers={"WWW-Authenticate": "Bearer"})
-        for candidate, name in known.items():
-            if hmac.compare_digest(candidate.encode(), token.strip().encode()):
-                return name
-        raise api_error(403, "KA403", "unknown reviewer token")
+
+def guards(reviewers: Tokens, readers: Tokens, *, public_reads: bool = False) -> list[Guard]:
+    """Who may call the knowledge routes: reviewers (decide and read) and readers (read)."""
+
+    async def authenticate(token: str) -> Principal | None:
+        if not len(reviewers) and not len(readers):
+            raise api_error(503, "KA503", "no knowledge tokens are configured (RCALOOP_REVIEWER_TOKENS, RCALOOP_READER_TOKENS)")
+        if name := reviewers.identify(token):
+            return Principal(name, frozenset({"reviewer", "reader"}))
+        if name := readers.identify(token):
+            return Principal(name, frozenset({"reader"}))
+        return None
+
+    def public(method: str, path: str) -> bool:  # the readiness probe answers orchestrators, who hold no token
+        return method in ("GET", "HEAD") and (public_reads or path == READINESS)
+
+    return [Guard(prefix, authenticate, "a knowledge reviewer or reader token", public) for prefix in PREFIXES]
+
+
+_reviewer = require("reviewer", code="KA403", message="deciding on a package needs a reviewer token (RCALOOP_REVIEWER_TOKENS)")
+
+
+def router(workflow: Callable[[], KnowledgeWorkflow]) -> APIRouter:
+    """``workflow`` is a provider, so the store opens lazily on first use."""
+    api = APIRouter()
 
     @api.get("/api/v1/knowledge/packages", response_model=list[KnowledgePackage], tags=["knowledge"])
     async def list_packages(state: PackageState | None = Query(default=None)):
@@ -86,9 +103,9 @@ def router(workflow: Callable[[], KnowledgeWorkflow], tokens: Callable[[], dict[
         return package
 
     @api.post("/api/v1/knowledge/packages/{package_id}/decisions", response_model=DecisionResponse, tags=["knowledge"])
-    async def decide(package_id: str, body: DecisionRequest, name: str = Depends(reviewer)):
+    async def decide(package_id: str, body: DecisionRequest, who: Principal = Depends(_reviewer)):
         try:
-            package, events = await workflow().decide(package_id, body.decision, name, body.comment)
+            package, events = await workflow().decide(package_id, body.decision, who.name, body.comment)
         except DecisionError as exc:
             raise api_error(exc.status, **exc.issue.model_dump(exclude_none=True)) from None
         except StoreError as exc:
@@ -117,7 +134,7 @@ def router(workflow: Callable[[], KnowledgeWorkflow], tokens: Callable[[], dict[
         """Past incidents sharing a family or the alert: history, context only, never current-run evidence."""
         return await _from_store(workflow().similar_incidents(incident))
 
-    @api.get("/api/v1/knowledge/ready", tags=["knowledge"])
+    @api.get(READINESS, tags=["knowledge"])
     async def ready():
         """200 while the store accepts writes; 503 with the reason while it refuses them."""
         problem = await workflow().readiness()

@@ -9,8 +9,8 @@ from __future__ import annotations
 import asyncio
 
 from rcaloop.contracts import AnnotationRecord, HarnessVerdict, KnowledgeEvent, Stream
-from rcaloop.knowledge.api import router
-from rcaloop.knowledge.settings import KnowledgeSettings, reviewer_tokens
+from rcaloop.knowledge.api import guards, router
+from rcaloop.knowledge.settings import KnowledgeSettings, knowledge_tokens
 from rcaloop.knowledge.snapshot import SnapshotCache
 from rcaloop.knowledge.sqlite_store import SqliteKnowledgeStore
 from rcaloop.knowledge.store import KnowledgeStore, StoreError
@@ -20,6 +20,7 @@ from rcaloop.shared.consumer import Emit, Subscription
 from rcaloop.shared.logs import get_logger
 from rcaloop.shared.redis_conn import connect, redis_url
 from rcaloop.shared.service import Service, lazy_app, run_main
+from rcaloop.shared.tokens import TokenConfigError
 from rcaloop.shared.wire import encode
 
 __all__ = ["KnowledgeSettings", "build", "open_store", "workflow_for"]
@@ -77,6 +78,10 @@ def workflow_for(settings: KnowledgeSettings, publish: Publish | None = None) ->
 
 def build(settings: KnowledgeSettings | None = None, publish: Publish | None = None) -> Service:
     settings = settings or KnowledgeSettings()
+    try:
+        reviewers, readers = knowledge_tokens(settings)
+    except TokenConfigError as exc:
+        raise SystemExit(f"error: {exc}") from None
     publisher = RedisPublisher(settings) if publish is None else None
     workflow = workflow_for(settings, publish or publisher)
     log = get_logger("knowledge")
@@ -114,7 +119,6 @@ def build(settings: KnowledgeSettings | None = None, publish: Publish | None = N
             except TimeoutError:
                 pass
 
-    tokens = reviewer_tokens(settings)
     return Service(
         name="knowledge",
         subscriptions=[
@@ -130,13 +134,14 @@ def build(settings: KnowledgeSettings | None = None, publish: Publish | None = N
                 AnnotationRecord,
                 on_review,
                 group="knowledge",
-                idempotency_key=lambda r: f"review:{r.annotation_id}",
+                idempotency_key=lambda r: f"review:{r.annotation_id}:{r.revision}",  # each revision applied
             ),
         ],
         on_startup=[startup],
         on_shutdown=[shutdown],
         background=[republish],
-        http_router=router(lambda: workflow, lambda: tokens),
+        http_router=router(lambda: workflow),
+        http_guards=guards(reviewers, readers, public_reads=settings.rcaloop_knowledge_public_reads),
     )
 
 

@@ -21,13 +21,14 @@ from rich.table import Table
 
 from rcaloop.contracts.knowledge import Decision, KnowledgePackage, PackageState
 from rcaloop.knowledge.app import RedisPublisher, publish_url, workflow_for
-from rcaloop.knowledge.settings import KnowledgeSettings, reviewer_tokens
+from rcaloop.knowledge.settings import KnowledgeSettings, knowledge_tokens
 from rcaloop.knowledge.snapshot import typedb_outage_runtime_activation_success
 from rcaloop.knowledge.store import StoreError
 from rcaloop.knowledge.workflow import DecisionError, KnowledgeWorkflow
 from rcaloop.shared.cli_deps import CliDeps
 from rcaloop.shared.redis_conn import connect
 from rcaloop.shared.settings import redact_url
+from rcaloop.shared.tokens import TokenConfigError
 from rcaloop.shared.cli_output import err, fail
 from rcaloop.shared.cli_output import out
 
@@ -110,7 +111,10 @@ def register(app: typer.Typer, deps: CliDeps) -> None:
             fail(f"unknown decision {decision!r}; one of: {', '.join(decisions)}")
         settings = KnowledgeSettings()
         token = os.environ.get("RCALOOP_REVIEWER_TOKEN", "").strip()
-        reviewer = reviewer_tokens(settings).get(token) if token else None
+        try:
+            reviewer = knowledge_tokens(settings)[0].identify(token) if token else None
+        except TokenConfigError as exc:
+            fail(str(exc))
         if reviewer is None:
             fail("set RCALOOP_REVIEWER_TOKEN to a reviewer token listed in RCALOOP_REVIEWER_TOKENS")
         url = publish_url(settings)

@@ -8,6 +8,7 @@ from pydantic import Field, SecretStr
 
 from rcaloop.knowledge.case import DEFAULT_MIN_REVIEW_SCORE
 from rcaloop.shared.settings import RuntimeSettings
+from rcaloop.shared.tokens import Tokens
 
 
 class KnowledgeSettings(RuntimeSettings):
@@ -16,7 +17,13 @@ class KnowledgeSettings(RuntimeSettings):
     typedb_password: SecretStr = SecretStr("password")
     typedb_database: str = "rcaloop"
     rcaloop_reviewer_tokens: SecretStr | None = Field(
-        default=None, description="name:token,… — bearer tokens allowed to decide on knowledge packages"
+        default=None, description="name:token,… — bearer tokens allowed to decide on knowledge packages (and read)"
+    )
+    rcaloop_reader_tokens: SecretStr | None = Field(
+        default=None, description="name:token,… — bearer tokens allowed to read packages, snapshot, metrics, dashboard"
+    )
+    rcaloop_knowledge_public_reads: bool = Field(
+        default=False, description="serve the read routes and the dashboard without a token"
     )
     knowledge_min_review_score: int = Field(
         default=DEFAULT_MIN_REVIEW_SCORE, ge=0, le=5,
@@ -36,12 +43,11 @@ class KnowledgeSettings(RuntimeSettings):
         return self.knowledge_dir / "knowledge.sqlite3"
 
 
-def reviewer_tokens(settings: KnowledgeSettings) -> dict[str, str]:
-    """token → reviewer name; malformed entries are skipped (their text is never logged)."""
-    raw = settings.rcaloop_reviewer_tokens.get_secret_value() if settings.rcaloop_reviewer_tokens else ""
-    tokens: dict[str, str] = {}
-    for item in raw.split(","):
-        name, sep, token = item.strip().partition(":")
-        if sep and name.strip() and token.strip():
-            tokens[token.strip()] = name.strip()
-    return tokens
+def knowledge_tokens(settings: KnowledgeSettings) -> tuple[Tokens, Tokens]:
+    """(reviewers, readers); raises ``TokenConfigError`` naming a malformed or weak entry (never its token)."""
+
+    def parse(value: SecretStr | None, setting: str) -> Tokens:
+        return Tokens.parse(value.get_secret_value() if value else None, setting)
+
+    return (parse(settings.rcaloop_reviewer_tokens, "RCALOOP_REVIEWER_TOKENS"),
+            parse(settings.rcaloop_reader_tokens, "RCALOOP_READER_TOKENS"))

@@ -267,9 +267,11 @@ class SqliteKnowledgeStore:
         node = graph.review_node(review)
 
         def work(conn: sqlite3.Connection) -> bool:
-            cur = conn.execute(
-                "INSERT OR IGNORE INTO reviews (annotation_id, analysis_hash, kind, resolution_outcome, body) "
-                "VALUES (?, ?, ?, ?, ?)",
+            cur = conn.execute(  # a later revision replaces the stored one; an earlier or equal one changes nothing
+                "INSERT INTO reviews (annotation_id, analysis_hash, kind, resolution_outcome, body) VALUES (?, ?, ?, ?, ?) "
+                "ON CONFLICT (annotation_id) DO UPDATE SET analysis_hash = excluded.analysis_hash, kind = excluded.kind, "
+                "resolution_outcome = excluded.resolution_outcome, body = excluded.body "
+                "WHERE json_extract(excluded.body, '$.revision') > coalesce(json_extract(reviews.body, '$.revision'), 1)",
                 (node.annotation_id, node.analysis_hash, node.kind, node.resolution_outcome, review.model_dump_json()),
             )
             return cur.rowcount == 1

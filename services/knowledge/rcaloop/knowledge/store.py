@@ -1,7 +1,8 @@
 """The ``KnowledgeStore`` protocol both stores implement (TypeDB and embedded SQLite).
 
 Every write is keyed (run by ``analysis_hash``, review by annotation id, package by
-package id) with insert-if-absent semantics, so redelivered messages change nothing;
+package id) with insert-if-absent semantics — a review's later revision replaces it, an
+earlier one changes nothing — so redelivered messages change nothing;
 package updates are compare-and-set on the package's ``revision`` (bumped by every change).
 Each write stores the graph of ``rcaloop.knowledge.graph`` beside the contract's JSON (kept
 for display); the queries read the graph only, and both stores answer them alike.
@@ -101,7 +102,8 @@ class KnowledgeStore(Protocol):
         incident (``rcaloop.shared.analysis_subject``); ``None`` when none is stored."""
 
     async def put_review(self, review: AnnotationRecord) -> bool:
-        """Store the review unless its annotation id exists; True when inserted."""
+        """Store the review unless its annotation id is stored at this or a later revision;
+        True when stored (new, or a later revision replacing an earlier one)."""
 
     async def reviews_for(self, analysis_hash: str) -> list[AnnotationRecord]: ...
 

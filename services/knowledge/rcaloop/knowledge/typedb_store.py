@@ -273,8 +273,12 @@ class TypeDBKnowledgeStore:
         node, body = graph.review_node(review), review.model_dump_json()
 
         def work(tx) -> bool:
-            if _rows(tx, typeql.exists("review", node.annotation_id)):
-                return False
+            found = _rows(tx, typeql.review_body(node.annotation_id))
+            if found:  # a later revision replaces the stored one; an earlier or equal one changes nothing
+                if AnnotationRecord.model_validate_json(found[0]["b"]).revision >= review.revision:
+                    return False
+                _run_all(tx, [typeql.delete_review(node.annotation_id), typeql.insert_review(node, body)])
+                return True
             _run_all(tx, [typeql.insert_review(node, body)])
             return True
 

@@ -316,6 +316,16 @@ def insert_review(review: graph.ReviewNode, body: str) -> str:
     )
 
 
+def review_body(annotation_id: str) -> str:
+    """The stored body of one review (its revision decides whether a later one replaces it)."""
+    return f"match {_one('review', annotation_id)}\n  $v has body $b;\nselect $b;"
+
+
+def delete_review(annotation_id: str) -> str:
+    """Removes a review (no relation holds one), to insert its later revision in the same transaction."""
+    return f"match {_one('review', annotation_id)}\ndelete $v;"
+
+
 def review_bodies(analysis_hash: str) -> str:
     return f"match\n  $v isa review, has analysis-hash {lit(analysis_hash)}, has body $b;\nselect $b;"
 

@@ -33,6 +33,17 @@ def slim_verdict(verdict: HarnessVerdict) -> HarnessVerdict:
     return verdict.model_copy(update={"repaired_report": "", "parsed": parsed})
 
 
+def revised_event(package: KnowledgePackage) -> KnowledgeEvent:
+    """The promotion event of a package; a revision's event has its own id (``…:r2``), so
+    consumers that keep each event once (by ``event_id``) keep it too. Built from the stored
+    package alone, so a redelivery emits the same event."""
+    event = core.promotion_event(package)
+    n = package.provenance.annotation_revision or 1
+    if n == 1:
+        return event
+    return event.model_copy(update={"event_id": f"{event.event_id}:r{n}", "detail": {**event.detail, "annotation_revision": n}})
+
+
 class DecisionError(Exception):
     def __init__(self, issue: Issue, status: int):
         super().__init__(issue.message)
@@ -66,22 +77,48 @@ class KnowledgeWorkflow:
         return events
 
     async def on_review(self, review: AnnotationRecord) -> list[KnowledgeEvent]:
-        await self.store.put_review(review)
+        await self.store.put_review(review)  # keeps the latest revision
         verdict = await self.store.get_verdict(review.analysis_hash)
         if verdict is None:
             return []  # the verdict's arrival completes the pair
-        return await self._promote(review, verdict, created_by=f"review:{review.annotation_id}")
+        return await self._promote(review, verdict, created_by=f"review:{review.annotation_id}:{review.revision}")
 
     async def _promote(
         self, review: AnnotationRecord, verdict: HarnessVerdict, created_by: str
     ) -> list[KnowledgeEvent]:
-        """Insert-if-absent; only the message that created the package emits its event (again on redelivery)."""
+        """Insert-if-absent; only the message that created (or last revised) the package emits
+        its event — again on redelivery. A later revision of the review supersedes the package
+        built from an earlier one (``_supersede``); an earlier or equal revision changes nothing."""
         package = core.promote(
             review, verdict, created_by=created_by, min_review_score=self.min_review_score,
             superseded_by=await self._superseded_by(verdict),
         )
+        package = package.model_copy(update={"provenance": package.provenance.model_copy(
+            update={"annotation_revision": review.revision})})
         stored = await self.store.insert_package(package)
-        return [core.promotion_event(stored)] if stored.created_by == created_by else []
+        if stored.created_by == created_by:
+            return [revised_event(stored)]
+        if review.revision <= (stored.provenance.annotation_revision or 1):
+            return []
+        return await self._supersede(stored, package)
+
+    async def _supersede(self, stored: KnowledgePackage, fresh: KnowledgePackage) -> list[KnowledgeEvent]:
+        """The package as the later revision makes it, judged afresh (candidate or rejected).
+
+        A reviewer decided on the earlier revision; that decision does not carry over to
+        content it never saw, so an activated package leaves the runtime snapshot until it is
+        decided again. Its history, outbox and compare-and-set counter are kept.
+        """
+        replaced = fresh.model_copy(update={
+            "history": stored.history, "outbox": stored.outbox, "revision": stored.revision + 1,
+        })
+        if not await self.store.save_package(replaced, revision(stored)):
+            raise RuntimeError(f"package {stored.package_id} changed meanwhile; the revision is retried")
+        self.log.info("package_superseded", package_id=stored.package_id, from_state=stored.state, to_state=replaced.state,
+                      annotation_revision=fresh.provenance.annotation_revision)
+        if stored.state == "activated":
+            await self._refresh_runtime([])
+        return [revised_event(replaced)]
 
     # -- reviewer decisions ------------------------------------------------------------------------
     async def decide(
