@@ -54,3 +54,28 @@ def test_fast_decode_equals_the_slow_path():
 
 async def _has(redis, *keys: str) -> bool:
     return all([await redis.xlen(k) > 0 for k in keys])
+
+
+async def test_dead_letters_keep_the_payload_and_clip_every_other_field(redis, prefix, settings_factory, wait):
+    from rcaloop.ingestion.app import IngestionSettings, build  # noqa: PLC0415
+
+    key = Stream.RESULTS.key(prefix)
+    header = "h" * 300_000  # under MAX_PAYLOAD_BYTES with the payload, so the entry is read
+    await redis.xadd(key, {"payload": "{not json", "producer": header, b"trace\xff": b"\xfe\xff binary"})
+    bad_job = RawResult(result_id="r-job", kind="skill_text", content="# x\n", job_id="../etc")  # a rule rejects it
+    await redis.xadd(key, {**encode(bad_job), "correlation_id": header})
+    settings = settings_factory(IngestionSettings)
+    async with running([build(settings)], settings):
+        await wait(lambda: _count(redis, Stream.RESULTS.dlq_key(prefix), 2))
+    unreadable, rejected = await dlq(redis, Stream.RESULTS, prefix)
+    assert unreadable["error_code"] == "invalid_json" and unreadable["fields"]["payload"] == "{not json"
+    assert unreadable["fields"]["producer"].endswith("(truncated from 300000 bytes)")
+    assert len(unreadable["fields"]["producer"]) < 1100
+    assert unreadable["fields"]["trace\\xff"] == "\\xfe\\xff binary"  # bytes that are not UTF-8 shown, not replaced
+    assert rejected["error_code"] == "invalid_job_id" and json.loads(rejected["fields"]["payload"])["result_id"] == "r-job"
+    assert len(rejected["fields"]["correlation_id"]) < 1100
+    assert max(len(e[1][b"payload"]) for e in await redis.xrange(Stream.RESULTS.dlq_key(prefix))) < 8 * 1024
+
+
+async def _count(redis, key: str, n: int) -> bool:
+    return await redis.xlen(key) >= n

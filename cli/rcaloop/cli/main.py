@@ -26,8 +26,9 @@ from rcaloop.shared.embedded import EmbeddedRedis, EmbeddedRedisError
 from rcaloop.shared.logs import configure_logging
 from rcaloop.shared.metrics import serve_metrics
 from rcaloop.shared.redis_conn import connect
-from rcaloop.shared.service import install_stop_signals, run_services
+from rcaloop.shared.service import HostError, docs_enabled, install_stop_signals, run_services
 from rcaloop.shared.settings import RuntimeSettings, redact_url
+from rcaloop.shared.tokens import HOW_TO_MAKE, STRENGTH_RULE
 from rcaloop.shared.sources import SourceError
 from rcaloop.shared.status import stream_status
 from rcaloop.shared.cli_output import err, fail
@@ -43,26 +44,36 @@ for module in (ingestion_cli, parser_cli, harness_cli, annotation_cli, knowledge
 
 
 async def _run_pipeline(settings: RuntimeSettings, http_port: int | None, demo_paths: list[Path] | None) -> int:
-    """Runs every service; with ``demo_paths`` submits them, waits for the drain, exits."""
+    """Runs every service; with ``demo_paths`` submits them, waits for the drain, exits.
+
+    The embedded Redis (``REDIS_URL`` unset) is the data directory's one server: started
+    here or shared with another command (``up`` running while ``demo`` runs), and left by
+    this command however it ends — stopped only when no other command uses it.
+    """
     services = pipeline.all_services()  # configuration errors surface before an embedded Redis starts
-    embedded = None
-    if settings.redis_url is None:
-        embedded = EmbeddedRedis(embedded_socket(settings).parent)
+    embedded = EmbeddedRedis(embedded_socket(settings).parent) if settings.redis_url is None else None
+    if embedded:
         url = embedded.start()
-        out.print(f"embedded Redis on {url} (set REDIS_URL to use your own)")
+        how = "started here" if embedded.started_here else "shared with another rcaloop command"
+        out.print(f"embedded Redis on {url} ({how}; set REDIS_URL to use your own)")
     else:
         url = settings.redis_url.get_secret_value()
         out.print(f"Redis at {redact_url(url)}")
+    try:
+        return await _serve(services, settings, url, http_port, demo_paths)
+    finally:
+        if embedded:
+            embedded.stop()
+
+
+async def _serve(services, settings: RuntimeSettings, url: str, http_port: int | None, demo_paths: list[Path] | None) -> int:
     stop = asyncio.Event()
     install_stop_signals(stop)
-    host = asyncio.create_task(run_services(services, settings, stop, url=url, http_port=http_port))
+    greet = (lambda: _print_greeting(settings, http_port)) if demo_paths is None else None
+    host = asyncio.create_task(run_services(services, settings, stop, url=url, http_port=http_port, on_ready=greet))
     code = 0
     try:
         if demo_paths is None:
-            if http_port:
-                for line in review_hint(http_port):
-                    out.print(line, highlight=False)
-            out.print("pipeline running; Ctrl-C to stop")
             await host
             return 0
         ids = await pipeline.submit_paths(url, demo_paths, settings.prefix)
@@ -80,19 +91,27 @@ async def _run_pipeline(settings: RuntimeSettings, http_port: int | None, demo_p
     finally:
         stop.set()
         await host
-        if embedded:
-            embedded.stop()
     return code
 
 
-def review_hint(http_port: int) -> list[str]:
-    """Where reviewers go and how they get in: printed by ``rcaloop up``."""
-    base = f"http://127.0.0.1:{http_port}"
+def review_hint(settings: RuntimeSettings, http_port: int) -> list[str]:
+    """Where reviewers go and how they (and scripts) get in: printed by ``rcaloop up``."""
+    base = f"http://{settings.http_host}:{http_port}"
+    docs = f"API docs on {base}/docs" if docs_enabled(settings) else "API docs off: HTTP_DOCS=true serves them"
     return [
-        f"review UI on {base}/ui/ (API docs on {base}/docs)",
-        "  sign in with an annotator token: `rcaloop annotation token create <name>` prints one,",
-        "  or list tokens in RCALOOP_ANNOTATOR_TOKENS=name:token,name:token before `rcaloop up`",
+        f"review UI on {base}/ui/ ({docs})",
+        "  every request needs a token; sign in with an annotator token:",
+        "  `rcaloop annotation token create <name>` prints one, or list tokens in",
+        "  RCALOOP_ANNOTATOR_TOKENS=name:token,name:token before `rcaloop up`;",
+        "  knowledge: RCALOOP_REVIEWER_TOKENS=name:token,… decide, RCALOOP_READER_TOKENS=… read;",
+        f"  a token has {STRENGTH_RULE}: {HOW_TO_MAKE}",
     ]
+
+
+def _print_greeting(settings: RuntimeSettings, http_port: int | None) -> None:
+    for line in review_hint(settings, http_port) if http_port else []:
+        out.print(line, highlight=False)
+    out.print("pipeline running; Ctrl-C to stop")
 
 
 @app.command()
@@ -101,12 +120,13 @@ def up(
 ) -> None:
     """Run every service plus the HTTP API locally (embedded Redis when REDIS_URL is unset)."""
     settings = RuntimeSettings()
-    configure_logging("rcaloop", settings.log_level, "console")
-    serve_metrics(settings.metrics_port)
+    explicit = "log_format" in settings.model_fields_set  # LOG_FORMAT set: every line in it; else readable lines
+    configure_logging("rcaloop", settings.log_level, settings.log_format if explicit else "console")
+    serve_metrics(settings.metrics_port, settings.metrics_host)
     try:
         raise typer.Exit(asyncio.run(_run_pipeline(settings, http_port or None, None)))
-    except EmbeddedRedisError as exc:
-        fail(str(exc))
+    except (EmbeddedRedisError, HostError) as exc:
+        fail(str(exc), code=1)
 
 
 @app.command()
@@ -122,8 +142,8 @@ def demo(
         fail(f"no sample results under {examples}")
     try:
         code = asyncio.run(_run_pipeline(settings, None, paths))
-    except (EmbeddedRedisError, SourceError) as exc:
-        fail(str(exc))
+    except (EmbeddedRedisError, SourceError, HostError) as exc:
+        fail(str(exc), code=1)
     data = settings.rcaloop_data_dir.resolve()
     out.print(f"\nresults: streams in Redis (AOF under {data / 'redis'}), review store and files under {data}")
     out.print("inspect: ./run up (all services, review UI at http://127.0.0.1:8080/ui/), then ./run status")

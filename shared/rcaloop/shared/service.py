@@ -71,8 +71,11 @@ async def run_services(
     *,
     url: str | None = None,
     http_port: int | None = None,
+    on_ready: Callable[[], None] | None = None,
 ) -> None:
     """Run the services' workers until ``stop`` is set, then drain within the grace period.
+
+    ``on_ready`` is called once everything has started (the port is bound, hooks ran).
 
     Raises ``HostError`` when the HTTP port cannot be bound (before anything starts) or
     when a task ended on its own (after the others drained).
@@ -93,6 +96,8 @@ async def run_services(
     server = _http_server(services, settings, listener) if listener else None
     if server:
         tasks.append(asyncio.create_task(server.serve(sockets=[listener]), name="http"))
+    if on_ready:
+        on_ready()
     ended: list[str] = []
     try:
         ended = await _supervise(tasks, stop, log)
