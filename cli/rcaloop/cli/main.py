@@ -27,7 +27,7 @@ from rcaloop.shared.logs import configure_logging
 from rcaloop.shared.metrics import serve_metrics
 from rcaloop.shared.redis_conn import connect
 from rcaloop.shared.service import HostError, docs_enabled, install_stop_signals, run_services
-from rcaloop.shared.settings import RuntimeSettings, redact_url
+from rcaloop.shared.settings import RuntimeSettings, redact_url, settings_problems
 from rcaloop.shared.tokens import HOW_TO_MAKE, STRENGTH_RULE
 from rcaloop.shared.sources import SourceError
 from rcaloop.shared.status import stream_status
@@ -219,6 +219,5 @@ def main() -> None:
     except ValidationError as exc:
         if not exc.title.endswith("Settings"):
             raise
-        problems = "; ".join(f"{'.'.join(map(str, e['loc'])).upper()}: {e['msg']}" for e in exc.errors()[:5])
-        err.print(f"[red]error:[/red] {escape(f'configuration: {problems}')}", highlight=False)
+        err.print(f"[red]error:[/red] {escape(f'configuration: {settings_problems(exc)}')}", highlight=False)
         sys.exit(2)

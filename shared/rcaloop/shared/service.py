@@ -17,6 +17,8 @@ from __future__ import annotations
 
 import asyncio
 import ipaddress
+import logging
+import os
 import signal
 import socket
 import sys
@@ -31,7 +33,7 @@ from rcaloop.shared import metrics
 from rcaloop.shared.consumer import StreamWorker, Subscription
 from rcaloop.shared.logs import configure_logging, get_logger
 from rcaloop.shared.redis_conn import connect, redis_url
-from rcaloop.shared.settings import RuntimeSettings, redact_url
+from rcaloop.shared.settings import RuntimeSettings, redact_url, settings_problems
 
 S = TypeVar("S", bound=RuntimeSettings)
 
@@ -206,8 +208,7 @@ def load_settings(settings_cls: type[S]) -> S:
     try:
         return settings_cls()
     except ValidationError as exc:
-        problems = "; ".join(f"{'.'.join(map(str, e['loc'])).upper()}: {e['msg']}" for e in exc.errors()[:5])
-        print(f"error: configuration: {problems}", file=sys.stderr)
+        print(f"error: configuration: {settings_problems(exc)}", file=sys.stderr)
         raise SystemExit(2) from None
 
 
@@ -260,12 +261,12 @@ def faststream_app(build: Callable[[], Service], settings: RuntimeSettings):
 
     url = redis_url(settings)
     broker = RedisBroker(url) if not url.startswith("unix://") else RedisBroker()
-    app = FastStream(broker)
+    configure_logging("rcaloop", settings.log_level, settings.log_format)  # FastStream's own lines too
+    app = FastStream(broker, logger=logging.getLogger("rcaloop.faststream"))
     state: dict[str, Any] = {}
 
     @app.after_startup
     async def _start() -> None:
-        configure_logging("rcaloop", settings.log_level, settings.log_format)
         service = build()
         metrics.serve_metrics(settings.metrics_port, settings.metrics_host)
         state["stop"] = asyncio.Event()
@@ -282,7 +283,11 @@ def faststream_app(build: Callable[[], Service], settings: RuntimeSettings):
                 await state["task"]
             except HostError as exc:  # a task ended on its own: the process exits non-zero
                 get_logger("host").error("host_failed", error=str(exc))
-                raise SystemExit(1) from None
+                sys.stdout.flush()
+                sys.stderr.flush()
+                # The host has drained and closed everything; FastStream would turn an exit
+                # raised here into a traceback of its task group, so the process ends now.
+                os._exit(1)
 
     return app
 

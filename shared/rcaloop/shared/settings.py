@@ -7,7 +7,7 @@ import socket
 from pathlib import Path
 from urllib.parse import urlsplit
 
-from pydantic import Field, SecretStr, field_validator
+from pydantic import Field, SecretStr, ValidationError, field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 
@@ -59,6 +59,11 @@ class RuntimeSettings(BaseSettings):
     @property
     def prefix(self) -> str:
         return self.rcaloop_stream_prefix
+
+
+def settings_problems(exc: ValidationError) -> str:
+    """A settings error in one line: each variable and what is wrong, never its value."""
+    return "; ".join(f"{'.'.join(map(str, e['loc'])).upper()}: {e['msg']}" for e in exc.errors()[:5])
 
 
 REDIS_SCHEMES = ("redis", "rediss", "unix")
