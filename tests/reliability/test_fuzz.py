@@ -23,6 +23,7 @@ from pydantic import BaseModel
 
 from rcaloop.annotation.app import AnnotationSettings
 from rcaloop.annotation.app import build as build_annotation
+from rcaloop.annotation.store import Store
 from rcaloop.cli.compose import cli_deps
 from rcaloop.contracts import IngestedRecord, KnowledgeEvent, RawResult, Stream, analysis_hash
 from rcaloop.contracts.knowledge import Provenance
@@ -115,6 +116,17 @@ def _knowledge(settings: KnowledgeSettings, stream: Stream) -> Effects:
     return count
 
 
+def _artifacts(settings: AnnotationSettings) -> Effects:
+    async def count(_redis, _prefix: str, goods: list[BaseModel]) -> Counter:
+        store = Store(settings.store_url())
+        try:  # the result's files, kept with its analysis (content-addressed: once)
+            return Counter({g.analysis_hash: 1 for g in goods if await store.artifact_files(g.analysis_hash)})
+        finally:
+            await store.close()
+
+    return count
+
+
 def _gate(settings: GateSettings, table: str) -> Effects:
     async def count(_redis, _prefix: str, goods: list[BaseModel]) -> Counter:
         store = GateStore(settings.store_path())
@@ -138,7 +150,8 @@ CASES = {
     "parser": Case(build_parser, ParserSettings, lambda s: {Stream.INGESTED: emitted(Stream.PARSED, "analysis_hash")}),
     "harness": Case(build_harness, HarnessSettings, lambda s: {Stream.PARSED: emitted(Stream.EVALUATED, "analysis_hash")}),
     "annotation": Case(build_annotation, AnnotationSettings,
-                       lambda s: {Stream.EVALUATED: emitted(Stream.REVIEW_TASKS, "analysis_hash")}),
+                       lambda s: {Stream.EVALUATED: emitted(Stream.REVIEW_TASKS, "analysis_hash"),
+                                  Stream.INGESTED: _artifacts(s)}),
     "knowledge": Case(build_knowledge, KnowledgeSettings, lambda s: {Stream.EVALUATED: _knowledge(s, Stream.EVALUATED),
                                                                       Stream.REVIEW_ANNOTATIONS: _knowledge(s, Stream.REVIEW_ANNOTATIONS)}),
     "gate": Case(build_gate, GateSettings, lambda s: {Stream.EVALUATED: _gate(s, "verdicts"),

@@ -440,7 +440,7 @@ class StreamWorker:
     def _dead_letter(self, msg_id: str, raw: dict, code: str, error: str, deliveries: int) -> Item:
         """The entry's dead letter: its fields bounded (the payload whole unless the entry is
         over ``MAX_PAYLOAD_BYTES``, every other field clipped), the code and the reason."""
-        letter = redact_dead_letter(DeadLetter(
+        letter = _redacted(DeadLetter(
             stream=self.key,
             group=self.sub.group,
             message_id=msg_id,
@@ -548,6 +548,17 @@ class _Ready:
     value: Any
     key: str
     deliveries: int
+
+
+def _redacted(letter: DeadLetter) -> DeadLetter:
+    """The letter through the secret detector; if the detector cannot read it, nothing of the
+    entry leaves unredacted (fail closed): only field names, sizes and the code remain."""
+    try:
+        return redact_dead_letter(letter)
+    except Exception as exc:  # noqa: BLE001 - dead-lettering must not fail: it is how an entry is let go
+        why = f"withheld: the secret detector could not read it ({type(exc).__name__})"
+        fields = {name: f"({len(value)} characters {why})" for name, value in letter.fields.items()}
+        return letter.model_copy(update={"fields": fields, "error": f"{letter.error_code} ({why})"})
 
 
 def _error_text(exc: BaseException) -> str:

@@ -46,6 +46,15 @@ class _StderrHandler(logging.StreamHandler):
         pass
 
 
+def _redacted(logger, method: str, event: dict) -> dict:
+    """``redact_event``, failing closed: an event the detector cannot read keeps only its name."""
+    try:
+        return redact_event(logger, method, event)
+    except Exception as exc:  # noqa: BLE001 - a log call must never raise into its caller
+        return {"event": event.get("event"), "level": event.get("level"), "timestamp": event.get("timestamp"),
+                "redaction_failed": type(exc).__name__}
+
+
 def configure_logging(service: str, level: str = "INFO", fmt: str = "json") -> structlog.stdlib.BoundLogger:
     renderer = structlog.processors.JSONRenderer() if fmt == "json" else structlog.dev.ConsoleRenderer(colors=False)
     shared = [
@@ -55,7 +64,7 @@ def configure_logging(service: str, level: str = "INFO", fmt: str = "json") -> s
     ]
     numeric = logging.getLevelNamesMapping().get(level.upper(), logging.INFO)
     structlog.configure(
-        processors=[*shared, structlog.processors.format_exc_info, redact_event, renderer],
+        processors=[*shared, structlog.processors.format_exc_info, _redacted, renderer],
         wrapper_class=structlog.make_filtering_bound_logger(numeric),
         logger_factory=_stderr_logger_factory,
         cache_logger_on_first_use=False,
@@ -64,7 +73,7 @@ def configure_logging(service: str, level: str = "INFO", fmt: str = "json") -> s
     handler.setFormatter(structlog.stdlib.ProcessorFormatter(
         foreign_pre_chain=[*shared, structlog.stdlib.add_logger_name, structlog.stdlib.ExtraAdder()],
         processors=[structlog.stdlib.ProcessorFormatter.remove_processors_meta, structlog.processors.format_exc_info,
-                    redact_event, renderer],
+                    _redacted, renderer],
     ))
     root = logging.getLogger()
     root.handlers[:] = [handler]

@@ -670,10 +670,10 @@ def redact_payload(text: str) -> str:
     if stripped[:1] in ("{", "["):
         try:
             doc = json.loads(text)
-        except ValueError:
+            redacted, found = redact_json(doc, "")
+        except (ValueError, RecursionError):  # not JSON, or nested too deep to walk: redacted as text
             pass
         else:
-            redacted, found = redact_json(doc, "")
             return json.dumps(redacted, ensure_ascii=False, separators=(",", ":")) if found else text
     return redact_text(text).text
 

@@ -32,7 +32,7 @@ ROOT = Path(__file__).resolve().parents[3]
 JOB_DIR = ROOT / "examples" / "jobs" / "1234567"
 CHROMIUM = os.environ.get("RCALOOP_CHROMIUM", "/usr/bin/chromium")
 CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking"]
-TOKENS = {"alice": "tok-alice-" + uuid.uuid4().hex[:12], "bob": "tok-bob-" + uuid.uuid4().hex[:12]}
+TOKENS = {"alice": "tok-alice-" + uuid.uuid4().hex[:20], "bob": "tok-bob-" + uuid.uuid4().hex[:20]}
 WAIT_MS = 60_000
 
 

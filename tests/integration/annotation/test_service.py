@@ -137,7 +137,7 @@ async def test_a_result_from_the_stream_is_annotated_over_http_without_a_job_dir
     async with running([service], settings):
         await wait(lambda: _len(redis, Stream.REVIEW_TASKS.key(prefix), 1))
         async with httpx.AsyncClient(transport=httpx.ASGITransport(http_app([service])), base_url="http://t") as api:
-            headers = {"Authorization": "Bearer tok-olga"}
+            headers = {"Authorization": "Bearer tok-olga-4Jd8sLq2Zp7Wm3Xc"}
 
             async def kept() -> bool:
                 check = await api.post("/api/v1/annotation/validate", json=valid, headers=headers)

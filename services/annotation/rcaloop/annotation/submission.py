@@ -21,7 +21,7 @@ from rcaloop.contracts import Annotation, AnnotationRecord, Issue, OperatorEvalu
 from rcaloop.shared.jsonpath import render
 from rcaloop.shared.logs import get_logger
 
-log = get_logger("annotation").bind(component="submission")
+log = get_logger("annotation", component="submission")
 MAX_TOKEN_CHARS = 256
 
 
