@@ -179,7 +179,7 @@ async def test_outage_check_fails_without_any_cached_snapshot(tmp_path):
 
 
 async def test_readiness_says_no_while_the_store_refuses_writes(ctx, tmp_path):
-    client, workflow, _, _ = ctx
+    client, workflow, _ = ctx
     assert (await client.get("/api/v1/knowledge/ready")).json() == {"ready": True, "store": "sqlite"}
     (tmp_path / "not-a-dir").write_text("a file where the store's directory should be")
     workflow.store = SqliteKnowledgeStore(tmp_path / "not-a-dir" / "knowledge.sqlite3")
@@ -191,7 +191,7 @@ async def test_readiness_says_no_while_the_store_refuses_writes(ctx, tmp_path):
 
 
 async def test_a_refused_query_is_a_500_not_an_outage(ctx):
-    client, workflow, _, _ = ctx
+    client, workflow, _ = ctx
     await workflow.store.open()
     with sqlite3.connect(workflow.store.path) as conn:  # a defect: the query's view is gone
         conn.execute("DROP VIEW approved_executions")

@@ -128,8 +128,8 @@ async def test_probe_ranking_and_metrics_over_http_after_the_incident_set_flowed
         await wait(lambda: _count(redis, prefix, len(incident_set.PAST)), timeout=30)
         candidates = {e["analysis_hash"]: e["package_id"] for e in await _events(redis, prefix)}
         transport = httpx.ASGITransport(http_app([service]))
-        async with httpx.AsyncClient(transport=transport, base_url="http://rcaloop") as client:
-            auth = {"Authorization": f"Bearer {TOKEN}"}
+        auth = {"Authorization": f"Bearer {TOKEN}"}  # reads need a token too
+        async with httpx.AsyncClient(transport=transport, base_url="http://rcaloop", headers=auth) as client:
             assert (await client.get("/api/v1/knowledge/ready")).json() == {"ready": True, "store": "sqlite"}
             assert (await client.get("/api/v1/knowledge/probe-metrics")).json() == []  # nothing approved yet
             for incident in incident_set.PAST:
