@@ -19,7 +19,8 @@ import pytest
 import yaml
 from packaging.specifiers import SpecifierSet
 
-from rcaloop.knowledge.api import router
+from rcaloop.knowledge.api import guards, router
+from rcaloop.shared.tokens import Tokens
 from rcaloop.knowledge.typedb_versions import DATA_DIR, DRIVER_PROTOCOL, cannot_talk, minor
 
 ROOT = Path(__file__).resolve().parents[3]
@@ -91,8 +92,9 @@ def test_typedb_keeps_its_data_on_a_volume_at_the_image_data_directory():
 
 
 def test_the_knowledge_service_is_healthy_only_while_its_store_accepts_writes():
-    paths = {route.path for route in router(lambda: None, lambda: {}).routes}
+    paths = {route.path for route in router(lambda: None).routes}
     assert READY in paths
+    assert all(g.public and g.public("GET", READY) for g in guards(Tokens({}), Tokens({}))), "probes hold no token"
     knowledge = _compose()["services"]["knowledge"]
     check = " ".join(knowledge["healthcheck"]["test"])
     assert f"127.0.0.1:{knowledge['environment']['HTTP_PORT']}{READY}" in check
