@@ -1,4 +1,4 @@
-"""Operator evaluation of an alert RCA (SPEC §6), bound to one ``analysis_hash``."""
+"""Operator evaluation of an alert RCA, bound to one ``analysis_hash``."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Release-gate decisions (``gate.decisions``, SPEC §7)."""
+"""Release-gate decisions (``gate.decisions``)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Knowledge promotion (``knowledge.events``, SPEC §7): events, packages, trace-v3 ledger.
+"""Knowledge promotion (``knowledge.events``): events, packages, trace-v3 ledger.
 
 A *package* is what a passed review promotes: the diagnosed family, the evidence that
 grounds it, the probes that produced that evidence and the operator-verified actions.

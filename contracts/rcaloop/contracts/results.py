@@ -11,7 +11,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from rcaloop.contracts.common import Contract, utcnow
 
 ResultKind = Literal["skill_text", "step_files", "capture"]
-"""The three shapes of RCA output (SPEC §3a, §3b, §3c)."""
+"""The three shapes of RCA output: skill text, step files, post-harness captures."""
 
 JOB_ID_PATTERN = r"^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$"
 """A job id is one plain path segment: it names ``.analysis/<job_id>/`` and

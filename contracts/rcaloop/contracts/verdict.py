@@ -1,4 +1,4 @@
-"""The harness verdict (``rca.evaluated``, SPEC §5)."""
+"""The harness verdict (``rca.evaluated``)."""
 
 from __future__ import annotations
 

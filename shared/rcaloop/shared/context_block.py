@@ -1,4 +1,4 @@
-"""The input context block (SPEC §3a): the only instruction rcaloop puts in an agent's input.
+"""The input context block: the only instruction rcaloop puts in an agent's input.
 
 ::
 

@@ -1,4 +1,4 @@
-"""The jumpbox: job directories of CI-job RCAs synced over SFTP (SPEC §4, seed 000 steps 0/4).
+"""The jumpbox: job directories of CI-job RCAs synced over SFTP.
 
 ``/usr/local/mlflow/<job_id>/`` on the jumpbox mirrors ``.analysis/<job_id>/`` locally.
 

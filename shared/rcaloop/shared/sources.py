@@ -1,6 +1,6 @@
 """Reading RCA outputs from disk into ``RawResult`` (CLI, pollers, eval runner).
 
-Three shapes (SPEC §3): a job directory with ``step5_summary.json`` (step files), a
+Three shapes: a job directory with ``step5_summary.json`` (step files), a
 ``.json`` capture (``AlertAnalysisResponse``), anything else as skill text output.
 """
 

@@ -1,4 +1,4 @@
-"""The runtime harness (SPEC §5): evidence ids, claim ledger, hard gates, rubric, repairs.
+"""The runtime harness: evidence ids, claim ledger, hard gates, rubric, repairs.
 
 ``evaluate`` is pure and deterministic: the same ``ParsedRCA`` (and ``now``) gives a
 byte-identical verdict JSON. ``evaluated_at`` is the only input-independent field, so it

@@ -1,4 +1,4 @@
-"""The four hard gates of SPEC §5, independent of the score. The list is the spec."""
+"""The four hard gates, independent of the score. The list is the specification (docs are generated from it)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Promotion conditions as small named rules with stable codes (STYLE §3).
+"""Promotion conditions as small named rules with stable codes.
 
 Three groups:
 
