@@ -9,6 +9,7 @@ from rcaloop.contracts import ParsedRCA, Recommendation, TraceItem
 from rcaloop.contracts.parsed import Claim, Diagnosis
 from rcaloop.harness import actions, evidence
 from rcaloop.harness.actions import Action
+from rcaloop.shared.actions import classify
 
 CONFIDENCES = ("low", "medium", "high")
 EARLY_EXITS = ("not_applicable", "insufficient_context")
@@ -47,6 +48,12 @@ def named_family(draft: Draft) -> str | None:
     if draft.parsed.source_kind == "skill_text" and summary and not undetermined(summary):
         return STATED_CAUSE
     return None
+
+
+def _is_step(text: str) -> bool:
+    """A line that proposes doing something (a change or a check), not a statement of fact."""
+    step = classify(text)
+    return bool(step.verb or step.read_only_before)
 
 
 HEDGE = re.compile(r"\b(?:but|however|though|although|likely|probably|possibly|suspect\w*|perhaps|seems?|appears?)\b|[:;]", re.I)
@@ -110,7 +117,7 @@ class Draft:
         diag = self.diagnosis
         ranked = [c for c in (diag.candidates if diag else []) if c.strip().lower() not in NO_FAMILY]
         named = named_family(self) is not None or bool(ranked) or bool(diag and diag.claims)
-        proposed = any(not a.prohibition for seq in self.sequences for a in seq)
+        proposed = any(_is_step(a.text) for seq in self.sequences for a in seq if not a.prohibition)
         return named or proposed or self.confidence in ("medium", "high")
 
     def repaired_diagnosis(self) -> Diagnosis | None:
