@@ -5,8 +5,16 @@ tokens, private keys, credentials in URLs) and its keyword detector (password, s
 key assignments) with its false-positive filters. The patterns run directly, and only on
 the lines that hold a literal the pattern needs (a substring test first), so an 8 KB report
 is scanned in tens of microseconds, not the milliseconds of running every pattern on every
-line. ``EXTRA_RULES`` fill what the library lacks for chat output: webhook URLs, token query
-parameters, ``Authorization`` headers and ``token`` / hyphenated key assignments.
+line. ``EXTRA_RULES`` fill what the library lacks for chat output: webhook URLs (with or
+without their scheme), token query parameters, ``Authorization`` headers, ``token`` and
+hyphenated key assignments, ``{name, value}`` entries, command-line passwords and
+passwords stated in a sentence. Whether a matched value is a secret or only names one
+(``none``, ``${TOKEN}``, ``expired``, ``/etc/tls/tls.key``) is ``secret_values``' call.
+
+A text is read as written and as a reader sees it rendered (``markup_view``): code points
+that render as nothing are removed first, and a line where markup sits inside a token
+(``AKIA**Q3EG**RT7P…``, ``AKIA[Q3EG](#)RT7P…``) is read again without it; a secret found
+there is redacted over the whole source span it renders from.
 
 Redaction replaces each value by ``[REDACTED:<type>]`` and keeps every line where it was
 (a private key's lines become empty lines after its marker). A marker already in the text
@@ -25,7 +33,6 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
-from detect_secrets.filters import heuristic
 from detect_secrets.plugins import (
     artifactory, aws, azure_storage_key, basic_auth, cloudant, discord, github_token, gitlab_token, ibm_cloud_iam,
     ibm_cos_hmac, jwt, keyword, mailchimp, npm, openai, private_key, pypi_token, sendgrid, slack, softlayer,
@@ -33,6 +40,8 @@ from detect_secrets.plugins import (
 )  # fmt: skip
 
 from rcaloop.contracts import DeadLetter, EvidenceArtifact, RawResult
+from rcaloop.shared.markup_view import JUNCTION, View, rendered_view
+from rcaloop.shared.secret_values import Check, is_secret, secret_type
 
 MARKER = re.compile(r"\[REDACTED:([a-z][a-z0-9-]{0,39})\]")
 """How a redacted value reads: ``[REDACTED:api-key]``. Read back as a secret of that type."""
@@ -43,8 +52,13 @@ TYPES = (
 )  # fmt: skip
 """Every type the detector reports (a declared ``sensitive_data`` item may name others)."""
 
-INVISIBLE = re.compile("[\u00ad\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff]")
-"""Format characters that render as nothing: removed first, so they cannot split a secret."""
+INVISIBLE = re.compile(
+    "[\u00ad\u034f\u115f\u1160\u180e\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\u3164"
+    "\ufe00-\ufe0f\ufeff\uffa0\U000e0000-\U000e007f]"
+)
+"""Code points that render as nothing (soft hyphen, zero-width and bidi marks, the grapheme
+joiner, variation selectors, Hangul fillers, tag characters): removed first, so they
+cannot split a secret."""
 
 
 @dataclass(frozen=True, eq=False)
@@ -58,13 +72,16 @@ class Rule:
     needs: tuple[str, ...] = ()
     group: int = 0
     """the part redacted: 0 the whole match, else that group"""
-    assignment: bool = False
-    """a ``name = value`` form: the value must pass the false-positive filters"""
+    check: Check | None = None
+    """how the matched value is judged (``secret_values``); none: the match is a secret
+    (a token's own shape). A checked rule's ``secret`` type is read from the name (group 1)."""
     keep_host: bool = False
     """a URL: scheme and host stay readable, the rest is the secret"""
     min_word: int = 0
     spans_words: bool = False
     """the pattern can match across whitespace (else it lies inside one word)"""
+    next_line: bool = False
+    """the pattern may go on over the next line (a ``name:`` line, then its ``value:``)"""
 
     ci: bool = False
     """set from the pattern: a case-insensitive pattern's literals are found in the lower-cased text"""
@@ -137,130 +154,121 @@ LIBRARY_RULES: tuple[Rule, ...] = (
     Rule("api-key", twilio.TwilioKeyDetector.denylist[0], ("AC",)),
     Rule("api-key", twilio.TwilioKeyDetector.denylist[1], ("SK",)),
     *(
-        Rule("secret", p, ("key", "pass", "pwd", "secret", "contrase"), group, assignment=True, spans_words=True)
+        Rule("secret", p, ("key", "pass", "pwd", "secret", "contrase"), group, check="assignment", spans_words=True)
         for p, group in {**keyword.CONFIG_DENYLIST_REGEX_TO_GROUP, **keyword.QUOTES_REQUIRED_DENYLIST_REGEX_TO_GROUP}.items()
     ),
 )
 """detect-secrets' plugins, pattern by pattern (``secret`` assignments get their type from
-the name: see ``_assignment_type``). Left out: the high-entropy string plugins (reports
+the name: see ``secret_values.secret_type``). Left out: the high-entropy string plugins (reports
 quote commit hashes and ids) and public IP addresses (not secrets)."""
 
 _URL_TAIL = r"[^\s\"'<>()\[\]`]"
+_SCHEME = r"(?<![\w.-])(?:https?://)?"
+"""A webhook URL is one with or without its scheme (chat apps link both)."""
+_SECRET_NAME = r"(?:" + "|".join(keyword.DENYLIST) + r"|token)"
+_TOOL_PASSWORD_FLAGS = (
+    (r"(?:mysql\w*|mariadb[\w-]*)", "-p", ""),  # "-p value" prompts: the value is the database
+    ("sshpass", "-p", r"[ \t]*"),
+    ("redis-cli", "-a", r"[ \t]+"),
+    (r"ldap\w+", "-w", r"[ \t]+"),
+    (r"mongo\w*", "-p", r"[ \t]+"),
+    (r"(?:docker|podman|nerdctl|helm[ \t]+registry)[ \t]+login", "-p", r"[ \t]+"),
+)
+"""(command, flag, separator) of commands that take a password as a short flag. These
+rules run on the lines holding `` -`` (a flag after a space)."""
 EXTRA_RULES: tuple[Rule, ...] = (
-    Rule("webhook-url", re.compile(r"https?://(?:[\w-]+\.)*discord(?:app)?\.com/api/webhooks/" + _URL_TAIL + "+"),
+    Rule("webhook-url", re.compile(
+        _SCHEME + r"hooks\.slack\.com/(?:services|workflows|triggers)/" + _URL_TAIL + "+", re.I),
+         ("hooks.slack.com",), keep_host=True),
+    Rule("webhook-url", re.compile(_SCHEME + r"(?:[\w-]+\.)*discord(?:app)?\.com/api/webhooks/" + _URL_TAIL + "+"),
          ("/api/webhooks/",), keep_host=True),
-    Rule("webhook-url", re.compile(r"https?://[\w.-]*\.office\.com/webhook(?:b2)?/" + _URL_TAIL + "+", re.I),
+    Rule("webhook-url", re.compile(_SCHEME + r"[\w.-]*\.office\.com/webhook(?:b2)?/" + _URL_TAIL + "+", re.I),
          (".office.com/webhook",), keep_host=True),
-    Rule("webhook-url", re.compile(r"https?://chat\.googleapis\.com/v1/spaces/" + _URL_TAIL + "+"),
+    Rule("webhook-url", re.compile(_SCHEME + r"chat\.googleapis\.com/v1/spaces/" + _URL_TAIL + "+"),
          ("chat.googleapis.com",), keep_host=True),
     Rule("webhook-url", re.compile(
-        r"https?://[^\s/]+/(?:[^\s?#/]+/)*(?:hooks?|webhooks?)/(?=[A-Za-z_-]*\d)(?=[\d_-]*[A-Za-z])[\w-]{16,}"
-        + _URL_TAIL + "*", re.I), ("hook",), keep_host=True),
+        r"(?:https?://[^\s/]+|(?<![\w./@-])[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)+)/(?:[^\s?#/]+/)*(?:hooks?|webhooks?)/"
+        r"(?=[A-Za-z_-]*\d)(?=[\d_-]*[A-Za-z])[\w-]{16,}" + _URL_TAIL + "*", re.I), ("hook",), keep_host=True),
     Rule("token", re.compile(
-        r"[?&;#]((?:[\w.-]*[_.-])?(?:access_?token|token|api_?key|key|secret|sig|signature|auth|code|credential)s?)"
-        r"=([^&#\s\"'<>()\[\]`]{6,})", re.I), ("=",), group=2),
-    Rule("password", re.compile(r"[?&;]([\w.-]*(?:password|passwd|pwd))=([^&#\s\"'<>()\[\]`]{3,})", re.I),
-         ("=",), group=2),
+        r"[?&;#](?P<name>(?:[\w.-]*[_.-])?"
+        r"(?:access_?token|token|api_?key|key|secret|sig|signature|auth|code|credential)s?)"
+        r"=([^&#\s\"'<>()\[\]`]{6,})", re.I), ("=",), group=2, check="parameter"),
+    Rule("password", re.compile(r"[?&;](?P<name>[\w.-]*(?:password|passwd|pwd))=([^&#\s\"'<>()\[\]`]{3,})", re.I),
+         ("=",), group=2, check="value"),
     Rule("connection-string", re.compile(r"://:([^\s@/]{3,})@"), ("://",), group=1),
     Rule("token", re.compile(
         r"\b(?:proxy-)?authorization[\"']?[ \t]*[:=][ \t]*[\"']?(?:(?:bearer|basic|token|bot|digest|apikey)[ \t]+)?"
-        r"([A-Za-z0-9._~+/=-]{8,})", re.I), ("authorization",), group=1, assignment=True, spans_words=True),
+        r"([A-Za-z0-9._~+/=-]{8,})", re.I), ("authorization",), group=1, check="assignment", spans_words=True),
     Rule("token", re.compile(r"\bbearer[ \t]+([A-Za-z0-9._~+/-]{16,}=*)", re.I), ("bearer",), group=1, spans_words=True),
     Rule("secret", re.compile(
         r"(?<![\w-])([\w-]*?(?:token|api-key|apikey|access-key|secret-key|auth-key|private-key|client-secret)s?)"
         r"[\"'\]]{0,2}[ \t]*(?::=|=>|={1,3}|:)[ \t]*[\"'`]?([^\s\"'`,;]{3,})", re.I),
-         ("token", "-key", "apikey", "-secret"), group=2, assignment=True, spans_words=True),
+         ("token", "-key", "apikey", "-secret"), group=2, check="assignment", spans_words=True),
+    Rule("secret", re.compile(
+        r"[\"']?\b(?:name|key)[\"']?[ \t]*[:=][ \t]*[\"']?(?P<name>[\w.-]*?" + _SECRET_NAME + r"[\w.-]*)[\"']?"
+        r"[ \t]*(?:,[ \t]*|\n[ \t]*-?[ \t]*)[\"']?value[\"']?[ \t]*[:=][ \t]*[\"']?([^\s\"',}]+)", re.I),
+         ("pass", "pwd", "secret", "token", "key"), group=2, check="value", spans_words=True, next_line=True),
+    *(
+        Rule("secret", re.compile(
+            r"(?<![\w-])--(?P<name>(?:[a-z0-9]+-)*(?:password|passwd|pass|token|secret|api-?key|access-key|secret-key))"
+            + separator + r"[\"']?([^\s\"'`]+)", re.I),
+             ("pass", "pwd", "token", "secret", "key"), group=2, check=check, spans_words=True)
+        # after "=", any value; after a space, a plain word may be the command's next argument
+        # (psql --password mydb prompts)
+        for separator, check in (("=", "value"), (r"[ \t]+", "parameter"))
+    ),
+    *(
+        Rule("password", re.compile(
+            rf"\b{command}\b[^\n|;&]{{0,300}}?(?<![\w-])(?P<name>{flag}){separator}[\"']?([^\s\"'`]+)"),
+             (" -",), group=2, check="value", spans_words=True)
+        for command, flag, separator in _TOOL_PASSWORD_FLAGS
+    ),
+    Rule("password", re.compile(
+        r"\bcurl\b[^\n|;&]{0,300}?(?<![\w-])(?:-u|-U|--user|--proxy-user)(?:[ \t]+|=)?[\"']?"
+        r"(?P<name>[^\s:\"'`-][^\s:\"'`]*)"
+        r":([^\s\"'`@]+)"), (" -",), group=2, check="value", spans_words=True),
+    Rule("secret", re.compile(
+        r"(?<![\w-])(?P<name>(?:[\w-]*[_-])?"
+        r"(?:password|passwd|passphrase|pwd|secret|token|api[ _-]?key|access[ _-]?key))s?"
+        r"(?:[ \t]+(?:for|of|on)(?:[ \t]+[\w@.-]+){1,3}?)?[ \t]+"
+        r"(?:(?:(?:is|was|has been|had been|got)[ \t]+)?(?:set|changed|reset|rotated|updated)[ \t]+to|"
+        r"is|was|are|were|has been|had been|became|becomes)(?:[ \t]+(?:now|still))?"
+        r"[ \t]+[\"'`]?([^\s\"'`,;]+)", re.I),
+         ("pass", "pwd", "secret", "token", "key"), group=2, check="statement", spans_words=True),
 )  # fmt: skip
-"""What the library lacks: webhook URLs (Discord, Teams, Google Chat, any ``/hooks/<id>``),
-secrets in query parameters, credentials after an empty user name (``redis://:pw@host``),
-``Authorization`` headers and bearer tokens, ``token`` and hyphenated key assignments."""
+"""What the library lacks: webhook URLs (Slack with or without its scheme, Discord, Teams,
+Google Chat, any ``/hooks/<id>``), secrets in query parameters, credentials after an empty
+user name (``redis://:pw@host``), ``Authorization`` headers and bearer tokens, ``token`` and
+hyphenated key assignments, ``{name: DB_PASSWORD, value: …}`` entries (on one line or two),
+command-line passwords (``--password …``, ``mysql -p…``, ``sshpass -p``, ``curl -u user:…``)
+and passwords stated in a sentence (``the admin password is …``)."""
 
 RULES = LIBRARY_RULES + EXTRA_RULES
-PLACEHOLDERS = frozenset(
-    {"none", "null", "nil", "true", "false", "empty", "redacted", "hidden", "masked", "unset", "required",
-     "optional", "undefined", "example", "placeholder", "xxx", "xxxx", "xxxxx", "xxxxxx", "xxxxxxxx"}
-)  # fmt: skip
-"""Assignment values that name the absence of a secret rather than being one."""
-_PLAIN_WORD = re.compile(r"[A-Za-z]+(?:[-/._][A-Za-z]+)*")
 _TRAILING = ".,;:!?)]}>*"
 _TOKEN = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_+/=-")
 
 
-def _assignment_type(name: str) -> str:
-    name = name.lower()
-    if "pass" in name or "pwd" in name or "contrase" in name:
-        return "password"
-    if "priv" in name:
-        return "private-key"
-    if "token" in name:
-        return "token"
-    if "secret" in name:
-        return "secret"
-    return "api-key"
-
-
-def _plausible(line: str, name_start: int, value_start: int, value: str, quoted: bool) -> bool:
-    """Whether an assigned value is a secret: detect-secrets' filters, placeholders, and prose.
-
-    A ``name: value`` in prose (``the secret: payments/webhook-signing was rotated``) is no
-    assignment; it counts when the name starts the line and the value ends it (YAML, a
-    config line) or when the value looks generated (letters with digits, symbols, or mixed
-    case inside a long value).
-    """
-    if (
-        len(value) < 3
-        or value.lower().strip("*.") in PLACEHOLDERS
-        or not value.strip("*.")
-        or heuristic.is_templated_secret(value)
-        or heuristic.is_prefixed_with_dollar_sign(value)
-        or heuristic.is_not_alphanumeric_string(value)
-        or heuristic.is_sequential_string(value)
-        or heuristic.is_potential_uuid(value)
-        or heuristic.is_likely_id_string(value, line[name_start:])  # this assignment's own name, not the whole line
-        or heuristic.is_indirect_reference(line[name_start:])
-        or MARKER.search(value)
-    ):
-        return False
-    operator = line[name_start:value_start]
-    if quoted or "=" in operator or not _PLAIN_WORD.fullmatch(value) or _mixed_case(value):
-        return True
-    while name_start and (line[name_start - 1].isalnum() or line[name_start - 1] in "_-"):
-        name_start -= 1
-    starts = not line[:name_start].strip(" \t-*>#`'\"{[")
-    ends = not line[value_start + len(value) :].strip(" \t" + _TRAILING + "`'\"")
-    return starts and ends
-
-
-def _mixed_case(value: str) -> bool:
-    """Letters only, but mixed case inside a long value (``wyNiPorvVrWncgkb``): generated, not a word."""
-    return len(value) >= 10 and any(c.isupper() for c in value[1:]) and any(c.islower() for c in value)
-
-
-def _unemphasised(line: str) -> tuple[str, list[int] | None]:
-    """The line without ``*`` and backticks (``**password:** x`` is an assignment), with
-    each kept character's position in the original line."""
-    if "*" not in line and "`" not in line:
-        return line, None
-    keep = [i for i, ch in enumerate(line) if ch not in "*`"]
-    return "".join(line[i] for i in keep), keep
-
-
-def _line_hits(rule: Rule, line: str, offset: int) -> Iterator[_Hit]:
-    text, positions = _unemphasised(line) if rule.assignment else (line, None)
+def _line_hits(rule: Rule, source: str, line_start: int, line_end: int, view: View | None) -> Iterator[_Hit]:
+    """A rule's hits on the line ``source[line_start:line_end]`` (a checked rule reads it
+    rendered, ``view``: ``**Password:** x`` is an assignment), as spans of ``source``."""
+    text = view.text if view else source[line_start:line_end]
+    offset = 0 if view else line_start  # a view maps to source positions itself
     for m in rule.pattern.finditer(text):
         start, end = m.span(rule.group)
         if start < 0 or start == end:
             continue
-        if rule.assignment:
+        if rule.check:
             quoted = start > 0 and text[start - 1] in "'\"`"
             value = text[start:end]
             if not quoted:
                 value = value.split(None, 1)[0] if value.strip() else ""
-                value = value.rstrip(_TRAILING)
-            if not _plausible(text, m.start(), start, value, quoted):
+                value = _trimmed(value)
+            named = "name" in m.re.groupindex
+            if not is_secret(rule.check, text, m.start("name") if named else m.start(), start, value, quoted):
                 continue
             end = start + len(value)
-            type_ = rule.type if rule.type != "secret" else _assignment_type(m.group(1) if m.re.groups else m.group(0))
+            name = m.group("name") if named else (m.group(1) if m.re.groups else m.group(0))
+            type_ = rule.type if rule.type != "secret" else secret_type(name)
         else:
             type_ = rule.type
             while start < end and text[start] in " \t\"'=:":
@@ -271,13 +279,33 @@ def _line_hits(rule: Rule, line: str, offset: int) -> Iterator[_Hit]:
                 while end < len(text) and (text[end] in _TOKEN or (text[end] == "." and text[end + 1 : end + 2] in _TOKEN)):
                     end += 1
             if rule.keep_host:
-                host = text.find("/", text.find("://", start, end) + 3, end)
-                if host < 0:
+                scheme = text.find("://", start, end)
+                path = text.find("/", start if scheme < 0 else scheme + 3, end)
+                if path < 0:
                     continue
-                start = host
-        if positions is not None:
-            start, end = positions[start], positions[end - 1] + 1
-        yield _Hit(offset + start, offset + end, type_, not rule.assignment)
+                start = path
+        if view is not None:
+            start, end = view.source(start, end)
+        yield _Hit(offset + start, offset + end, type_, rule.check is None)
+
+
+def _trimmed(value: str) -> str:
+    """A value without the punctuation that follows it in a sentence (a closing bracket
+    the value opened stays: ``{{token}}``)."""
+    closes = {c: value.count(c) for c in _CLOSERS}
+    opens = {c: value.count(o) for c, o in _CLOSERS.items()}  # no opener is trailing punctuation
+    end = len(value)
+    while end and value[end - 1] in _TRAILING:
+        char = value[end - 1]
+        if char in _CLOSERS:
+            if opens[char] >= closes[char]:
+                break
+            closes[char] -= 1
+        end -= 1
+    return value[:end]
+
+
+_CLOSERS = {")": "(", "]": "[", "}": "{", ">": "<"}
 
 
 def _private_key_end(text: str, start: int) -> int:
@@ -385,14 +413,20 @@ class _Text:
 
     def _narrow(self, found: dict[tuple[str, bool, bool], dict[int, int]]) -> None:
         """All in-word literals at once: one alternation over the long words (each case)."""
+        word_lines: dict[int, dict[int, int]] = {}  # each word's lines looked up once
+        done: set[tuple[int, str, bool]] = set()
         for ci in (False, True):
             hay, starts = self.hay(ci)
             for m in _NARROW[ci].finditer(hay):
                 i = bisect_right(starts, m.start()) - 1
-                lines: dict[int, int] = {}
-                self.lines_of_word(self.words[i], lines)
+                if (i, m.group(), ci) in done:
+                    continue
+                done.add((i, m.group(), ci))
+                if i not in word_lines:
+                    word_lines[i] = {}
+                    self.lines_of_word(self.words[i], word_lines[i])
                 for need in _CONTAINED[ci][m.group()]:  # "ACCA" is also an "AC"
-                    found.setdefault((need, ci, False), {}).update(lines)
+                    found.setdefault((need, ci, False), {}).update(word_lines[i])
 
 
 def _gates(rules: tuple[Rule, ...]) -> dict[Rule, tuple[tuple[str, bool, bool], ...]]:
@@ -425,19 +459,48 @@ _CONTAINED = {
 }
 
 
-def _scan(text: str) -> list[_Hit]:
-    """Every secret in ``text`` (markers included), in order, overlaps merged."""
+def _scan(text: str, rendered: bool = True) -> list[_Hit]:
+    """Every secret in ``text`` (markers included), in order, overlaps merged; with
+    ``rendered``, also those that markup splits in the source but not on screen."""
     scan = _Text(text)
     hits: list[_Hit] = []
     if "[REDACTED:" in text:
         hits += [_Hit(m.start(), m.end(), m.group(1), True) for m in MARKER.finditer(text)]
+    views: dict[tuple[int, int], View] = {}  # each line rendered once for the checked rules
     for rule, lines in scan.candidates().items():
         for start, end in lines.items():
-            for hit in _line_hits(rule, text[start:end], start):
+            if rule.next_line and end < len(text):
+                end = scan.line_of(end + 1, {})
+            view = None
+            if rule.check:
+                view = views.get((start, end)) or views.setdefault((start, end), rendered_view(text, start, end))
+            for hit in _line_hits(rule, text, start, end, view):
                 if rule.type == "private-key":
                     hit = _Hit(_private_key_start(text, hit.start), _private_key_end(text, hit.start), hit.type, True)
                 hits.append(hit)
+    if rendered:
+        hits += _rendered_hits(scan)
     return _merged(hits)
+
+
+def _rendered_hits(scan: _Text) -> list[_Hit]:
+    """Secrets of the rendered lines (``markup_view``) where markup joins two parts of a
+    token, each as the source span it renders from. Only long words can hold one, so the
+    search runs over them alone."""
+    hay, _ = scan.hay(False)
+    lines: dict[int, int] = {}
+    m = JUNCTION.search(hay) if hay else None
+    while m is not None:  # each word once
+        end = hay.find("\n", m.end())
+        end = len(hay) if end < 0 else end
+        scan.lines_of_word(hay[hay.rfind("\n", 0, m.start()) + 1 : end], lines)
+        m = JUNCTION.search(hay, end)
+    hits = []
+    for start, end in lines.items():
+        view = rendered_view(scan.text, start, end)
+        for hit in _scan(view.text, rendered=False):
+            hits.append(_Hit(*view.source(hit.start, hit.end), hit.type, hit.specific))
+    return hits
 
 
 def _private_key_start(text: str, start: int) -> int:
@@ -460,13 +523,20 @@ def _merged(hits: list[_Hit]) -> list[_Hit]:
 
 
 def _has_invisible(text: str) -> bool:
+    """Whether ``text`` holds an ``INVISIBLE`` code point. Checked on the few characters
+    beyond Latin-1 (a ``?`` in a Latin-1 copy) when there are few: a regex search reads
+    every character, a few times slower than the copy and a handful of finds."""
     if text.isascii():
         return False
-    try:  # Latin-1 text can hold only the soft hyphen (a memory copy, then one find)
-        text.encode("latin-1")
-    except UnicodeEncodeError:
-        return INVISIBLE.search(text) is not None
-    return "\u00ad" in text
+    latin = text.encode("latin-1", "replace")
+    pos = latin.find(b"?")
+    for _ in range(64):
+        if pos < 0:
+            return "\u00ad" in text
+        if INVISIBLE.match(text, pos):
+            return True
+        pos = latin.find(b"?", pos + 1)
+    return INVISIBLE.search(text) is not None
 
 
 def _marker(type_: str, value: str) -> str:
@@ -529,18 +599,37 @@ def _item_path(parent: str, index: int, item: Any) -> str:
 @dataclass
 class _Segment:
     path: str
-    key: str | None  # the dict key written before the value ("key: value"), for keyword context
+    key: str | None  # the name written before the value ("key: value"), for keyword context
     value: str
     ref: tuple[Any, Any]  # (container, key or index): where the value sits
+    own_key: bool = True  # ``key`` is the dict key (else the name of a {name, value} entry)
+
+
+_ENTRY_NAMES = ("name", "Name", "key", "Key")
+_ENTRY_VALUES = frozenset({"value", "Value"})
+_IDENTIFIER = re.compile(r"[\w.-]{1,100}")
+
+
+def _entry_name(entry: dict) -> str | None:
+    """The name of a ``{name, value}`` entry (a Kubernetes env variable, a tag, a
+    parameter): its value is assigned to that name, as ``{"DB_PASSWORD": "…"}`` would be."""
+    if "value" not in entry and "Value" not in entry:
+        return None
+    name = next((entry[k] for k in _ENTRY_NAMES if isinstance(entry.get(k), str)), None)
+    return name if name is not None and _IDENTIFIER.fullmatch(name) else None
 
 
 def _segments(value: Any, path: str, out: list[_Segment]) -> None:
     """The strings and numbers of a document, depth first (dicts and lists only)."""
     if isinstance(value, dict):
+        entry = _entry_name(value)
         for key, item in value.items():
             child = _join(path, str(key))
             if isinstance(item, (str, int, float)) and not isinstance(item, bool):
-                out.append(_Segment(child, str(key), str(item), (value, key)))
+                if entry is not None and key in _ENTRY_VALUES:
+                    out.append(_Segment(child, entry, str(item), (value, key), own_key=False))
+                else:
+                    out.append(_Segment(child, str(key), str(item), (value, key)))
             else:
                 _segments(item, child, out)
     elif isinstance(value, list):
@@ -592,7 +681,7 @@ def redact_json(value: _J, where: str) -> tuple[_J, list[Secret]]:
         seg, (container, slot) = segments[i], refs[i].ref
         offset = len(seg.key) + 2 if seg.key is not None else 0
         in_value = [(max(s - offset, 0), e - offset, t) for s, e, t in seg_spans if e > offset]
-        in_key = [(s, min(e, offset - 2), t) for s, e, t in seg_spans if s < offset - 2]
+        in_key = [(s, min(e, offset - 2), t) for s, e, t in seg_spans if s < offset - 2 and seg.own_key]
         where_ = redact_text(seg.path).text
         if in_value:
             container[slot], lines = _apply(seg.value, in_value)

@@ -12,6 +12,7 @@ from rcaloop.contracts import DeadLetter, EvidenceArtifact, RawResult, analysis_
 from rcaloop.ingestion import core as ingestion
 from rcaloop.ingestion.app import dead_letter
 from rcaloop.shared.logs import configure_logging
+from rcaloop.shared.markup_view import rendered_view
 from rcaloop.shared.secrets import (
     TYPES,
     redact_dead_letter,
@@ -53,6 +54,40 @@ LINES = [
     ("key AKIAQ3EGRT7P\u200bLMN4XWZY split", "aws-access-key", "LMN4XWZY"),
     ("the bastion (used password: wyNiPorvVrWncgkb) since", "password", "wyNiPorvVrWncgkb"),
     ("secret_id was reset; password: 7zZ9BcrHGA36uFxN now", "password", "7zZ9BcrHGA36uFxN"),
+    # markup that renders as nothing does not split a key: the source span is redacted whole
+    ("key AKIA**Q3EG**RT7PLMN4XWZY is active", "aws-access-key", "RT7PLMN4XWZY"),
+    ("key AKIA`Q3EG`RT7PLMN4XWZY is active", "aws-access-key", "RT7PLMN4XWZY"),
+    ("key AKIA[Q3EGRT7P](#)LMN4XWZY is active", "aws-access-key", "LMN4XWZY"),
+    ("key AKIA![Q3EG](x.png)RT7PLMN4XWZY is active", "aws-access-key", "RT7PLMN4XWZY"),
+    ("key AKIA<b>Q3EG</b>RT7PLMN4XWZY is active", "aws-access-key", "RT7PLMN4XWZY"),
+    ("key AKIA&#81;3EGRT7PLMN4XWZY is active", "aws-access-key", "3EGRT7PLMN4XWZY"),
+    ("key AKIAQ3EG\ufe0fRT7PLMN4XWZY (variation selector)", "aws-access-key", "RT7PLMN4XWZY"),
+    ("key AKIAQ3EG\u034fRT7PLMN4XWZY (grapheme joiner)", "aws-access-key", "RT7PLMN4XWZY"),
+    ("key AKIAQ3EG\U000e0041RT7PLMN4XWZY (tag character)", "aws-access-key", "RT7PLMN4XWZY"),
+    ("key AKIAQ3EG\u3164RT7PLMN4XWZY (Hangul filler)", "aws-access-key", "RT7PLMN4XWZY"),
+    # a {name, value} entry assigns the value to the name
+    ('env: [{"name": "DB_PASSWORD", "value": "Kq7vR2xW9mZt"}]', "password", "Kq7vR2xW9mZt"),
+    ("env: {name: API_TOKEN, value: plainwordtoken}", "token", "plainwordtoken"),
+    # command-line passwords
+    ("mysql -h db.prod -u checkout -pKq7vR2xW9mZt checkout", "password", "Kq7vR2xW9mZt"),
+    ("sshpass -p 'Kq7vR2xW9mZt' ssh deploy@bastion", "password", "Kq7vR2xW9mZt"),
+    ("redis-cli -h cache -a Kq7vR2xW9mZt ping", "password", "Kq7vR2xW9mZt"),
+    ("docker login -u ci -p Kq7vR2xW9mZt registry.example", "password", "Kq7vR2xW9mZt"),
+    ("ldapsearch -x -D cn=admin -w Kq7vR2xW9mZt -b dc=example", "password", "Kq7vR2xW9mZt"),
+    ("curl -u admin:Kq7vR2xW9mZt http://checkout-api:8080/admin/pool", "password", "Kq7vR2xW9mZt"),
+    ("curl --user=admin:hunter2hunter http://x", "password", "hunter2hunter"),
+    ("wget --password=plainword http://x", "password", "plainword"),
+    ("docker login --password Kq7vR2xW9mZt registry.example", "password", "Kq7vR2xW9mZt"),
+    ("vault login --token hvs.CAESIJ9x2Kq7vR2xW9mZt", "token", "hvs.CAESIJ9x2Kq7vR2xW9mZt"),
+    # a generated value stated in a sentence
+    ("the admin password is Kq7vR2xW9mZt since the 13:55 reset", "password", "Kq7vR2xW9mZt"),
+    ("the DB password was changed to P@ssw0rd2026 by the job", "password", "P@ssw0rd2026"),
+    ("the api key for the billing service is now aB3dE5fG7hJ9 per the runbook", "api-key", "aB3dE5fG7hJ9"),
+    # a webhook without its scheme, a Vault AppRole secret_id (the role's password, not an id)
+    ("pasted hooks.slack.com/services/T01ABCDEF/B02GHIJKL/aBcDeFgHiJkLmNoPqRsTuVwX; rotate it", "webhook-url",
+     "aBcDeFgHiJkLmNoPqRsTuVwX"),
+    ("vault write auth/approle/login role_id=ci secret_id=7c1e4b2a-9f3d-4e8a-b6c5-d4e3f2a1b0c9", "secret",
+     "7c1e4b2a-9f3d-4e8a-b6c5-d4e3f2a1b0c9"),
 ]
 
 
@@ -86,10 +121,71 @@ def test_each_kind_is_found_typed_and_redacted(line, type_, value):
         "sensitive_data: config:private-key, logs:token",
         "commit 9d1e0a7c4b2f8e6a1d3c5b7e9f0a2c4e6b8d0f1a, see /srv/checkouts/shop/notifier/keys.py line 88",
         "https://git.example/org/shop/blob/4f2c9e1/notifier/hooks/webhook_sender.py#L3",
+        # values the agent withheld or templated
+        "the deploy hook was called as `/hooks/deploy?token=REDACTED` (value withheld)",
+        "the retry job calls `/api/pool/reset?token=${POOL_TOKEN}`; the bot reads `?token={{token}}`",
+        # a state, a place or a name, not a value
+        "- token: expired",
+        "- **Token:** revoked",
+        "  password: stored-in-vault",
+        "- signing-secret: payments/webhook-signing",
+        "the sidecar reads `private-key: /etc/tls/tls.key` and `secret-key: /run/secrets/app.key`",
+        "  private_key: tls.key",
+        "matched signature: https://sigmatch.example/match?signature=db-pool-exhaustion",
+        "see https://grafana.example/d/pool?orgId=1&page=2&key=overview",
+        # prose and commands that name a password without giving one
+        "the password is rotated every 90 days; the token is valid; the secret is sha256-hashed",
+        "the password was too-short and the api key is in vault",
+        "psql --password checkout (prompts for it)",
+        "mysql -p -h db.prod checkout",
+        "docker login --password-stdin < token.txt",
+        "docker run -u 1000:1000 checkout-api",
+        "vault audit: approle login denied role_id=deploy-ci reason=secret_id expired",
+        "secret_id_accessor=7c1e4b2a-9f3d-4e8a-b6c5-d4e3f2a1b0c9",
+        "- name: DB_PASSWORD\n  valueFrom:\n    secretKeyRef: {name: checkout-db, key: password}",
+        # underscores inside a word are not emphasis, so they never join one
+        "region ASIA_PACIFIC_REGION_NAME_PRIMARY, setting db.pool.max_size",
     ],
 )
 def test_secret_words_without_secret_values_are_left_alone(text):
     assert redact_text(text).found == () and redact_text(text).text == text
+
+
+def test_a_split_key_is_redacted_in_the_source_so_no_rendering_shows_it():
+    text = "# t\n\nthe bot's key AKIA[Q3EGRT7P](#)LMN4XWZY and **AKIA**Q3EG**RT7PLMN4XWZY** are live\n"
+    done = redact_text(text)
+    assert done.found == (("aws-access-key", 3), ("aws-access-key", 3))
+    assert done.text == "# t\n\nthe bot's key [REDACTED:aws-access-key] and **[REDACTED:aws-access-key]** are live\n"
+    parsed = parse(BASE.replace("- read the pool size on a live pod", "- key AKIA[Q3EGRT7P](#)LMN4XWZY is active"))
+    assert "LMN4XWZY" not in parsed.model_dump_json()
+    assert [f.type for f in parsed.red_flags] == ["aws-access-key"]
+
+
+def test_the_rendered_view_traces_each_character_to_its_source():
+    text = "a **b** [c](x) d&amp;e <i>f</i> max_size _g_ [REDACTED:token]"
+    view = rendered_view(text)
+    assert view.text == "a b c d&e f max_size g [REDACTED:token]"
+    start, end = view.source(view.text.index("b"), view.text.index("d") + 1)
+    assert text[start:end] == "b** [c](x) d"
+    start, end = view.source(view.text.index("&"), view.text.index("&") + 1)
+    assert text[start:end] == "&amp;"
+    assert rendered_view("plain text", 2, 6).source(0, 4) == (2, 6)
+
+
+def test_an_env_entry_assigns_its_value_across_two_lines():
+    manifest = "env:\n- name: DB_USER\n  value: checkout\n- name: DB_PASSWORD\n  value: Kq7vR2xW9mZt\n"
+    done = redact_text(manifest)
+    assert done.found == (("password", 5),)
+    assert done.text == manifest.replace("Kq7vR2xW9mZt", "[REDACTED:password]")
+
+
+def test_a_name_value_entry_in_a_document_is_an_assignment_whatever_the_key_order():
+    doc = {"env": [{"name": "DB_USER", "value": "checkout"}, {"value": "Kq7vR2xW9mZt", "name": "DB_PASSWORD"}],
+           "tags": [{"Key": "team", "Value": "payments"}]}  # fmt: skip
+    redacted, found = redact_json(doc, "capture.evidence[E06].value")
+    assert [(s.type, s.where) for s in found] == [("password", "capture.evidence[E06].value.env[1].value")]
+    assert redacted["env"][1] == {"value": "[REDACTED:password]", "name": "DB_PASSWORD"}
+    assert redacted["env"][0] == doc["env"][0] and redacted["tags"] == doc["tags"]
 
 
 def test_a_private_key_is_redacted_whole_and_lines_are_kept():

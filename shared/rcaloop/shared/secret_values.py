@@ -1,0 +1,153 @@
+"""Whether a value a secret rule matched is a secret, or only names one.
+
+A rule of the detector (``rcaloop.shared.secrets``) finds where a value is given: after a
+secret-like name (``password: …``), in a query parameter (``?token=…``), as a command-line
+password (``mysql -p…``) or in a sentence (``the password is …``). The forms differ in
+how sure they are, so each rule names one ``Check``:
+
+- ``assignment`` (``name: value``, ``name = value``): any value, but a plain word in prose
+  (``the secret: payments/webhook-signing was rotated``) is no assignment; it counts when the
+  name starts the line and the value ends it (YAML, a config line);
+- ``value`` (a command-line password, a ``{name, value}`` entry): the form says it is one;
+- ``parameter`` (a query parameter, a long option's value after a space): a plain word is a
+  name (``?signature=db-pool-exhaustion``, ``psql --password mydb``);
+- ``statement`` (``the admin password is …``): only a value that looks generated.
+
+Under every check a value is not a secret when it names the absence of one (``none``,
+``REDACTED``, ``xxxx``), refers to one (``${TOKEN}``, ``{{ token }}``, ``os.environ[…]``),
+states one's condition (``expired``, ``revoked``, ``stored-in-vault``), says where one is
+kept (``/etc/tls/tls.key``, ``payments/webhook-signing``) or is an id (``api_key_id: 7``;
+but a Vault ``secret_id`` is the role's password, so that name is never an id).
+detect-secrets' own false-positive filters do most of it.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Literal
+
+from detect_secrets.filters import heuristic
+
+Check = Literal["assignment", "value", "parameter", "statement"]
+
+PLACEHOLDERS = frozenset(
+    {"none", "null", "nil", "true", "false", "empty", "redacted", "hidden", "masked", "unset", "required",
+     "optional", "undefined", "example", "placeholder", "xxx", "xxxx", "xxxxx", "xxxxxx", "xxxxxxxx"}
+)  # fmt: skip
+"""Values that name the absence of a secret rather than being one."""
+STATES = frozenset(
+    {"active", "inactive", "valid", "invalid", "missing", "present", "absent", "wrong", "incorrect", "correct",
+     "ok", "stale", "old", "new", "default", "blank", "pending", "unknown", "live", "broken", "gone", "same",
+     "different", "available", "unavailable", "rotating", "expiring", "working", "failing"}
+)  # fmt: skip
+"""Words that state a secret's condition (so does any word ending in ``-ed``: ``expired``)."""
+FUNCTION_WORDS = frozenset(
+    {"in", "at", "from", "by", "via", "of", "on", "to", "the", "a", "an", "see", "not", "no", "is", "was", "and",
+     "or", "for", "with", "per", "into", "after", "before", "below", "above"}
+)  # fmt: skip
+"""Words of a sentence, not of a secret (``stored-in-vault``, ``--password and``)."""
+KEY_FILES = frozenset(
+    {"key", "pem", "crt", "cer", "der", "p12", "pfx", "jks", "keystore", "pub", "asc", "gpg", "kdbx", "env", "json",
+     "yaml", "yml", "txt", "conf", "cfg", "ini", "properties", "toml"}
+)  # fmt: skip
+"""File name endings of a value that says where a key is kept (``tls.key``)."""
+
+_PLAIN_WORD = re.compile(r"[A-Za-z]+(?:[-/._][A-Za-z]+)*")
+_WORDS = re.compile(r"[A-Za-z]+(?:[-_][A-Za-z]+)*")
+_PATH = re.compile(r"(?:~|\.{1,2})?/?[\w.-]+(?:/[\w.-]+)*/?")
+_GENERATED = re.compile(r"[A-Za-z0-9!@#$%^&*+=?~]{8,}")
+_CREDENTIAL_ID = re.compile(r"secret[_-]?id\b", re.I)
+_TRAILING = ".,;:!?)]}>*"
+
+
+def is_secret(check: Check, line: str, name_start: int, value_start: int, value: str, quoted: bool) -> bool:
+    """Whether ``value``, matched at ``value_start`` of ``line`` after the name at
+    ``name_start``, is a secret under ``check``."""
+    if check == "statement" and not generated(value):  # the cheap test first: prose is long
+        return False
+    if _names_no_secret(value, line[name_start:], line[name_start:value_start]):
+        return False
+    if check in ("value", "statement"):
+        return True
+    plain = _PLAIN_WORD.fullmatch(value) is not None and not _mixed_case(value)
+    if check == "parameter":
+        return not plain
+    if quoted or "=" in line[name_start:value_start] or not plain:
+        return True
+    while name_start and (line[name_start - 1].isalnum() or line[name_start - 1] in "_-"):
+        name_start -= 1
+    starts = not line[:name_start].strip(" \t-*>#`'\"{[")
+    ends = not line[value_start + len(value) :].strip(" \t" + _TRAILING + "`'\"")
+    return starts and ends
+
+
+def _names_no_secret(value: str, assignment: str, name: str) -> bool:
+    """detect-secrets' filters, and values that name, place or describe a secret."""
+    bare = value.strip("*.")
+    credential_id = _CREDENTIAL_ID.search(name) is not None
+    return (
+        len(value) < 3
+        or not bare
+        or bare.lower() in PLACEHOLDERS
+        or heuristic.is_templated_secret(value)
+        or heuristic.is_prefixed_with_dollar_sign(value)
+        or heuristic.is_not_alphanumeric_string(value)
+        or heuristic.is_sequential_string(value)
+        or (not credential_id and heuristic.is_potential_uuid(value))
+        or (not credential_id and heuristic.is_likely_id_string(value, assignment))  # its own name, not the line's
+        or heuristic.is_indirect_reference(assignment)
+        or "[REDACTED:" in value
+        or _describes(bare)
+        or _location(bare)
+    )
+
+
+def _describes(value: str) -> bool:
+    """A state (``expired``, ``revoked``) or a phrase (``stored-in-vault``), not a secret."""
+    if not _WORDS.fullmatch(value):
+        return False
+    words = re.split(r"[-_]", value.lower())
+    if len(words) == 1:
+        word = words[0]
+        return word in STATES or word in FUNCTION_WORDS or (len(word) >= 5 and word.endswith("ed"))
+    return any(w in STATES or w in FUNCTION_WORDS or (len(w) >= 5 and w.endswith("ed")) for w in words)
+
+
+def _location(value: str) -> bool:
+    """A path or a key file's name (``/etc/tls/tls.key``, ``payments/webhook-signing``):
+    where a secret is kept. A segment that looks generated makes it a value again."""
+    if "/" in value:
+        if not _PATH.fullmatch(value):
+            return False
+    elif value.rpartition(".")[2].lower() not in KEY_FILES or "." not in value:
+        return False
+    return not any(generated(part) for part in re.split(r"[/.]", value))
+
+
+def generated(value: str) -> bool:
+    """Looks generated rather than written: eight or more letters, digits and symbols (no
+    separator) switching between lower case, upper case and digits at least three times
+    (``Kq7vR2xW9mZt``, ``P@ssw0rd``; not ``sha256sum``, ``k8s-prod-01`` or ``ISO8601``)."""
+    if not _GENERATED.fullmatch(value):
+        return False
+    kinds = [0 if c.islower() else 1 if c.isupper() else 2 for c in value if c.isalnum()]
+    return sum(a != b for a, b in zip(kinds, kinds[1:])) >= 3
+
+
+def _mixed_case(value: str) -> bool:
+    """Letters only, but mixed case inside a long value (``wyNiPorvVrWncgkb``): generated, not a word."""
+    return len(value) >= 10 and any(c.isupper() for c in value[1:]) and any(c.islower() for c in value)
+
+
+def secret_type(name: str) -> str:
+    """The type of a secret given to ``name`` (a password, a token, a key …)."""
+    name = name.lower()
+    if "pass" in name or "pwd" in name or "contrase" in name:
+        return "password"
+    if "priv" in name:
+        return "private-key"
+    if "token" in name:
+        return "token"
+    if "secret" in name:
+        return "secret"
+    return "api-key"
