@@ -78,3 +78,17 @@ def test_capture_given_as_json_text_and_not_an_object():
 
     assert parse(json.dumps(capture()), kind="capture").outcome == "report"
     assert parse("[1, 2]", kind="capture").errors[0].code == "RCA601"
+
+
+def test_capture_evidence_ids_written_as_numbers_are_the_ids_its_claims_cite():
+    content = capture()
+    number = {item["id"]: n for n, item in enumerate(content["evidence"], start=1)}
+    for item in content["evidence"]:
+        item["id"] = number[item["id"]]
+    for claim in content["claims"]:
+        claim["evidence_ids"] = [number[e] for e in claim["evidence_ids"]]
+    content["claims"][1]["evidence_ids"] = [4.0]  # a float written for an integer is the same id
+    parsed = parse(content, kind="capture")
+    assert [a.id for a in parsed.artifacts] == ["1", "2", "3", "4", "5"]
+    assert [c.evidence_ids for c in parsed.diagnosis.claims] == [["1", "2", "3"], ["4"], ["2"]]
+    assert parsed.warnings == []

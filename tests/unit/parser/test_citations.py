@@ -158,3 +158,36 @@ def test_autolinks_are_citations_too():
     parsed = parse("# t\n\n## Summary\nsee <https://evil.example/x>\n")
     assert [c.kind for c in parsed.citations] == ["url"]  # the fallback post repeats the report's links
     assert parsed.chat_rendered == "**t**\n\nsee `evil.example`"
+
+
+@pytest.mark.parametrize(
+    ("text", "posted"),
+    [
+        ("see grafana.acme.io/d/pool?orgId=1 now", "see `grafana.acme.io` now"),
+        ("see grafana.acme.io:3000/d/pool.", "see `grafana.acme.io`."),
+        ("see Www.grafana.acme.io/d/pool", "see `www.grafana.acme.io`"),
+        ("see WWW.grafana.acme.io", "see `www.grafana.acme.io`"),
+        ("(dashboards.acme.io/d/pool)", "(`dashboards.acme.io`)"),
+    ],
+)
+def test_a_url_without_a_scheme_is_reduced_to_its_host(text, posted):
+    out = render(text, R, part="chat")
+    assert out.text == posted
+    assert [w.code for w in out.warnings] == ["RCA233"]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "see prod.yaml and prod.yaml:42",
+        "edit config/checkout/prod.yaml and shop: config/prod.yaml",
+        "upgrade from 1.9.3/1.10.0 to v1.9.4/",
+        "read /srv/x.yaml/y and org/deploy-playbooks:roles/vault_login/tasks/main.yml",
+        "label `app.kubernetes.io/name=checkout` (in code, not linked)",
+        "```\ngrafana.acme.io/d/pool\n```",
+        "mail ops@acme.io about it",
+    ],
+)
+def test_file_names_versions_paths_and_code_are_not_urls(text):
+    out = render(text, R, part="chat")
+    assert out.text == text and out.warnings == []

@@ -86,7 +86,7 @@ def test_binary_garbage(text):
     assert_safe(parse(text))
 
 
-FENCE_OPENER = re.compile(r"(?m)^ {0,3}(?:`{3,}|~{3,})")
+CODE_BLOCK_OPENER = re.compile(r"(?mi)^ {0,3}(?:`{3,}|~{3,})|^[ \t]*<(?:pre|script|style|textarea|!--)")
 
 
 @FAST
@@ -95,7 +95,7 @@ def test_text_inside_a_valid_report(text):
     """Fuzz the chat and the report around a valid skeleton: the parser never loses its footing."""
     parsed = parse(BASE.replace("**Now**", text + "\n**Now**").replace("## Summary", "## Summary\n" + text))
     assert_safe(parsed)
-    if not FENCE_OPENER.search(text):  # (a fence left open runs to the end: the fields block is then code)
+    if not CODE_BLOCK_OPENER.search(text):  # (a block left open runs to the end: the fields block is then code)
         assert parsed.fields.confidence == "high"
 
 
@@ -145,6 +145,14 @@ def test_one_megabyte_inputs_parse_in_bounded_time():
         "spaces after link open": "[a](" + " " * mb + "x",
         "spaces before title": "[a](x" + " " * mb + "y)",
         "pipes in chat": "RCA_CHAT\n**Now**\n" + "| " * (mb // 2) + "x\n",
+        "markup inside a word": "A**B`C" * (mb // 6),
+        "entities inside a word": "A&#81;" * (mb // 6),
+        "query parameters": "?token=" * (mb // 7),
+        "webhook paths": "x.y/hooks/" * (mb // 10),
+        "colons after a curl user": "curl -u a" + ":" * mb,
+        "closing punctuation": "token: x" + ")" * mb,
+        "pre blocks": "<pre>\n" * (mb // 6),
+        "scheme-less hosts": "RCA_CHAT\n**Now**\n" + "a.bc/" * (mb // 5) + "\n",
     }
     times = {name: _timed(text) for name, text in shapes.items()}
     context = "RCA context (from the RCA service):\n- Already analyzed, do not re-analyze: " + " (" * (mb // 2)

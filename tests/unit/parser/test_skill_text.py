@@ -65,6 +65,48 @@ def test_section_heads_inside_code_fences_are_content():
     assert "**Do NOT**" in parsed.chat.sections.now
 
 
+REPORT, FIELDS = BASE[: BASE.index("RCA_FIELDS")], BASE[BASE.index("RCA_FIELDS") :]
+
+
+@pytest.mark.parametrize(
+    ("quoted", "outcome"),
+    [
+        ("```text\n    ```\n" + FIELDS + "```\n", "incomplete"),  # indented four: code inside the fence
+        ("```text\nexample\n   ```\n" + FIELDS, "report"),  # indented three: the fence's end
+        ("- the block:\n  ```\n  RCA_FIELDS\n     ```\n" + FIELDS, "report"),  # a list item's fence, +3
+        ("<pre>\n" + FIELDS + "</pre>\n", "incomplete"),
+        ("<PRE class='x'>\n" + FIELDS + "</PRE>\n", "incomplete"),
+        ("<textarea>\n" + FIELDS + "</textarea>\n", "incomplete"),
+        ("<!--\n" + FIELDS + "-->\n", "incomplete"),
+        ("<pre>RCA_FIELDS</pre>\n" + FIELDS, "report"),  # a block on one line ends there
+        ("<p>\n" + FIELDS, "report"),  # not a code block
+        ("<preview>\n" + FIELDS, "report"),
+    ],
+)
+def test_a_fields_block_counts_only_outside_code_blocks(quoted, outcome):
+    parsed = parse(REPORT + quoted)
+    assert parsed.outcome == outcome
+    assert ("RCA101" in codes_of(parsed)) == (outcome == "incomplete")
+
+
+def test_an_unclosed_pre_block_runs_to_the_end_and_its_headings_are_not_the_title():
+    parsed = parse(REPORT + "<pre>\n" + FIELDS)
+    assert {"RCA101", "RCA203", "RCA204"} <= set(codes_of(parsed))
+    assert parse("<pre>\n# not the title\n</pre>\n" + BASE).title == "checkout 503s"
+
+
+FIELD_NAMES = ["origin", "confidence", "self_healing", "repo", "commit", "sensitive_data"]
+
+
+@pytest.mark.parametrize("cut_at", [2, 3, 5])
+def test_a_fields_block_cut_short_is_incomplete(cut_at):
+    parsed = parse(BASE[: BASE.index(FIELD_NAMES[cut_at])])
+    assert parsed.outcome == "incomplete"
+    assert [(e.code, e.message.rsplit(": ", 1)[1]) for e in parsed.errors] == [
+        ("RCA301", name) for name in FIELD_NAMES[cut_at:]
+    ]
+
+
 def test_missing_chat_falls_back_to_title_and_summary():
     text = (EXAMPLES / "skill_outputs" / "disk-pressure-no-fields.txt").read_text()
     parsed = parse(text)

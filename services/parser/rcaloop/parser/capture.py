@@ -90,9 +90,23 @@ def _evidence(content: dict, r: Reader) -> list[EvidenceArtifact]:
     for i, item in enumerate(
         r.items(r.require(content, key, "evidence") if key in content else _missing(r, "evidence"), key)
     ):
+        if isinstance(item, dict) and _is_number(item.get("id")):
+            item = {**item, "id": _ident(item["id"])}
         if (artifact := r.model(EvidenceArtifact, item, f"{key}[{i}]")) is not None:
             out.append(artifact)
     return out
+
+
+def _is_number(value: Any) -> bool:
+    return isinstance(value, (int, float)) and not isinstance(value, bool)
+
+
+def _ident(value: Any) -> str:
+    """An evidence id as text, written as a string or a number (``1`` and ``1.0`` are ``"1"``),
+    the same for an evidence item and for the claims that cite it."""
+    if _is_number(value) and float(value).is_integer():
+        return str(int(value))
+    return str(value)
 
 
 def _candidates(items: list[Any], r: Reader) -> list[str]:
@@ -121,11 +135,11 @@ def _claims(items: list[Any], r: Reader, evidence_ids: set[str]) -> list[Claim]:
             r.bad(f"claims[{i}]", "has no text")
             continue
         ids = [
-            str(e)
+            _ident(e)
             for e in r.items(_first(item, "evidence_ids", "supporting_evidence_ids"), f"claims[{i}].evidence_ids")
         ]
         refuting = [
-            str(e)
+            _ident(e)
             for e in r.items(
                 _first(item, "refuting_evidence_ids", "contradicting_evidence_ids", "refutes"),
                 f"claims[{i}].refuting_evidence_ids",

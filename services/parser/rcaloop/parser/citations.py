@@ -42,8 +42,18 @@ CODE = re.compile(r"(?i:code):([A-Za-z0-9][A-Za-z0-9._-]{0,99})@([0-9a-fA-F]{7,4
 UNSAFE_CHAR = re.compile(r"[\x00-\x1f\x7f\\]")
 PLACEHOLDER = re.compile("\ue000(\\d+)\ue001")
 _OPEN, _CLOSE = "\ue000", "\ue001"
-BARE_URL = re.compile(r"(?<![\w.+-])(?:[A-Za-z][A-Za-z0-9+.-]{1,31}://|www\.)[^\s<>\"'`\[\]()\ue000\ue001]*", re.I)
-"""A URL written as text (chat apps link these): any ``scheme://…`` or ``www.…``."""
+BARE_URL = re.compile(
+    r"(?<![\w.+-])(?:[A-Za-z][A-Za-z0-9+.-]{1,31}://|www\.|(?P<host>(?<![/@:])(?:[A-Za-z0-9-]{1,63}\.)+[A-Za-z]{2,24}"
+    r"(?::[0-9]{1,5})?/))[^\s<>\"'`\[\]()\ue000\ue001]*",
+    re.I,
+)
+"""A URL written as text (chat apps link these): any ``scheme://…``, ``www.…``, or a host
+without a scheme followed by a path (``grafana.acme.io/d/pool``, ``grafana.acme.io:3000/d``):
+its last label is letters only (not a version, ``1.9.3/``) and a path or port follows (a
+file name, ``prod.yaml`` or ``prod.yaml:42``, has neither; a path, ``config/prod.yaml``,
+has no dot before its first ``/``)."""
+URL_HINT = re.compile(r"://|www\.|\.[A-Za-z]{2,24}(?::[0-9]{1,5})?/", re.I)
+"""A quick test for text that may hold a ``BARE_URL``."""
 ANCHOR = re.compile(r"<a\b([^<>]{0,2048})>([^<]{0,%d})</a\s*>" % MAX_LABEL, re.I)
 HREF = re.compile(r"""href\s*=\s*["']?([^"'\s>]{1,%d})""" % MAX_TARGET, re.I)
 
@@ -293,19 +303,21 @@ def reduce_urls(text: str, out: Rendered, line: int | None, first_line: int = 1,
     """Every URL written as text becomes its host (`` `host` ``, plain inside code, where
     chat apps link nothing): agents cite, never link, and a URL may carry a token. Each
     is an ``RCA233`` warning at its line (``line`` when given, else counted in ``text``)."""
-    if "://" not in text and "www." not in text and "WWW." not in text:
+    if URL_HINT.search(text) is None:
         return text
     fences = find_fences(text.split("\n")) if "```" in text or "~~~" in text else None
     lines = _Lines(text, first_line)
 
     def repl(m: re.Match[str]) -> str:
         at = lines.at(m.start())
-        if warn and len(out.warnings) < MAX_CITATIONS:
-            out.warnings.append(codes.URL_TEXT.issue(line=line if line is not None else at))
         line_start = text.rfind("\n", 0, m.start()) + 1
         in_code = text.count("`", line_start, m.start()) % 2 == 1 or (
             fences is not None and at - first_line in fences
         )
+        if in_code and m.group("host"):
+            return m.group(0)  # a host and path in code is not linked (a label, app.kubernetes.io/name)
+        if warn and len(out.warnings) < MAX_CITATIONS:
+            out.warnings.append(codes.URL_TEXT.issue(line=line if line is not None else at))
         url = m.group(0)
         trail = url[len(url.rstrip(".,;:!?*_")) :]
         host = _host(url[: len(url) - len(trail)])

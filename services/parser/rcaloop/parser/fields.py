@@ -1,8 +1,12 @@
 """The RCA_FIELDS block that ends every report.
 
-One ``key: value`` per line. An invalid value leaves the field unset with a warning; a
-``sensitive_data`` item that is not a plain ``where:type`` is dropped and its text is
-never repeated (it may be the secret itself) — findings point at it by position only.
+One ``key: value`` per line. Every field has a value that says nothing is known
+(``undetermined``, ``unknown``, ``none``), so a run that finished writes all six: a missing
+field is an error (the output was cut short, or it ignores the contract — either way the
+declaration of sensitive data cannot be read as ``none``). An invalid value leaves the
+field unset with a warning; a ``sensitive_data`` item that is not a plain ``where:type``
+is dropped and its text is never repeated (it may be the secret itself) — findings point
+at it by position only.
 """
 
 from __future__ import annotations
@@ -37,6 +41,7 @@ FIELD_LINE = re.compile(r"([A-Za-z_]+)[ \t]*:[ \t]*(.*)")
 class FieldsResult:
     fields: Fields
     red_flags: list[RedFlag] = field(default_factory=list)
+    errors: list[Issue] = field(default_factory=list)
     warnings: list[Issue] = field(default_factory=list)
 
 
@@ -73,7 +78,7 @@ def parse_fields(lines: list[str], first_line: int, registry: Registry | None = 
     accepted: dict[str, object] = {"sensitive_data": []}
     for name in FIELD_NAMES:
         if name not in values:
-            warnings.append(codes.FIELD_MISSING.issue(name))
+            result.errors.append(codes.FIELD_MISSING.issue(name))
             continue
         _set_field(result, accepted, name, values[name], value_lines[name], registry)
     result.fields = Fields(**accepted)

@@ -66,7 +66,7 @@ def parse_skill_text(text: str, resolver: Resolver) -> SkillText:
         result.errors.append(codes.EMPTY_OUTPUT.issue())
         return result
     lines = text.split("\n")
-    fences = find_fences(lines)
+    fences = find_fences(lines, html=True)
     markers = _markers(lines, fences, result)
     first = next(i for i, ln in enumerate(lines) if ln.strip())
     if lines[first].lstrip().startswith("RCA_OUTCOME:"):
@@ -104,15 +104,19 @@ def parse_skill_text(text: str, resolver: Resolver) -> SkillText:
         )
         result.fields = parsed.fields
         result.red_flags += parsed.red_flags
+        result.errors += parsed.errors
         result.warnings += parsed.warnings
+        if parsed.errors:
+            result.outcome = "incomplete"
     return result
 
 
 def _markers(lines: list[str], fences: Fences, result: SkillText) -> list[_Marker]:
     """Marker lines (alone on their line; ``RCA_OUTCOME:`` starts its line). One cheap pass.
 
-    A marker in a code block (a fence, or indented four spaces) is a quoted example: it
-    does not count, so a fenced ``RCA_FIELDS`` cannot stand in for a missing block.
+    A marker in a code block (a fence, an HTML ``<pre>`` block, or indented four spaces)
+    is a quoted example: it does not count, so a fenced ``RCA_FIELDS`` cannot stand in for
+    a missing block.
     """
     out: list[_Marker] = []
     for index, line in enumerate(lines):
