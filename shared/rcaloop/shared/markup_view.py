@@ -8,8 +8,8 @@ redacts, in the source, the span that produced what it found there.
 
 Removed: emphasis, code and strike-through markers (``*``, `````, ``~``), underscores that
 can be emphasis (not those inside a word, ``max_size``, which CommonMark keeps), link
-brackets and targets (``[label](target)`` and ``[label][ref]`` leave the label), HTML
-tags without attributes; an entity becomes its character. A redaction marker
+brackets and targets (``[label](target)`` and ``[label][ref]`` leave the label), HTML tags
+and inline comments (``<!-- -->``) on one line; an entity becomes its character. A redaction marker
 (``[REDACTED:token]``) stays as written.
 """
 
@@ -20,24 +20,31 @@ from bisect import bisect_right
 from dataclasses import dataclass, field
 from html import unescape
 
-_TAG = r"</?[A-Za-z][A-Za-z0-9]{0,20}/?>"
-_ENTITY = r"&(?:#[0-9]{1,7}|#[xX][0-9A-Fa-f]{1,6}|[A-Za-z][A-Za-z0-9]{1,31});"
-_TARGET = r"\]\([^()\s]{0,2048}\)|\]\[[^\[\]\s]{0,500}\]"
-_MARKUP = _TARGET + r"|!?\[|\]|" + _TAG + r"|[*`~]+|(?<![A-Za-z0-9])_+|_+(?![A-Za-z0-9])|" + _ENTITY
-MARKUP = re.compile(r"(?P<marker>\[REDACTED:[a-z][a-z0-9-]{0,39}\])|(?P<entity>" + _ENTITY + ")|" + _MARKUP)
-"""One piece of markup (or a redaction marker, kept)."""
+_FIRST = r"[\[\]!<*`~_&]"
+_AFTER_FIRST = (  # each piece of markup by its first character (a search skips to those quickly)
+    r"(?:(?<=\[)(?:REDACTED:[a-z][a-z0-9-]{0,39}\])?"  # a link's "[", or a redaction marker (kept)
+    r"|(?<=\])(?:\([^()\s]{0,2048}\)|\[[^\[\]\s]{0,500}\])?"  # "]" and a link's target or reference
+    r"|(?<=!)\["  # an image's "!["
+    r"|(?<=<)(?:/?[A-Za-z][A-Za-z0-9]{0,20}(?:[ \t][^<>\n]{0,200})?/?>|!--[^\n]{0,200}?-->)"  # a tag, a comment
+    r"|(?<=[*`~])[*`~]*"  # emphasis, code, strike-through
+    r"|(?<=_)(?<!__)(?:(?<![A-Za-z0-9]_)_*|_*(?![A-Za-z0-9_]))"  # a run of underscores, unless inside a word
+    r"|(?<=&)(?:#[0-9]{1,7}|#[xX][0-9A-Fa-f]{1,6}|[A-Za-z][A-Za-z0-9]{1,31});"  # an entity
+    r")"
+)
+MARKUP = re.compile(_FIRST + _AFTER_FIRST)
+"""One piece of markup, or a redaction marker (which stays)."""
 
 _TOKEN_CHAR = r"[A-Za-z0-9+/=-]"
-_FIRST = r"[*`~\[\]<&!]"
 JUNCTION = re.compile(
-    _FIRST + r"(?<=" + _TOKEN_CHAR + _FIRST + r")"
-    r"(?:(?<=!)\[|(?<=<)" + _TAG[1:] + r"|(?<=&)" + _ENTITY[1:]
-    + r"|(?<=\])(?:\([^()\s]{0,2048}\)|\[[^\[\]\s]{0,500}\])?|(?<=[*`~\[]))"
-    r"(?:" + _MARKUP + r")*(?=" + _TOKEN_CHAR + ")"
+    _FIRST + "(?<=" + _TOKEN_CHAR + _FIRST + ")" + _AFTER_FIRST + "(?:" + _FIRST + _AFTER_FIRST + ")*(?=" + _TOKEN_CHAR + ")"
 )
 """Markup between two characters of a token (letters, digits, ``+/=-``): where rendering
-joins what the source keeps apart. It starts with one of a few characters, so a search
-skips the rest of a text quickly."""
+joins what the source keeps apart."""
+SPACED_JUNCTION = re.compile(
+    "<(?<=" + _TOKEN_CHAR + "<)(?:/?[A-Za-z][A-Za-z0-9]{0,20}[ \t][^<>\n]{0,200}>|!--[^\n]{0,200}?-->)"
+)
+"""A tag with attributes or an inline comment right after a token character: markup with
+blanks inside, so it is not inside one word."""
 
 
 @dataclass(frozen=True)
@@ -80,8 +87,9 @@ def rendered_view(text: str, start: int = 0, end: int | None = None) -> View:
         length += len(piece)
 
     for m in MARKUP.finditer(text, start, end):
-        char = unescape(m.group()) if m.group("entity") else ""
-        if m.group("marker") or len(char) > 1:  # a marker, or an entity that is not one character
+        piece = m.group()
+        char = unescape(piece) if piece[0] == "&" else ""
+        if piece.startswith("[REDACTED:") or len(char) > 1:  # a marker, or an entity that is not one character
             continue
         if m.start() > at:
             add(text[at : m.start()], (at, m.start(), True))

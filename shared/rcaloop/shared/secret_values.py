@@ -16,7 +16,8 @@ how sure they are, so each rule names one ``Check``:
 Under every check a value is not a secret when it names the absence of one (``none``,
 ``REDACTED``, ``xxxx``), refers to one (``${TOKEN}``, ``{{ token }}``, ``os.environ[…]``),
 states one's condition (``expired``, ``revoked``, ``stored-in-vault``), says where one is
-kept (``/etc/tls/tls.key``, ``payments/webhook-signing``) or is an id (``api_key_id: 7``;
+kept (``/etc/tls/tls.key``, ``payments/webhook-signing``), is given to a name about a secret
+and does not look generated (``SECRET_NAME: checkout-db``) or is an id (``api_key_id: 7``;
 but a Vault ``secret_id`` is the role's password, so that name is never an id).
 detect-secrets' own false-positive filters do most of it.
 """
@@ -57,6 +58,12 @@ _WORDS = re.compile(r"[A-Za-z]+(?:[-_][A-Za-z]+)*")
 _PATH = re.compile(r"(?:~|\.{1,2})?/?[\w.-]+(?:/[\w.-]+)*/?")
 _GENERATED = re.compile(r"[A-Za-z0-9!@#$%^&*+=?~]{8,}")
 _CREDENTIAL_ID = re.compile(r"secret[_-]?id\b", re.I)
+_NAME = re.compile(r"[\w.-]+")
+ABOUT_A_SECRET = frozenset(
+    {"name", "file", "path", "ref", "header", "ttl", "length", "type", "arn", "version", "count", "expiry", "rotation"}
+)  # fmt: skip
+"""Last words of a name that is about a secret, not the secret (``SECRET_NAME: checkout-db``,
+``DB_PASSWORD_FILE``): its value is a secret only when it looks generated."""
 _TRAILING = ".,;:!?)]}>*"
 
 
@@ -99,7 +106,13 @@ def _names_no_secret(value: str, assignment: str, name: str) -> bool:
         or "[REDACTED:" in value
         or _describes(bare)
         or _location(bare)
+        or (_about_a_secret(name) and not generated(bare))
     )
+
+
+def _about_a_secret(name: str) -> bool:
+    m = _NAME.match(name)
+    return m is not None and re.split(r"[_.-]", m.group().lower())[-1] in ABOUT_A_SECRET
 
 
 def _describes(value: str) -> bool:

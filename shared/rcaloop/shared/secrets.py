@@ -40,7 +40,7 @@ from detect_secrets.plugins import (
 )  # fmt: skip
 
 from rcaloop.contracts import DeadLetter, EvidenceArtifact, RawResult
-from rcaloop.shared.markup_view import JUNCTION, View, rendered_view
+from rcaloop.shared.markup_view import JUNCTION, SPACED_JUNCTION, View, rendered_view
 from rcaloop.shared.secret_values import Check, is_secret, secret_type
 
 MARKER = re.compile(r"\[REDACTED:([a-z][a-z0-9-]{0,39})\]")
@@ -71,7 +71,8 @@ class Rule:
     pattern: re.Pattern[str]
     needs: tuple[str, ...] = ()
     group: int = 0
-    """the part redacted: 0 the whole match, else that group"""
+    """the part redacted: 0 the whole match, -1 the group that matched last (a pattern of
+    alternatives with one group each), else that group"""
     check: Check | None = None
     """how the matched value is judged (``secret_values``); none: the match is a secret
     (a token's own shape). A checked rule's ``secret`` type is read from the name (group 1)."""
@@ -166,16 +167,23 @@ _URL_TAIL = r"[^\s\"'<>()\[\]`]"
 _SCHEME = r"(?<![\w.-])(?:https?://)?"
 """A webhook URL is one with or without its scheme (chat apps link both)."""
 _SECRET_NAME = r"(?:" + "|".join(keyword.DENYLIST) + r"|token)"
-_TOOL_PASSWORD_FLAGS = (
-    (r"(?:mysql\w*|mariadb[\w-]*)", "-p", ""),  # "-p value" prompts: the value is the database
-    ("sshpass", "-p", r"[ \t]*"),
-    ("redis-cli", "-a", r"[ \t]+"),
-    (r"ldap\w+", "-w", r"[ \t]+"),
-    (r"mongo\w*", "-p", r"[ \t]+"),
-    (r"(?:docker|podman|nerdctl|helm[ \t]+registry)[ \t]+login", "-p", r"[ \t]+"),
+_COMMAND_PASSWORDS = (
+    r"(?:mysql\w*|mariadb[\w-]*)\b{args}-p",  # attached: "-p value" prompts, and the value is the database
+    r"sshpass\b{args}-p[ \t]*",
+    r"redis-cli\b{args}-a[ \t]+",
+    r"ldap\w+\b{args}-w[ \t]+",
+    r"mongo\w*\b{args}-p[ \t]+",
+    r"(?:docker|podman|nerdctl|helm[ \t]+registry|az)[ \t]+login\b{args}-p[ \t]+",
+    r"openssl\b{args}-pass(?:in|out)?[ \t]+pass:",  # env:VAR and file:PATH only name where it is
+    r"curl\b{args}(?:-u|-U|--user|--proxy-user)(?:[ \t]+|=)?[\"']?[^\s:\"'`-][^\s:\"'`]*:",  # user:password
 )
-"""(command, flag, separator) of commands that take a password as a short flag. These
-rules run on the lines holding `` -`` (a flag after a space)."""
+"""Commands that take a password as a short flag (or ``user:password``), each up to where the
+password starts; ``{args}`` is the arguments before the flag (on the same command)."""
+_COMMAND_PASSWORD = re.compile(
+    r"\b(?:"
+    + "|".join(c.format(args=r"[^\n|;&]{0,300}?(?<![\w-])") + r"[\"']?([^\s\"'`]+)" for c in _COMMAND_PASSWORDS)
+    + ")"
+)
 EXTRA_RULES: tuple[Rule, ...] = (
     Rule("webhook-url", re.compile(
         _SCHEME + r"hooks\.slack\.com/(?:services|workflows|triggers)/" + _URL_TAIL + "+", re.I),
@@ -210,23 +218,15 @@ EXTRA_RULES: tuple[Rule, ...] = (
          ("pass", "pwd", "secret", "token", "key"), group=2, check="value", spans_words=True, next_line=True),
     *(
         Rule("secret", re.compile(
-            r"(?<![\w-])--(?P<name>(?:[a-z0-9]+-)*(?:password|passwd|pass|token|secret|api-?key|access-key|secret-key))"
+            r"(?<![\w-])--(?P<name>(?:[a-z0-9]+-)*"
+            r"(?:password|passwd|pass|token|secret|secret-id|api-?key|access-key|secret-key))"
             + separator + r"[\"']?([^\s\"'`]+)", re.I),
              ("pass", "pwd", "token", "secret", "key"), group=2, check=check, spans_words=True)
         # after "=", any value; after a space, a plain word may be the command's next argument
         # (psql --password mydb prompts)
         for separator, check in (("=", "value"), (r"[ \t]+", "parameter"))
     ),
-    *(
-        Rule("password", re.compile(
-            rf"\b{command}\b[^\n|;&]{{0,300}}?(?<![\w-])(?P<name>{flag}){separator}[\"']?([^\s\"'`]+)"),
-             (" -",), group=2, check="value", spans_words=True)
-        for command, flag, separator in _TOOL_PASSWORD_FLAGS
-    ),
-    Rule("password", re.compile(
-        r"\bcurl\b[^\n|;&]{0,300}?(?<![\w-])(?:-u|-U|--user|--proxy-user)(?:[ \t]+|=)?[\"']?"
-        r"(?P<name>[^\s:\"'`-][^\s:\"'`]*)"
-        r":([^\s\"'`@]+)"), (" -",), group=2, check="value", spans_words=True),
+    Rule("password", _COMMAND_PASSWORD, (" -",), group=-1, check="value", spans_words=True),
     Rule("secret", re.compile(
         r"(?<![\w-])(?P<name>(?:[\w-]*[_-])?"
         r"(?:password|passwd|passphrase|pwd|secret|token|api[ _-]?key|access[ _-]?key))s?"
@@ -254,7 +254,7 @@ def _line_hits(rule: Rule, source: str, line_start: int, line_end: int, view: Vi
     text = view.text if view else source[line_start:line_end]
     offset = 0 if view else line_start  # a view maps to source positions itself
     for m in rule.pattern.finditer(text):
-        start, end = m.span(rule.group)
+        start, end = m.span(rule.group if rule.group >= 0 else m.lastindex)
         if start < 0 or start == end:
             continue
         if rule.check:
@@ -495,6 +495,10 @@ def _rendered_hits(scan: _Text) -> list[_Hit]:
         end = len(hay) if end < 0 else end
         scan.lines_of_word(hay[hay.rfind("\n", 0, m.start()) + 1 : end], lines)
         m = JUNCTION.search(hay, end)
+    if "<" in scan.text:
+        at = 0
+        while (m := SPACED_JUNCTION.search(scan.text, at)) is not None:
+            at = scan.line_of(m.start(), lines)
     hits = []
     for start, end in lines.items():
         view = rendered_view(scan.text, start, end)

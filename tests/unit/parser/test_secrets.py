@@ -60,6 +60,8 @@ LINES = [
     ("key AKIA[Q3EGRT7P](#)LMN4XWZY is active", "aws-access-key", "LMN4XWZY"),
     ("key AKIA![Q3EG](x.png)RT7PLMN4XWZY is active", "aws-access-key", "RT7PLMN4XWZY"),
     ("key AKIA<b>Q3EG</b>RT7PLMN4XWZY is active", "aws-access-key", "RT7PLMN4XWZY"),
+    ('key AKIA<span class="k">Q3EG</span>RT7PLMN4XWZY is active', "aws-access-key", "RT7PLMN4XWZY"),
+    ("key AKIA<!-- split -->Q3EGRT7PLMN4XWZY is active", "aws-access-key", "Q3EGRT7PLMN4XWZY"),
     ("key AKIA&#81;3EGRT7PLMN4XWZY is active", "aws-access-key", "3EGRT7PLMN4XWZY"),
     ("key AKIAQ3EG\ufe0fRT7PLMN4XWZY (variation selector)", "aws-access-key", "RT7PLMN4XWZY"),
     ("key AKIAQ3EG\u034fRT7PLMN4XWZY (grapheme joiner)", "aws-access-key", "RT7PLMN4XWZY"),
@@ -75,6 +77,9 @@ LINES = [
     ("docker login -u ci -p Kq7vR2xW9mZt registry.example", "password", "Kq7vR2xW9mZt"),
     ("ldapsearch -x -D cn=admin -w Kq7vR2xW9mZt -b dc=example", "password", "Kq7vR2xW9mZt"),
     ("curl -u admin:Kq7vR2xW9mZt http://checkout-api:8080/admin/pool", "password", "Kq7vR2xW9mZt"),
+    ("az login -u ci@example.com -p Kq7vR2xW9mZt", "password", "Kq7vR2xW9mZt"),
+    ("openssl enc -aes-256-cbc -in backup.tar -pass pass:Kq7vR2xW9mZt", "password", "Kq7vR2xW9mZt"),
+    ("vault write auth/approle/login --secret-id 7c1e4b2a-9f3d-4e8a-b6c5-d4e3f2a1b0c9", "secret", "7c1e4b2a"),
     ("curl --user=admin:hunter2hunter http://x", "password", "hunter2hunter"),
     ("wget --password=plainword http://x", "password", "plainword"),
     ("docker login --password Kq7vR2xW9mZt registry.example", "password", "Kq7vR2xW9mZt"),
@@ -88,6 +93,7 @@ LINES = [
      "aBcDeFgHiJkLmNoPqRsTuVwX"),
     ("vault write auth/approle/login role_id=ci secret_id=7c1e4b2a-9f3d-4e8a-b6c5-d4e3f2a1b0c9", "secret",
      "7c1e4b2a-9f3d-4e8a-b6c5-d4e3f2a1b0c9"),
+    ("SECRET_NAME: Kq7vR2xW9mZt", "secret", "Kq7vR2xW9mZt"),  # a generated value, whatever the name says
 ]
 
 
@@ -140,6 +146,11 @@ def test_each_kind_is_found_typed_and_redacted(line, type_, value):
         "mysql -p -h db.prod checkout",
         "docker login --password-stdin < token.txt",
         "docker run -u 1000:1000 checkout-api",
+        "openssl pkcs12 -passin env:P12_PASS -in a.p12; openssl rsa -passin file:/run/secrets/key.pass",
+        # a name about a secret (its name, file, header) with a value that does not look generated
+        "SECRET_NAME: checkout-db",
+        "- name: DB_PASSWORD_FILE\n  value: /run/secrets/db",
+        "API_KEY_HEADER: X-Api-Key",
         "vault audit: approle login denied role_id=deploy-ci reason=secret_id expired",
         "secret_id_accessor=7c1e4b2a-9f3d-4e8a-b6c5-d4e3f2a1b0c9",
         "- name: DB_PASSWORD\n  valueFrom:\n    secretKeyRef: {name: checkout-db, key: password}",

@@ -78,6 +78,10 @@ REPORT, FIELDS = BASE[: BASE.index("RCA_FIELDS")], BASE[BASE.index("RCA_FIELDS")
         ("<PRE class='x'>\n" + FIELDS + "</PRE>\n", "incomplete"),
         ("<textarea>\n" + FIELDS + "</textarea>\n", "incomplete"),
         ("<!--\n" + FIELDS + "-->\n", "incomplete"),
+        ("- the block:\n- ```\n" + FIELDS.replace("\n", "\n  ") + "```\n", "incomplete"),  # a list item's fence
+        ("> ```\n> RCA_FIELDS\n> ```\n" + FIELDS, "report"),  # a block quote's fence ends in the quote
+        ("```\n> ```\n" + FIELDS + "```\n", "incomplete"),  # quoted fence text inside a fence is code
+        ("- <pre>\n" + FIELDS + "</pre>\n", "incomplete"),
         ("<pre>RCA_FIELDS</pre>\n" + FIELDS, "report"),  # a block on one line ends there
         ("<p>\n" + FIELDS, "report"),  # not a code block
         ("<preview>\n" + FIELDS, "report"),

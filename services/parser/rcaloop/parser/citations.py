@@ -52,8 +52,9 @@ without a scheme followed by a path (``grafana.acme.io/d/pool``, ``grafana.acme.
 its last label is letters only (not a version, ``1.9.3/``) and a path or port follows (a
 file name, ``prod.yaml`` or ``prod.yaml:42``, has neither; a path, ``config/prod.yaml``,
 has no dot before its first ``/``)."""
-URL_HINT = re.compile(r"://|www\.|\.[A-Za-z]{2,24}(?::[0-9]{1,5})?/", re.I)
-"""A quick test for text that may hold a ``BARE_URL``."""
+WWW = re.compile(r"www\.", re.I)
+HOST_PATH = re.compile(r"\.[A-Za-z]{2,24}(?::[0-9]{1,5})?/")
+"""The end of a host followed by a path: with ``WWW``, a quick test for a ``BARE_URL``."""
 ANCHOR = re.compile(r"<a\b([^<>]{0,2048})>([^<]{0,%d})</a\s*>" % MAX_LABEL, re.I)
 HREF = re.compile(r"""href\s*=\s*["']?([^"'\s>]{1,%d})""" % MAX_TARGET, re.I)
 
@@ -303,7 +304,11 @@ def reduce_urls(text: str, out: Rendered, line: int | None, first_line: int = 1,
     """Every URL written as text becomes its host (`` `host` ``, plain inside code, where
     chat apps link nothing): agents cite, never link, and a URL may carry a token. Each
     is an ``RCA233`` warning at its line (``line`` when given, else counted in ``text``)."""
-    if URL_HINT.search(text) is None:
+    if not (
+        "://" in text
+        or (("w." in text or "W." in text) and WWW.search(text))
+        or ("/" in text and HOST_PATH.search(text))
+    ):
         return text
     fences = find_fences(text.split("\n")) if "```" in text or "~~~" in text else None
     lines = _Lines(text, first_line)
