@@ -9,8 +9,8 @@ redacts, in the source, the span that produced what it found there.
 Removed: emphasis, code and strike-through markers (``*``, `````, ``~``), underscores that
 can be emphasis (not those inside a word, ``max_size``, which CommonMark keeps), link
 brackets and targets (``[label](target)`` and ``[label][ref]`` leave the label), HTML tags
-and inline comments (``<!-- -->``) on one line; an entity becomes its character. A redaction marker
-(``[REDACTED:token]``) stays as written.
+and inline comments (``<!-- -->``) within a line; an entity becomes its character. A
+redaction marker (``[REDACTED:token]``) stays as written.
 """
 
 from __future__ import annotations
@@ -36,12 +36,13 @@ MARKUP = re.compile(_FIRST + _AFTER_FIRST)
 
 _TOKEN_CHAR = r"[A-Za-z0-9+/=-]"
 JUNCTION = re.compile(
-    _FIRST + "(?<=" + _TOKEN_CHAR + _FIRST + ")" + _AFTER_FIRST + "(?:" + _FIRST + _AFTER_FIRST + ")*(?=" + _TOKEN_CHAR + ")"
+    _FIRST + "(?<=" + _TOKEN_CHAR + _FIRST + ")" + _AFTER_FIRST  # markup right after a token character …
+    + "(?:" + _FIRST + _AFTER_FIRST + ")*(?=" + _TOKEN_CHAR + ")"  # … and more, up to the next one
 )
 """Markup between two characters of a token (letters, digits, ``+/=-``): where rendering
 joins what the source keeps apart."""
 SPACED_JUNCTION = re.compile(
-    "<(?<=" + _TOKEN_CHAR + "<)(?:/?[A-Za-z][A-Za-z0-9]{0,20}[ \t][^<>\n]{0,200}>|!--[^\n]{0,200}?-->)"
+    "<(?<=" + _TOKEN_CHAR + r"<)(?:/?[A-Za-z][A-Za-z0-9]{0,20}[ \t][^<>\n]{0,200}>|!--[^\n]{0,200}?-->)"
 )
 """A tag with attributes or an inline comment right after a token character: markup with
 blanks inside, so it is not inside one word."""

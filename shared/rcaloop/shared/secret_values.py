@@ -64,7 +64,8 @@ ABOUT_A_SECRET = frozenset(
 )  # fmt: skip
 """Last words of a name that is about a secret, not the secret (``SECRET_NAME: checkout-db``,
 ``DB_PASSWORD_FILE``): its value is a secret only when it looks generated."""
-_TRAILING = ".,;:!?)]}>*"
+TRAILING = ".,;:!?)]}>*"
+"""Punctuation that may follow a value in a sentence."""
 
 
 def is_secret(check: Check, line: str, name_start: int, value_start: int, value: str, quoted: bool) -> bool:
@@ -84,7 +85,7 @@ def is_secret(check: Check, line: str, name_start: int, value_start: int, value:
     while name_start and (line[name_start - 1].isalnum() or line[name_start - 1] in "_-"):
         name_start -= 1
     starts = not line[:name_start].strip(" \t-*>#`'\"{[")
-    ends = not line[value_start + len(value) :].strip(" \t" + _TRAILING + "`'\"")
+    ends = not line[value_start + len(value) :].strip(" \t" + TRAILING + "`'\"")
     return starts and ends
 
 
@@ -111,30 +112,25 @@ def _names_no_secret(value: str, assignment: str, name: str) -> bool:
 
 
 def _about_a_secret(name: str) -> bool:
+    """Whether the name (``SECRET_NAME: ``) ends in a word of ``ABOUT_A_SECRET``."""
     m = _NAME.match(name)
     return m is not None and re.split(r"[_.-]", m.group().lower())[-1] in ABOUT_A_SECRET
 
 
 def _describes(value: str) -> bool:
     """A state (``expired``, ``revoked``) or a phrase (``stored-in-vault``), not a secret."""
-    if not _WORDS.fullmatch(value):
-        return False
-    words = re.split(r"[-_]", value.lower())
-    if len(words) == 1:
-        word = words[0]
-        return word in STATES or word in FUNCTION_WORDS or (len(word) >= 5 and word.endswith("ed"))
+    words = re.split(r"[-_]", value.lower()) if _WORDS.fullmatch(value) else []
     return any(w in STATES or w in FUNCTION_WORDS or (len(w) >= 5 and w.endswith("ed")) for w in words)
 
 
 def _location(value: str) -> bool:
     """A path or a key file's name (``/etc/tls/tls.key``, ``payments/webhook-signing``):
-    where a secret is kept. A segment that looks generated makes it a value again."""
+    where a secret is kept. A part that looks generated makes it a value again."""
     if "/" in value:
-        if not _PATH.fullmatch(value):
-            return False
-    elif value.rpartition(".")[2].lower() not in KEY_FILES or "." not in value:
-        return False
-    return not any(generated(part) for part in re.split(r"[/.]", value))
+        shaped = _PATH.fullmatch(value) is not None
+    else:
+        shaped = "." in value and value.rpartition(".")[2].lower() in KEY_FILES
+    return shaped and not any(generated(part) for part in re.split(r"[/.]", value))
 
 
 def generated(value: str) -> bool:

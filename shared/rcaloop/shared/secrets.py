@@ -41,7 +41,7 @@ from detect_secrets.plugins import (
 
 from rcaloop.contracts import DeadLetter, EvidenceArtifact, RawResult
 from rcaloop.shared.markup_view import JUNCTION, SPACED_JUNCTION, View, rendered_view
-from rcaloop.shared.secret_values import Check, is_secret, secret_type
+from rcaloop.shared.secret_values import TRAILING, Check, is_secret, secret_type
 
 MARKER = re.compile(r"\[REDACTED:([a-z][a-z0-9-]{0,39})\]")
 """How a redacted value reads: ``[REDACTED:api-key]``. Read back as a secret of that type."""
@@ -75,7 +75,8 @@ class Rule:
     alternatives with one group each), else that group"""
     check: Check | None = None
     """how the matched value is judged (``secret_values``); none: the match is a secret
-    (a token's own shape). A checked rule's ``secret`` type is read from the name (group 1)."""
+    (a token's own shape). A checked rule of type ``secret`` takes its type from the name it
+    matched (its ``name`` group, else group 1)."""
     keep_host: bool = False
     """a URL: scheme and host stay readable, the rest is the secret"""
     min_word: int = 0
@@ -184,6 +185,9 @@ _COMMAND_PASSWORD = re.compile(
     + "|".join(c.format(args=r"[^\n|;&]{0,300}?(?<![\w-])") + r"[\"']?([^\s\"'`]+)" for c in _COMMAND_PASSWORDS)
     + ")"
 )
+_OPTION_VALUES: tuple[tuple[str, Check], ...] = (("=", "value"), (r"[ \t]+", "parameter"))
+"""A long option's value: after ``=`` any value; after a space a plain word may be the
+command's next argument (``psql --password mydb`` prompts for the password)."""
 EXTRA_RULES: tuple[Rule, ...] = (
     Rule("webhook-url", re.compile(
         _SCHEME + r"hooks\.slack\.com/(?:services|workflows|triggers)/" + _URL_TAIL + "+", re.I),
@@ -222,9 +226,7 @@ EXTRA_RULES: tuple[Rule, ...] = (
             r"(?:password|passwd|pass|token|secret|secret-id|api-?key|access-key|secret-key))"
             + separator + r"[\"']?([^\s\"'`]+)", re.I),
              ("pass", "pwd", "token", "secret", "key"), group=2, check=check, spans_words=True)
-        # after "=", any value; after a space, a plain word may be the command's next argument
-        # (psql --password mydb prompts)
-        for separator, check in (("=", "value"), (r"[ \t]+", "parameter"))
+        for separator, check in _OPTION_VALUES
     ),
     Rule("password", _COMMAND_PASSWORD, (" -",), group=-1, check="value", spans_words=True),
     Rule("secret", re.compile(
@@ -244,7 +246,6 @@ command-line passwords (``--password …``, ``mysql -p…``, ``sshpass -p``, ``c
 and passwords stated in a sentence (``the admin password is …``)."""
 
 RULES = LIBRARY_RULES + EXTRA_RULES
-_TRAILING = ".,;:!?)]}>*"
 _TOKEN = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_+/=-")
 
 
@@ -289,13 +290,16 @@ def _line_hits(rule: Rule, source: str, line_start: int, line_end: int, view: Vi
         yield _Hit(offset + start, offset + end, type_, rule.check is None)
 
 
+_CLOSERS = {")": "(", "]": "[", "}": "{", ">": "<"}
+
+
 def _trimmed(value: str) -> str:
     """A value without the punctuation that follows it in a sentence (a closing bracket
     the value opened stays: ``{{token}}``)."""
     closes = {c: value.count(c) for c in _CLOSERS}
     opens = {c: value.count(o) for c, o in _CLOSERS.items()}  # no opener is trailing punctuation
     end = len(value)
-    while end and value[end - 1] in _TRAILING:
+    while end and value[end - 1] in TRAILING:
         char = value[end - 1]
         if char in _CLOSERS:
             if opens[char] >= closes[char]:
@@ -303,9 +307,6 @@ def _trimmed(value: str) -> str:
             closes[char] -= 1
         end -= 1
     return value[:end]
-
-
-_CLOSERS = {")": "(", "]": "[", "}": "{", ">": "<"}
 
 
 def _private_key_end(text: str, start: int) -> int:
@@ -473,7 +474,9 @@ def _scan(text: str, rendered: bool = True) -> list[_Hit]:
                 end = scan.line_of(end + 1, {})
             view = None
             if rule.check:
-                view = views.get((start, end)) or views.setdefault((start, end), rendered_view(text, start, end))
+                if (start, end) not in views:
+                    views[start, end] = rendered_view(text, start, end)
+                view = views[start, end]
             for hit in _line_hits(rule, text, start, end, view):
                 if rule.type == "private-key":
                     hit = _Hit(_private_key_start(text, hit.start), _private_key_end(text, hit.start), hit.type, True)
