@@ -47,7 +47,7 @@ def test_bad_configuration_is_one_line_and_starts_no_embedded_redis(tmp_path):
         ({"REDIS_URL": "redis://:hunter2@h:port/0"}, 2, "error: configuration: REDIS_URL: Value error, must be a URL"),
     ):
         proc = subprocess.run(
-            [str(rcaloop), "up", "--http-port", "0"], cwd=tmp_path, env=base | extra,
+            [str(rcaloop), "up", "--http-port", "0", "--metrics-port", "0"], cwd=tmp_path, env=base | extra,
             capture_output=True, text=True, timeout=60, stdin=subprocess.DEVNULL,
         )
         assert proc.returncode == code, proc.stdout + proc.stderr
@@ -70,7 +70,7 @@ def test_ctrl_c_drains_before_the_embedded_redis_stops(tmp_path):
     env["RCALOOP_DATA_DIR"] = str(tmp_path / "var")
     rcaloop = Path(sys.executable).with_name("rcaloop")
     proc = subprocess.Popen(
-        [str(rcaloop), "up", "--http-port", "0"], cwd=tmp_path, env=env, stdout=subprocess.PIPE,
+        [str(rcaloop), "up", "--http-port", "0", "--metrics-port", "0"], cwd=tmp_path, env=env, stdout=subprocess.PIPE,
         stderr=subprocess.PIPE, text=True, stdin=subprocess.DEVNULL, start_new_session=True,  # a terminal's group
     )
     try:

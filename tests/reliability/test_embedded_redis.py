@@ -41,7 +41,7 @@ def servers(data: Path) -> list[int]:
 
 
 def _up(data: Path, port: int, started: list) -> subprocess.Popen:
-    proc = subprocess.Popen([RCALOOP, "up", "--http-port", str(port)], env=_env(data), cwd=data.parent, text=True,
+    proc = subprocess.Popen([RCALOOP, "up", "--http-port", str(port), "--metrics-port", "0"], env=_env(data), cwd=data.parent, text=True,
                             stdout=subprocess.PIPE, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL)
     started.append(proc)
     deadline = time.monotonic() + 60
@@ -113,7 +113,7 @@ def test_a_second_up_on_a_busy_port_fails_in_one_line_and_orphans_nothing(dirs, 
     first = ups(data, port)
     [server] = servers(data)
     for d in (data, other):  # the same data directory (its Redis shared), and one of its own
-        second = _run(d, "up", "--http-port", str(port), timeout=60)
+        second = _run(d, "up", "--http-port", str(port), "--metrics-port", "0", timeout=60)
         assert second.returncode == 1, second.stdout + second.stderr
         assert f"cannot listen on 127.0.0.1:{port}" in second.stderr
         assert "Traceback" not in second.stdout + second.stderr

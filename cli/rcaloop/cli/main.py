@@ -14,9 +14,9 @@ from rich.markup import escape
 from rich.table import Table
 
 from rcaloop.annotation import cli as annotation_cli
-from rcaloop.cli import pipeline
+from rcaloop.cli import dlq, pipeline
 from rcaloop.cli.compose import cli_deps
-from rcaloop.cli.runtime import NoRedis, cli_redis_url, embedded_socket
+from rcaloop.cli.runtime import NoRedis, cli_redis_url, embedded_socket, producer_hint
 from rcaloop.gate import cli as gate_cli
 from rcaloop.harness import cli as harness_cli
 from rcaloop.ingestion import cli as ingestion_cli
@@ -24,7 +24,7 @@ from rcaloop.knowledge import cli as knowledge_cli
 from rcaloop.parser import cli as parser_cli
 from rcaloop.shared.embedded import EmbeddedRedis, EmbeddedRedisError
 from rcaloop.shared.logs import configure_logging
-from rcaloop.shared.metrics import serve_metrics
+from rcaloop.shared.metrics import MetricsPortError, serve_metrics
 from rcaloop.shared.redis_conn import connect
 from rcaloop.shared.service import HostError, docs_enabled, install_stop_signals, run_services
 from rcaloop.shared.settings import RuntimeSettings, redact_url, settings_problems
@@ -37,9 +37,12 @@ from rcaloop.shared.cli_output import out
 app = typer.Typer(help="rcaloop — the quality loop for root-cause-analysis agents.", no_args_is_help=True)
 
 EXAMPLES = Path(__file__).resolve().parents[3] / "examples"
+DEFAULT_METRICS_PORT = 9100
 
 for module in (ingestion_cli, parser_cli, harness_cli, annotation_cli, knowledge_cli, gate_cli):
     module.register(app, cli_deps())
+
+app.add_typer(dlq.app, name="dlq")  # its commands import what they need when they run
 
 
 
@@ -55,10 +58,13 @@ async def _run_pipeline(settings: RuntimeSettings, http_port: int | None, demo_p
     if embedded:
         url = embedded.start()
         how = "started here" if embedded.started_here else "shared with another rcaloop command"
-        out.print(f"embedded Redis on {url} ({how}; set REDIS_URL to use your own)")
+        out.print(f"embedded Redis on {url} ({how}; set REDIS_URL to use your own)", highlight=False)
     else:
         url = settings.redis_url.get_secret_value()
-        out.print(f"Redis at {redact_url(url)}")
+        out.print(f"Redis at {redact_url(url)}", highlight=False)
+    if demo_paths is None:
+        for line in producer_hint(url, settings.prefix, embedded=embedded is not None):
+            out.print(line, highlight=False, soft_wrap=True)
     try:
         return await _serve(services, settings, url, http_port, demo_paths)
     finally:
@@ -117,12 +123,20 @@ def _print_greeting(settings: RuntimeSettings, http_port: int | None) -> None:
 @app.command()
 def up(
     http_port: int = typer.Option(8080, help="port of the HTTP API (annotation, knowledge); 0 = none"),
+    metrics_port: int = typer.Option(
+        None, help="port of /metrics, /healthz and /readyz; default METRICS_PORT, else 9100; 0 = none"),
 ) -> None:
     """Run every service plus the HTTP API locally (embedded Redis when REDIS_URL is unset)."""
     settings = RuntimeSettings()
     explicit = "log_format" in settings.model_fields_set  # LOG_FORMAT set: every line in it; else readable lines
     configure_logging("rcaloop", settings.log_level, settings.log_format if explicit else "console")
-    serve_metrics(settings.metrics_port, settings.metrics_host)
+    port = (settings.metrics_port or DEFAULT_METRICS_PORT) if metrics_port is None else metrics_port
+    try:
+        serve_metrics(port or None, settings.metrics_host)
+    except MetricsPortError as exc:
+        fail(str(exc), code=1)
+    if port:
+        out.print(f"metrics on http://{settings.metrics_host}:{port}/metrics (and /healthz, /readyz)", highlight=False)
     try:
         raise typer.Exit(asyncio.run(_run_pipeline(settings, http_port or None, None)))
     except (EmbeddedRedisError, HostError) as exc:

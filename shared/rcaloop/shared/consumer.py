@@ -152,7 +152,6 @@ class _Metrics:
 
     processed: Any
     failed: Any
-    dead_lettered: Any
     duplicates: Any
     reclaimed: Any
     pending: Any
@@ -179,14 +178,20 @@ class StreamWorker:
         self.finite = sub.stream in EXTERNAL_STREAMS
         self.log = get_logger(service, stream=self.key, group=sub.group)
         labels = {"service": service, "stream": self.key}
+        self._labels = labels
         self._m = _Metrics(*(m.labels(**labels) for m in (
-            metrics.PROCESSED, metrics.FAILED, metrics.DEAD_LETTERED, metrics.DUPLICATES,
+            metrics.PROCESSED, metrics.FAILED, metrics.DUPLICATES,
             metrics.RECLAIMED, metrics.PENDING, metrics.LAG, metrics.HANDLER_SECONDS, metrics.TRIMMED_UNREAD)))
         self._commit = redis.register_script(COMMIT_LUA)
         self._group_ready = False
         self._last_reclaim = 0.0
         self._deferred: list[Item] = []  # a fresh batch's commit, sent with the next read
         self._refused: str | None = None  # why Redis refuses writes, while it does
+
+    @property
+    def refusing_writes(self) -> str | None:
+        """Why Redis refuses this worker's writes right now (``out_of_memory`` …), or None."""
+        return self._refused
 
     # -- lifecycle -------------------------------------------------------------------
     async def ensure_group(self) -> None:
@@ -450,7 +455,7 @@ class StreamWorker:
             deliveries=deliveries,
             consumer=self.settings.consumer_name,
         ))
-        self._m.dead_lettered.inc()
+        metrics.DEAD_LETTERED.labels(code=code, **self._labels).inc()
         self.log.warning("dead_lettered", message_id=msg_id, error_code=code, deliveries=deliveries)
         return Item(msg_id, "", [(self.dlq_key, encode(letter))])
 

@@ -29,7 +29,7 @@ from typing import Any, TypeVar
 
 from pydantic import ValidationError
 
-from rcaloop.shared import metrics
+from rcaloop.shared import health, metrics
 from rcaloop.shared.consumer import StreamWorker, Subscription
 from rcaloop.shared.logs import configure_logging, get_logger
 from rcaloop.shared.redis_conn import connect, redis_url
@@ -60,6 +60,7 @@ class Service:
     http_router: Any = None  # a FastAPI APIRouter with full paths (/api/v1/…)
     http_guards: list[Any] = field(default_factory=list)  # rcaloop.shared.http_edge.Guard: who may call which prefix
     background: list[Callable[[asyncio.Event], Awaitable[None]]] = field(default_factory=list)
+    readiness: list[health.ReadinessCheck] = field(default_factory=list)  # why not ready (its store …), or None
 
 
 class HostError(RuntimeError):
@@ -92,10 +93,13 @@ async def run_services(
         for hook in svc.on_startup:
             await hook()
     workers = [StreamWorker(redis, sub, settings, svc.name) for svc in services for sub in svc.subscriptions]
+    state = health.Host(redis, workers, {f"{svc.name}:{getattr(check, '__name__', 'check')}": check
+                                         for svc in services for check in svc.readiness})
+    health.register(state)
     tasks = [asyncio.create_task(w.run(stop), name=f"{w.service}:{w.key}:{w.sub.group}") for w in workers]
     tasks += [asyncio.create_task(job(stop), name=f"{svc.name}:{getattr(job, '__name__', 'job')}")
               for svc in services for job in svc.background]
-    server = _http_server(services, settings, listener) if listener else None
+    server = _http_server(services, settings, listener, state) if listener else None
     if server:
         tasks.append(asyncio.create_task(server.serve(sockets=[listener]), name="http"))
     if on_ready:
@@ -115,6 +119,7 @@ async def run_services(
         for task in done:
             if not task.cancelled() and task.exception() and task.get_name() not in ended:
                 log.error("task_failed", task=task.get_name(), error=repr(task.exception()))
+        health.unregister(state)
         for svc in services:
             for hook in svc.on_shutdown:
                 await hook()
@@ -135,7 +140,7 @@ async def _supervise(tasks: list[asyncio.Task], stop: asyncio.Event, log) -> lis
     ended = [t for t in done if t is not stopping and (not stop.is_set() or t.cancelled() or t.exception())]
     for task in ended:
         error = "cancelled" if task.cancelled() else repr(task.exception()) if task.exception() else "returned"
-        metrics.task_ended(task.get_name(), error)
+        health.task_ended(task.get_name(), error)
         log.error("task_ended", task=task.get_name(), error=error[:1000],
                   hint="the host stops and exits non-zero so it is restarted; the group's entries wait pending")
     return [t.get_name() for t in ended]
@@ -161,9 +166,10 @@ def docs_enabled(settings: RuntimeSettings) -> bool:
         return settings.http_host == "localhost"
 
 
-def http_app(services: list[Service], settings: RuntimeSettings | None = None):
+def http_app(services: list[Service], settings: RuntimeSettings | None = None, host: health.Host | None = None):
     """One FastAPI app for the services' routes, behind the shared edge (``http_edge``):
-    parameter rule, authentication before the body, body limit, one error body."""
+    parameter rule, authentication before the body, body limit, one error body; ``/healthz``
+    and ``/readyz`` of ``host`` beside them (no token: probes hold none)."""
     from fastapi import FastAPI  # noqa: PLC0415 - only hosts with routes need it
 
     from rcaloop.shared.api_docs import install_api_docs  # noqa: PLC0415
@@ -175,6 +181,7 @@ def http_app(services: list[Service], settings: RuntimeSettings | None = None):
     app = FastAPI(title="rcaloop", version="0.1.0", docs_url=None, redoc_url=None,
                   openapi_url="/openapi.json" if docs else None)
     install_error_handlers(app)
+    _install_probes(app, lambda: host)
     if docs:
         install_api_docs(app)
     for svc in services:
@@ -185,11 +192,25 @@ def http_app(services: list[Service], settings: RuntimeSettings | None = None):
     return app
 
 
-def _http_server(services: list[Service], settings: RuntimeSettings, listener: socket.socket):
+def _install_probes(app, host: Callable[[], health.Host | None]) -> None:
+    from fastapi.responses import JSONResponse  # noqa: PLC0415
+
+    @app.get("/healthz", include_in_schema=False)
+    async def healthz():
+        status, body = health.liveness()
+        return JSONResponse(body, status_code=status)
+
+    @app.get("/readyz", include_in_schema=False)
+    async def readyz():
+        status, body = await health.readiness(host())
+        return JSONResponse(body, status_code=status)
+
+
+def _http_server(services: list[Service], settings: RuntimeSettings, listener: socket.socket, state: health.Host):
     import uvicorn  # noqa: PLC0415
 
     host, port = listener.getsockname()[:2]
-    config = uvicorn.Config(http_app(services, settings), host=host, port=port, log_level="warning",
+    config = uvicorn.Config(http_app(services, settings, state), host=host, port=port, log_level="warning",
                             lifespan="off", log_config=None)
     server = uvicorn.Server(config)
     server.install_signal_handlers = lambda: None  # the host owns SIGTERM
@@ -218,7 +239,11 @@ def run_main(build: Callable[[S], Service], settings_cls: type[S]) -> None:
     settings = load_settings(settings_cls)
     configure_logging("rcaloop", settings.log_level, settings.log_format)  # before build: its log lines too
     service = build(settings)
-    metrics.serve_metrics(settings.metrics_port, settings.metrics_host)
+    try:
+        metrics.serve_metrics(settings.metrics_port, settings.metrics_host)
+    except metrics.MetricsPortError as exc:
+        get_logger(service.name).error("host_failed", error=str(exc))
+        raise SystemExit(1) from None
 
     async def main() -> None:
         stop = asyncio.Event()

@@ -78,7 +78,8 @@ class Pipeline:
         self.log = (tmp / "up.log").open("w")
         exe = str(Path(sys.executable).parent / "rcaloop")
         self.proc = subprocess.Popen(
-            [exe, "up", "--http-port", str(self.port)], env=self.env, stdout=self.log, stderr=subprocess.STDOUT
+            [exe, "up", "--http-port", str(self.port), "--metrics-port", "0"], env=self.env, stdout=self.log,
+            stderr=subprocess.STDOUT,
         )
         self._wait_http()
 

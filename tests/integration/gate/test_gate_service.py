@@ -154,3 +154,22 @@ def test_a_whitespace_copy_is_not_a_fresh_artifact_and_assist_is_compared_with_s
     assert decision["comparison"]["regressed"] == ["known_top1"] and decision["comparison"]["deltas"]["known_top1"]["delta"] == -0.01
     tolerated = _cli(["gate", "promote", "assist", "--artifact", str(worse), "--no-publish"], {**env, "GATE_SHADOW_MAX_REGRESSION": "0.02"})
     assert tolerated.exit_code == 0, tolerated.stdout
+
+
+def test_the_gate_store_readiness_check_writes_nothing_and_fails_while_writes_are_refused(tmp_path):
+    import sqlite3  # noqa: PLC0415
+
+    import pytest  # noqa: PLC0415
+
+    from rcaloop.gate.store import GateStore  # noqa: PLC0415
+
+    store = GateStore(tmp_path / "gate.db")
+    try:
+        store.check_writable()
+        assert store._one("SELECT COUNT(*) FROM store_probe")[0] == 0
+        store._db.execute("PRAGMA query_only = ON")  # as a read-only file or a full disk would
+        with pytest.raises(sqlite3.OperationalError, match="readonly"):
+            store.check_writable()
+        assert not store._db.in_transaction
+    finally:
+        store.close()

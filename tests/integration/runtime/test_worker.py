@@ -268,7 +268,7 @@ async def test_emits_that_cannot_be_encoded_dead_letter_their_entry_at_once(redi
 async def test_a_task_that_ends_on_its_own_stops_the_host_non_zero_and_health_says_so(redis, prefix, settings_factory):
     import httpx  # noqa: PLC0415
 
-    from rcaloop.shared import metrics  # noqa: PLC0415
+    from rcaloop.shared import health, metrics  # noqa: PLC0415
     from rcaloop.shared.service import HostError  # noqa: PLC0415
     from tests.reliability.conftest import _free_port  # noqa: PLC0415
 
@@ -289,4 +289,4 @@ async def test_a_task_that_ends_on_its_own_stops_the_host_non_zero_and_health_sa
         assert answer.status_code == 503
         assert "a bug outside any entry" in answer.json()["tasks_ended"][f"echo:broken_job_{prefix}"]
     finally:
-        metrics._ended.pop(f"echo:broken_job_{prefix}", None)
+        health.forget_ended(f"echo:broken_job_{prefix}")

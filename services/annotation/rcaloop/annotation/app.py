@@ -44,6 +44,16 @@ def build(settings: AnnotationSettings | None = None) -> Service:
         state.store = Store(settings.store_url(), schema=settings.rcaloop_db_schema)
         await state.store.migrate()
 
+    async def store() -> str | None:
+        """Ready while the annotation store takes writes."""
+        if state.store is None:
+            return "the annotation store is not open yet"
+        try:
+            await state.store.check_writable()
+        except Exception as exc:  # noqa: BLE001 - any refusal means not ready; the name says which
+            return f"the annotation store refuses writes ({type(exc).__name__})"
+        return None
+
     async def close_store() -> None:
         if state.store is not None:
             await state.store.close()
@@ -96,6 +106,7 @@ def build(settings: AnnotationSettings | None = None) -> Service:
         http_router=_routes(state),
         http_guards=[guard(state)],
         background=[drain_outbox],
+        readiness=[store],
     )
 
 

@@ -135,7 +135,7 @@ class Store:
             kwargs["connect_args"] = {"timeout": 30}
         elif schema:
             kwargs["connect_args"] = {"server_settings": {"search_path": schema}}
-        self.url = url
+        self.url, self.schema = url, schema
         self.engine: AsyncEngine = create_async_engine(url, **kwargs)
         self.clock = clock
         if url.startswith("sqlite"):
@@ -155,6 +155,15 @@ class Store:
 
     async def close(self) -> None:
         await self.engine.dispose()
+
+    async def check_writable(self) -> None:
+        """Commit a write that leaves nothing behind (the service's readiness); raises while the
+        database refuses writes (a read-only replica, a full disk, unreachable)."""
+        key = f"readiness-probe:{secrets.token_hex(8)}"
+        now = utcnow()
+        async with self.engine.begin() as conn:
+            await conn.execute(outbox.insert().values(record_key=key, stream="", payload="", created_at=now, published_at=now))
+            await conn.execute(outbox.delete().where(outbox.c.record_key == key))
 
     # -- verdicts and tasks -------------------------------------------------------------
     async def add_verdict(self, verdict: HarnessVerdict, task: ReviewTask) -> bool:

@@ -48,6 +48,14 @@ def build(settings: GateSettings | None = None) -> Service:
             state["store"] = GateStore(settings.store_path())
         return state["store"]
 
+    async def store() -> str | None:
+        """Ready while the gate store takes writes."""
+        try:
+            await asyncio.to_thread(_store().check_writable)
+        except Exception as exc:  # noqa: BLE001 - any refusal means not ready; the name says which
+            return f"the gate store refuses writes ({type(exc).__name__})"
+        return None
+
     async def on_verdict(verdict: HarnessVerdict) -> list[Emit]:
         await asyncio.to_thread(_store().record_verdict, verdict)
         return []
@@ -71,6 +79,7 @@ def build(settings: GateSettings | None = None) -> Service:
         ],
         on_startup=[open_store],
         on_shutdown=[close_store],
+        readiness=[store],
     )
 
 

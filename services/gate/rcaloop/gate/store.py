@@ -23,6 +23,7 @@ CREATE TABLE IF NOT EXISTS reviews (annotation_id TEXT PRIMARY KEY, analysis_has
 CREATE TABLE IF NOT EXISTS knowledge_events (event_id TEXT PRIMARY KEY, kind TEXT NOT NULL, at TEXT NOT NULL, payload TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS decisions (decision_id TEXT PRIMARY KEY, kind TEXT NOT NULL, stage TEXT, artifact_hash TEXT NOT NULL,
                                       passed INTEGER NOT NULL, at TEXT NOT NULL, payload TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS store_probe (probed_at TEXT NOT NULL);
 CREATE INDEX IF NOT EXISTS verdicts_at ON verdicts(at);
 CREATE INDEX IF NOT EXISTS reviews_at ON reviews(at);
 CREATE INDEX IF NOT EXISTS events_at ON knowledge_events(at);
@@ -62,6 +63,21 @@ class GateStore:
     def close(self) -> None:
         with self._lock:
             self._db.close()
+
+    def check_writable(self) -> None:
+        """Commit a write that leaves nothing behind (the service's readiness); raises while the
+        file refuses writes (read-only, disk full)."""
+        at = stamp(datetime.now(UTC))
+        with self._lock:
+            self._db.execute("BEGIN IMMEDIATE")
+            try:
+                self._db.execute("INSERT INTO store_probe VALUES (?)", (at,))
+                self._db.execute("DELETE FROM store_probe WHERE probed_at = ?", (at,))
+                self._db.execute("COMMIT")
+            except BaseException:
+                if self._db.in_transaction:
+                    self._db.execute("ROLLBACK")
+                raise
 
     def _insert(self, sql: str, args: tuple) -> bool:
         with self._lock:

@@ -11,6 +11,7 @@ from rcaloop.contracts import ParsedRCA, Stream
 from rcaloop.contracts.common import utcnow
 from rcaloop.harness import core
 from rcaloop.harness.settings import HarnessSettings
+from rcaloop.shared import metrics
 from rcaloop.shared.consumer import Emit, Subscription
 from rcaloop.shared.service import Service, lazy_app, run_main
 
@@ -21,7 +22,9 @@ def build(settings: HarnessSettings | None = None) -> Service:
     config = (settings or HarnessSettings()).harness_config()
 
     def handle(parsed: ParsedRCA) -> list[Emit]:
-        return [Emit(Stream.EVALUATED, core.evaluate(parsed, config, now=utcnow()))]
+        verdict = core.evaluate(parsed, config, now=utcnow())
+        metrics.observe_verdict(verdict)  # verdicts, scores, failed gates, red flags
+        return [Emit(Stream.EVALUATED, verdict)]
 
     return Service(
         name="harness",

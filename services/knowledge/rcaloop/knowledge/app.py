@@ -99,6 +99,10 @@ def build(settings: KnowledgeSettings | None = None, publish: Publish | None = N
         except StoreError as exc:
             log.warning("knowledge_store_unavailable", store=workflow.store.name, error=str(exc))
 
+    async def store() -> str | None:
+        """Ready while the knowledge store takes writes (also ``GET /api/v1/knowledge/ready``)."""
+        return await workflow.readiness()
+
     async def shutdown() -> None:
         await workflow.store.close()
         if publisher is not None:
@@ -140,6 +144,7 @@ def build(settings: KnowledgeSettings | None = None, publish: Publish | None = N
         on_startup=[startup],
         on_shutdown=[shutdown],
         background=[republish],
+        readiness=[store],
         http_router=router(lambda: workflow),
         http_guards=guards(reviewers, readers, public_reads=settings.rcaloop_knowledge_public_reads),
     )
