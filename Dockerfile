@@ -5,16 +5,21 @@
 FROM python:3.11-slim AS base
 ARG SERVICE
 ENV PYTHONUNBUFFERED=1 PIP_NO_CACHE_DIR=1 PIP_DISABLE_PIP_VERSION_CHECK=1 \
-    RCALOOP_SERVICE=${SERVICE} RCALOOP_DATA_DIR=/data \
+    RCALOOP_SERVICE=${SERVICE} RCALOOP_DATA_DIR=/data RCALOOP_ANALYSIS_ROOT=/data/.analysis \
     HTTP_HOST=0.0.0.0 METRICS_HOST=0.0.0.0
 RUN test -n "$SERVICE" || (echo "build with --build-arg SERVICE=<ingestion|parser|harness|annotation|knowledge|gate>" && false)
 WORKDIR /app
 COPY contracts/ contracts/
 COPY shared/ shared/
 COPY services/${SERVICE}/ services/${SERVICE}/
+# The data directory (and the job files under it) belongs to the service user: a named volume or a
+# claim mounted there starts with this ownership, so the service can write to it.
 RUN pip install ./contracts ./shared ./services/${SERVICE} \
-    && useradd --system --uid 10001 rcaloop && mkdir -p /data && chown rcaloop /data
-USER rcaloop
+    && groupadd --system --gid 10001 rcaloop \
+    && useradd --system --uid 10001 --gid rcaloop --home-dir /data --no-create-home rcaloop \
+    && mkdir -p /data/.analysis \
+    && chown -R rcaloop:rcaloop /data
+USER 10001:10001
 VOLUME ["/data"]
 # python -m rcaloop.<service>: SIGTERM drains in-flight work within SHUTDOWN_GRACE_S; a task that
 # ends on its own turns /healthz to 503 and exits the process non-zero (restarted by the orchestrator).

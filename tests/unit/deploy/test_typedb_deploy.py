@@ -13,27 +13,26 @@ import socket
 import subprocess
 import threading
 import tomllib
-from pathlib import Path
 
 import pytest
-import yaml
 from packaging.specifiers import SpecifierSet
 
 from rcaloop.knowledge.api import guards, router
 from rcaloop.shared.tokens import Tokens
 from rcaloop.knowledge.typedb_versions import DATA_DIR, DRIVER_PROTOCOL, cannot_talk, minor
+from tests.unit.deploy.files import ROOT, Deploy
 
-ROOT = Path(__file__).resolve().parents[3]
 READY = "/api/v1/knowledge/ready"
 
 
 def _compose() -> dict:
-    return yaml.safe_load((ROOT / "docker-compose.yml").read_text())
+    return Deploy(ROOT).compose
 
 
 def _k8s(kind: str, name: str) -> dict:
-    docs = [d for f in sorted((ROOT / "deploy" / "k8s").glob("*.yaml")) for d in yaml.safe_load_all(f.read_text()) if d]
-    return next(d for d in docs if d["kind"] == kind and d["metadata"]["name"] == name)
+    found = Deploy(ROOT).obj(kind, name)
+    assert found is not None, f"no {kind} {name} in deploy/k8s"
+    return found
 
 
 def _driver_pin() -> SpecifierSet:
@@ -46,7 +45,7 @@ def _servers() -> dict[str, str]:
     statefulset = _k8s("StatefulSet", "typedb")
     return {
         "docker-compose.yml": _compose()["services"]["typedb"]["image"],
-        "deploy/k8s/typedb.yaml": statefulset["spec"]["template"]["spec"]["containers"][0]["image"],
+        "deploy/k8s/infra/typedb.yaml": statefulset["spec"]["template"]["spec"]["containers"][0]["image"],
     }
 
 
@@ -86,20 +85,21 @@ def test_typedb_keeps_its_data_on_a_volume_at_the_image_data_directory():
     assert mount["mountPath"] == DATA_DIR
     assert mount["name"] in {t["metadata"]["name"] for t in spec["volumeClaimTemplates"]}
     service = _k8s("Service", "typedb")
-    knowledge_env = _k8s("Deployment", "rcaloop-knowledge")["spec"]["template"]["spec"]["containers"][0]["env"]
-    address = next(e["value"] for e in knowledge_env if e["name"] == "TYPEDB_ADDRESS")
+    address = _k8s("ConfigMap", "rcaloop-config")["data"]["TYPEDB_ADDRESS"]
     assert address == f"{service['metadata']['name']}.{service['metadata']['namespace']}.svc:1729"
 
 
-def test_the_knowledge_service_is_healthy_only_while_its_store_accepts_writes():
+def test_the_knowledge_service_is_ready_only_while_its_store_accepts_writes(tmp_path):
+    from rcaloop.knowledge.app import KnowledgeSettings, build  # noqa: PLC0415
+
+    service = build(KnowledgeSettings(rcaloop_data_dir=tmp_path))
+    assert [check.__name__ for check in service.readiness] == ["store"], "its /readyz asks the knowledge store"
     paths = {route.path for route in router(lambda: None).routes}
     assert READY in paths
     assert all(g.public and g.public("GET", READY) for g in guards(Tokens({}), Tokens({}))), "probes hold no token"
-    knowledge = _compose()["services"]["knowledge"]
-    check = " ".join(knowledge["healthcheck"]["test"])
-    assert f"127.0.0.1:{knowledge['environment']['HTTP_PORT']}{READY}" in check
+    assert "/readyz" in " ".join(_compose()["services"]["knowledge"]["healthcheck"]["test"])
     container = _k8s("Deployment", "rcaloop-knowledge")["spec"]["template"]["spec"]["containers"][0]
-    assert container["readinessProbe"]["httpGet"] == {"path": READY, "port": "http"}
+    assert container["readinessProbe"]["httpGet"] == {"path": "/readyz", "port": "http"}
 
 
 def test_the_knowledge_package_ships_its_schema():
