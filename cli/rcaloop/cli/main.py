@@ -14,7 +14,7 @@ from rich.markup import escape
 from rich.table import Table
 
 from rcaloop.annotation import cli as annotation_cli
-from rcaloop.cli import dlq, pipeline
+from rcaloop.cli import dlq, pipeline, show
 from rcaloop.cli.compose import cli_deps
 from rcaloop.cli.runtime import NoRedis, cli_redis_url, embedded_socket, producer_hint
 from rcaloop.gate import cli as gate_cli
@@ -42,7 +42,8 @@ DEFAULT_METRICS_PORT = 9100
 for module in (ingestion_cli, parser_cli, harness_cli, annotation_cli, knowledge_cli, gate_cli):
     module.register(app, cli_deps())
 
-app.add_typer(dlq.app, name="dlq")  # its commands import what they need when they run
+app.add_typer(dlq.app, name="dlq")  # these commands import what they need when they run
+show.register(app)
 
 
 

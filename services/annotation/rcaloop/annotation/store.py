@@ -651,6 +651,28 @@ class Store:
             )
         return [OperatorEvaluation.model_validate(r) for r in rows]
 
+    async def review_of(self, analysis_hash: str) -> dict[str, Any]:
+        """One analysis's review as stored (``rcaloop show``): its task, each slot's annotator and
+        state, its annotations and operator evaluations (latest revision each)."""
+        async with self.engine.connect() as conn:
+            task = await conn.scalar(sa.select(review_tasks.c.task).where(review_tasks.c.analysis_hash == analysis_hash))
+            slots = (await conn.execute(
+                sa.select(assignments.c.annotator, assignments.c.status, assignments.c.expires_at)
+                .select_from(assignments.join(review_tasks, review_tasks.c.task_id == assignments.c.task_id))
+                .where(review_tasks.c.analysis_hash == analysis_hash).order_by(assignments.c.slot))).all()
+            notes = (await conn.execute(sa.select(annotations).where(annotations.c.analysis_hash == analysis_hash)
+                                        .order_by(annotations.c.created_at))).all()
+            evals = (await conn.execute(sa.select(evaluations).where(evaluations.c.analysis_hash == analysis_hash)
+                                        .order_by(evaluations.c.created_at))).all()
+        now = self.clock()
+        return {
+            "task": ReviewTask.model_validate(task) if task else None,
+            "slots": [{"annotator": s.annotator,
+                       "state": "lease expired" if s.status == "leased" and s.expires_at <= now else s.status}
+                      for s in slots],
+            "reviews": [_annotation_record(r) for r in notes] + [_evaluation_record(r) for r in evals],
+        }
+
     async def annotation_rows(self, *, since: datetime | None = None) -> list[dict[str, Any]]:
         """Every stored annotation with its task's overlap and verdict, oldest first (export, agreement)."""
         query = (

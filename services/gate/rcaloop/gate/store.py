@@ -141,6 +141,16 @@ class GateStore:
         rows = self._rows("SELECT payload FROM knowledge_events WHERE at >= ? AND at < ? ORDER BY at", (stamp(start), stamp(end)))
         return [KnowledgeEvent.model_validate_json(p) for p in rows]
 
+    def records_of(self, analysis_hash: str) -> dict[str, list]:
+        """What the gate recorded of one analysis (``rcaloop show``): its verdict, reviews, knowledge events."""
+        verdicts = self._rows("SELECT payload FROM verdicts WHERE analysis_hash = ?", (analysis_hash,))
+        reviews = self._rows("SELECT payload FROM reviews WHERE analysis_hash = ? ORDER BY at", (analysis_hash,))
+        events = self._rows("SELECT payload FROM knowledge_events WHERE json_extract(payload, '$.analysis_hash') = ? "
+                            "ORDER BY at", (analysis_hash,))
+        return {"verdicts": [HarnessVerdict.model_validate_json(p) for p in verdicts],
+                "reviews": [AnnotationRecord.model_validate_json(p) for p in reviews],
+                "events": [KnowledgeEvent.model_validate_json(p) for p in events]}
+
     def promotions(self) -> list[GateDecision]:
         rows = self._rows("SELECT payload FROM decisions WHERE kind = 'promotion' ORDER BY at")
         return [GateDecision.model_validate_json(p) for p in rows]
