@@ -13,8 +13,12 @@ import typer
 app = typer.Typer(help="Dead letters: list, show, replay onto their stream, drop.", no_args_is_help=True)
 
 _UNITS = {"s": 1, "m": 60, "h": 3600, "d": 86400}
-STREAM_HELP = "source stream, e.g. rca.results (repeatable; default: every stream)"
-CODE_HELP = "error code, e.g. handler_failed (repeatable)"
+STREAMS = typer.Option(None, "--stream", "-s", help="source stream, e.g. rca.results (repeatable; default: every stream)")
+CODES = typer.Option(None, "--code", "-c", help="error code, e.g. handler_failed (repeatable)")
+OLDER = typer.Option(None, help="only letters older than this (90s, 15m, 2h, 7d)")
+NEWER = typer.Option(None, help="only letters newer than this")
+IDS = typer.Option(None, "--id", help="this letter (repeatable; needs one --stream)")
+JSON = typer.Option(False, "--json", help="JSON instead of lines")
 
 
 def _seconds(value: str | None, option: str) -> float | None:
@@ -57,30 +61,9 @@ def _selection(streams: list[str] | None, codes: list[str] | None, older: str | 
 
 
 def _run(work) -> Any:
-    """Run ``work(redis, settings)`` against the deployment's Redis; unreachable is one line."""
-    import asyncio  # noqa: PLC0415
+    from rcaloop.cli.runtime import with_redis  # noqa: PLC0415
 
-    from redis.exceptions import ConnectionError as RedisConnectionError  # noqa: PLC0415
-
-    from rcaloop.cli.runtime import NoRedis, cli_redis_url  # noqa: PLC0415
-    from rcaloop.shared.redis_conn import connect  # noqa: PLC0415
-    from rcaloop.shared.settings import RuntimeSettings  # noqa: PLC0415
-
-    settings = RuntimeSettings()
-
-    async def main():
-        redis = connect(cli_redis_url(settings))
-        try:
-            return await work(redis, settings)
-        finally:
-            await redis.aclose()
-
-    try:
-        return asyncio.run(main())
-    except NoRedis as exc:
-        _fail(str(exc))
-    except (OSError, RedisConnectionError) as exc:
-        _fail(f"cannot reach Redis: {type(exc).__name__}")
+    return with_redis(work)
 
 
 async def _collect(redis, settings, selection, limit, newest_first=False) -> list:
@@ -130,12 +113,12 @@ def _print_json(value) -> None:
 
 @app.command("list")
 def list_letters(
-    stream: list[str] = typer.Option(None, "--stream", "-s", help=STREAM_HELP),
-    code: list[str] = typer.Option(None, "--code", "-c", help=CODE_HELP),
-    older_than: str = typer.Option(None, help="only letters older than this (90s, 15m, 2h, 7d)"),
-    newer_than: str = typer.Option(None, help="only letters newer than this"),
+    stream: list[str] = STREAMS,
+    code: list[str] = CODES,
+    older_than: str = OLDER,
+    newer_than: str = NEWER,
     limit: int = typer.Option(50, min=1, help="at most this many, newest first"),
-    as_json: bool = typer.Option(False, "--json", help="one JSON array"),
+    as_json: bool = JSON,
 ) -> None:
     """List dead letters, newest first: where from, code, deliveries, the result, the error."""
     from rich.markup import escape  # noqa: PLC0415
@@ -200,22 +183,23 @@ def _report(outcome, verb: str, as_json: bool, dry_run: bool) -> None:
 
 @app.command()
 def replay(
-    stream: list[str] = typer.Option(None, "--stream", "-s", help=STREAM_HELP),
-    code: list[str] = typer.Option(None, "--code", "-c", help=CODE_HELP),
-    older_than: str = typer.Option(None, help="only letters older than this (90s, 15m, 2h, 7d)"),
-    newer_than: str = typer.Option(None, help="only letters newer than this"),
-    letter_id: list[str] = typer.Option(None, "--id", help="this letter (repeatable; needs one --stream)"),
+    stream: list[str] = STREAMS,
+    code: list[str] = CODES,
+    older_than: str = OLDER,
+    newer_than: str = NEWER,
+    letter_id: list[str] = IDS,
     limit: int = typer.Option(10, min=1, help="at most this many, oldest first"),
     replay_all: bool = typer.Option(False, "--all", help="every letter that matches, not only --limit"),
     dry_run: bool = typer.Option(False, "--dry-run", help="say what would be replayed; change nothing"),
-    as_json: bool = typer.Option(False, "--json"),
+    as_json: bool = JSON,
 ) -> None:
     """Put dead letters back on their source stream as new entries, oldest first.
 
     Each entry gets its payload and headers as the letter kept them, plus replay_of, replayed_from
-    and replays; the letter leaves the queue in the same step. Consumers that handled an entry before skip it by its idempotency key, so a replay only does
-    what was not done; a letter replayed twice is replayed once. Exit 1 when a letter could not be
-    replayed (its payload not kept whole, unreadable, or gone meanwhile).
+    and replays; the letter leaves the queue in the same step. Consumers that handled an entry
+    before skip it by its idempotency key, so a replay only does what was not done; a letter
+    replayed twice is replayed once. Exit 1 when a letter could not be replayed (its payload not
+    kept whole, unreadable, or gone meanwhile).
     """
     from rcaloop.shared import dead_letters  # noqa: PLC0415
 
@@ -230,14 +214,14 @@ def replay(
 
 @app.command()
 def drop(
-    stream: list[str] = typer.Option(None, "--stream", "-s", help=STREAM_HELP),
-    code: list[str] = typer.Option(None, "--code", "-c", help=CODE_HELP),
-    older_than: str = typer.Option(None, help="only letters older than this (90s, 15m, 2h, 7d)"),
-    newer_than: str = typer.Option(None, help="only letters newer than this"),
-    letter_id: list[str] = typer.Option(None, "--id", help="this letter (repeatable; needs one --stream)"),
+    stream: list[str] = STREAMS,
+    code: list[str] = CODES,
+    older_than: str = OLDER,
+    newer_than: str = NEWER,
+    letter_id: list[str] = IDS,
     drop_all: bool = typer.Option(False, "--all", help="every letter that matches the filters"),
     dry_run: bool = typer.Option(False, "--dry-run", help="say what would be dropped; change nothing"),
-    as_json: bool = typer.Option(False, "--json"),
+    as_json: bool = JSON,
 ) -> None:
     """Delete dead letters for good: --id, or --all with the filters you mean.
 

@@ -39,3 +39,30 @@ def producer_hint(url: str, prefix: str = "", *, embedded: bool) -> list[str]:
         return [f"  producers: REDIS_URL={url}",
                 f"  redis-cli -s {shlex.quote(sock)} {xadd}"]
     return ['  producers: the REDIS_URL you set', f'  redis-cli -u "$REDIS_URL" {xadd}']
+
+
+def with_redis(work):
+    """Run ``await work(redis, settings)`` against the deployment's Redis (``REDIS_URL`` or the
+    embedded server's socket); no Redis or an unreachable one is one line and exit 2."""
+    import asyncio  # noqa: PLC0415
+
+    from redis.exceptions import ConnectionError as RedisConnectionError  # noqa: PLC0415
+
+    from rcaloop.shared.cli_output import fail  # noqa: PLC0415
+    from rcaloop.shared.redis_conn import connect  # noqa: PLC0415
+
+    settings = RuntimeSettings()
+
+    async def main():
+        redis = connect(cli_redis_url(settings))
+        try:
+            return await work(redis, settings)
+        finally:
+            await redis.aclose()
+
+    try:
+        return asyncio.run(main())
+    except NoRedis as exc:
+        fail(str(exc))
+    except (OSError, RedisConnectionError) as exc:
+        fail(f"cannot reach Redis: {type(exc).__name__}")

@@ -44,34 +44,16 @@ def show(
 
 
 def _run(query: str, scan: int) -> dict[str, Any]:
-    import asyncio  # noqa: PLC0415
+    from rcaloop.cli.runtime import with_redis  # noqa: PLC0415
 
-    from redis.exceptions import ConnectionError as RedisConnectionError  # noqa: PLC0415
-
-    from rcaloop.cli.runtime import NoRedis, cli_redis_url  # noqa: PLC0415
-    from rcaloop.shared.cli_output import fail  # noqa: PLC0415
-    from rcaloop.shared.redis_conn import connect  # noqa: PLC0415
-    from rcaloop.shared.settings import RuntimeSettings  # noqa: PLC0415
-
-    settings = RuntimeSettings()
-
-    async def main() -> dict[str, Any]:
-        redis = connect(cli_redis_url(settings))
-        try:
-            streams, hashes, letters = await _streams(redis, settings.prefix, query, scan)
-        finally:
-            await redis.aclose()
+    async def work(redis, settings) -> dict[str, Any]:
+        streams, hashes, letters = await _streams(redis, settings.prefix, query, scan)
         if len(query) == 64 and all(c in "0123456789abcdef" for c in query):
             hashes.add(query)
         return {"query": query, "scanned_per_stream": scan, "analyses": sorted(hashes), "streams": streams,
                 "dead_letters": letters, "stores": await _stores(sorted(hashes))}
 
-    try:
-        return asyncio.run(main())
-    except NoRedis as exc:
-        fail(str(exc))
-    except (OSError, RedisConnectionError) as exc:
-        fail(f"cannot reach Redis: {type(exc).__name__}")
+    return with_redis(work)
 
 
 # -- the streams ---------------------------------------------------------------------------------------------------
