@@ -12,6 +12,7 @@ import asyncio
 import json
 
 import redis as redis_sync
+from prometheus_client import REGISTRY
 from typer.testing import CliRunner
 
 from rcaloop.cli.main import app
@@ -75,6 +76,9 @@ async def test_replayed_letters_are_handled_once_and_no_group_does_anything_twic
     codes = sorted(letter.letter.error_code for letter in letters)
     assert codes == ["handler_failed"] * 3 + ["invalid_json"] * 2
     assert await steady.handled(redis) == ["r-0", "r-1", "r-2"] and await down.handled(redis) == []
+    labels = {"service": "store-service", "stream": Stream.RESULTS.key(prefix)}
+    assert REGISTRY.get_sample_value("rcaloop_messages_dead_lettered_total", labels | {"code": "handler_failed"}) == 3
+    assert REGISTRY.get_sample_value("rcaloop_messages_dead_lettered_total", labels | {"code": "invalid_json"}) == 1
 
     failed = await _letters(redis, prefix, Selection(streams=(Stream.RESULTS,), codes=frozenset({"handler_failed"})))
     bad_json = [letter for letter in letters if letter.letter.error_code == "invalid_json"]
