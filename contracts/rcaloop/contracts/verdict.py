@@ -40,6 +40,9 @@ class LedgerEvidence(_Loose):
     kind: str = "observation"
     agent_id: str | None = Field(default=None, description="the id the agent gave this artifact, when it had one")
     collector: str = Field(default="", description="the tool that collected it; its source group derives from this")
+    symptom: bool = Field(
+        default=False, description="the failure being explained (the alert, a failed task): it adds no source group"
+    )
     provenance_note: str | None = Field(
         default=None, description="where the agent's own labels (group, live, target) disagree with the artifact"
     )

@@ -116,3 +116,17 @@ def mentions(names: tuple[str, ...], *parts: Any) -> bool:
         if pattern.search(text):
             return True
     return False
+
+
+_TERM = re.compile(r"[a-z][a-z0-9_-]{2,}|\d+(?:\.\d+)?%?")
+RESTATES = 0.6
+"""Share of an item's terms the alert holds for the item to be a restatement of it."""
+
+
+def restates(alert: str, text: str) -> bool:
+    """Does ``text`` say what the alert says (most of its terms, at least two, are the alert's)?"""
+    mine = set(_TERM.findall((text or "").lower()))
+    if len(mine) < 2 or not alert:
+        return False
+    shared = mine & set(_TERM.findall(alert.lower()))
+    return len(shared) >= 2 and len(shared) >= RESTATES * len(mine)

@@ -17,7 +17,9 @@ Provenance comes from the artifact, never from the labels an agent put on it:
   started (or, when the output gives no start, before its latest observation) — a
   ``live: true`` label changes none of that;
 * an item is **target-verified** when it is a live observation of a plane that watches
-  running systems and it names the alert's own target (see ``alert``).
+  running systems and it names the alert's own target (see ``alert``);
+* an item is a **symptom** — the failure being explained, which supports the cause but adds
+  no source group — when it is the alert (its kind or collector says so) or restates it.
 """
 
 from __future__ import annotations
@@ -63,6 +65,8 @@ SOURCE_GROUPS: tuple[tuple[str, tuple[str, ...]], ...] = (
 """The first group (in this order) one of whose names is a word of the collector's name
 (``splunk-prod`` → log search). The knowledge store's own names (``STRONG_HISTORY``) win over
 every other word; its weaker words (history, past, similar …) only when no plane is named."""
+SYMPTOM_KINDS = frozenset({"alert", "symptom", "failed_task"})
+ALERT_COLLECTORS = frozenset({"alertmanager", "pagerduty", "opsgenie"})
 OBSERVING_GROUPS = frozenset({"log search", "metrics", "cluster", "tracing", "database", "network", "cloud api"})
 """Planes that observe running systems: only they can verify the alert's own target."""
 _KIND_SEP = re.compile(r"[\s\-]+")
@@ -216,6 +220,11 @@ def _from_artifact(
         and group in OBSERVING_GROUPS
         and alert.mentions(run.targets, artifact.title, text, value)
     )
+    symptom = (
+        kind_of(artifact.kind) in SYMPTOM_KINDS
+        or artifact.source.strip().lower() in ALERT_COLLECTORS
+        or alert.restates(run.alert, text)
+    )
     return Evidence(
         LedgerEvidence(
             id="",
@@ -230,6 +239,7 @@ def _from_artifact(
             kind=artifact.kind,
             agent_id=artifact.id,
             collector=artifact.source,
+            symptom=symptom,
             provenance_note=_note(artifact, group, history, verified),
         ),
         value=value,
@@ -264,6 +274,7 @@ class _Run:
     reference: datetime | None
     """When the incident started; when the output does not say, its latest observation."""
     targets: tuple[str, ...]
+    alert: str
 
 
 def _reference(parsed: ParsedRCA) -> datetime | None:
@@ -275,7 +286,7 @@ def _reference(parsed: ParsedRCA) -> datetime | None:
 
 def collect(parsed: ParsedRCA) -> list[Evidence]:
     """Every evidence item of the run with its id, in the stable order described above."""
-    run = _Run(_reference(parsed), alert.of_alert(parsed.alert_text or ""))
+    run = _Run(_reference(parsed), alert.of_alert(parsed.alert_text or ""), parsed.alert_text or "")
     found: list[Evidence] = []
     seen: set[tuple] = set()
     for artifact in parsed.artifacts:

@@ -59,7 +59,7 @@ def derive(draft: Draft) -> Facts:
         live=live,
         root_live=root_live,
         root_refuting=refuting,
-        root_groups=sorted({ev.group for ev in root_live if not is_symptom(ev, draft)}),
+        root_groups=sorted({ev.group for ev in root_live if not ev.item.symptom}),
         signature=[ev.id for ev in root_live if confirmed_signature(ev)],
         confidence=draft.confidence,
         violations=[v for seq in draft.sequences for v in actions.violations(seq)],
@@ -72,22 +72,6 @@ def derive(draft: Draft) -> Facts:
 def confirmed_signature(ev: Evidence) -> bool:
     """A signature is confirmed by the signature matcher that found it, not by an item's ``kind`` label."""
     return ev.live and ev.group == SIGNATURE_GROUP and kind_of(ev.item.kind) in SIGNATURE_KINDS
-
-
-SYMPTOM_KINDS = kinds("alert", "symptom", "failed_task")
-ALERT_COLLECTORS = frozenset({"alertmanager", "pagerduty", "opsgenie"})
-
-
-def is_symptom(ev: Evidence, draft: Draft) -> bool:
-    """The failure being explained (the alert, a failed task), not evidence of its cause: it supports
-    the root cause but adds no independent source group."""
-    text = " ".join(ev.item.text.split())
-    alert = " ".join(alert_text(draft).split())
-    return (
-        kind_of(ev.item.kind) in SYMPTOM_KINDS
-        or ev.item.collector.strip().lower() in ALERT_COLLECTORS
-        or (len(text) >= 20 and text in alert)
-    )
 
 
 def ids(items: list[Evidence]) -> str:
