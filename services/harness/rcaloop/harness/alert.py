@@ -23,7 +23,7 @@ from typing import Any
 _CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])")
 GENERIC_STATUS = re.compile(
     r"\bnon[- ]?ready\b|\bnot[- ]?ready\b|\bunready\b|\bwaiting\b|\breplicas?\b|\broll ?out\b|"
-    r"\bunavailable replicas\b|\bprogress ?deadline ?exceeded\b|\bgeneration mismatch\b|\bcrash ?loop(?:ing)?\b|"
+    r"\bunavailable replicas\b|\broll(?:ed)? ?out\b|\bprogress ?deadline ?exceeded\b|\bgeneration mismatch\b|\bcrash ?loop(?:ing)?\b|"
     r"\bcrash ?loop ?back ?off\b|\bpending pods?\b|\bpod (?:is )?pending\b",
     re.I,
 )
@@ -39,9 +39,10 @@ ERROR_SIGNAL = re.compile(
 
 KINDS = (
     "deployment", "deploy", "pod", "service", "svc", "statefulset", "sts", "daemonset", "ds", "cronjob",
-    "container", "replicaset", "rs", "hpa", "ingress", "pvc", "instance", "host", "node", "app", "workload",
+    "replicaset", "rs", "hpa", "ingress", "pvc", "instance", "host", "node", "app", "workload",
 )
-"""Words that name a workload before its name (``job`` is left out: in alert labels it is the scrape job)."""
+"""Words that name a workload before its name (``job`` is left out: in alert labels it is the scrape job;
+``container`` too: container names such as ``app`` or ``main`` name no workload)."""
 _TARGET = re.compile(
     r"\b(?:" + "|".join(KINDS) + r")(?:\s*[=:/]\s*|\s+)[\"'`]?(?:[a-z0-9][a-z0-9-]{0,62}/)?"
     r"([A-Za-z0-9][A-Za-z0-9_.-]{1,126}[A-Za-z0-9])",
@@ -98,7 +99,7 @@ def _pattern(names: tuple[str, ...]) -> re.Pattern[str]:
     alternatives = "|".join(re.escape(n) for n in names)
     return re.compile(
         rf"(?<![A-Za-z0-9_.-])(?:{alternatives})(?:(?:-{_GEN}{{3,10}})?-{_GEN}{{5}}|-{_GEN}{{3,10}}|-\d{{1,4}})?"
-        r"(?![A-Za-z0-9_-])",
+        r"(?![A-Za-z0-9_-]|\.[A-Za-z0-9])",
         re.I,
     )
 
@@ -123,10 +124,17 @@ RESTATES = 0.6
 """Share of an item's terms the alert holds for the item to be a restatement of it."""
 
 
+_FILLER = frozenset({"the", "and", "for", "after", "from", "with", "was", "were", "has", "had", "its", "this", "that"})
+
+
+def _terms(text: str) -> set[str]:
+    return {t for t in _TERM.findall((text or "").lower()) if t not in _FILLER}
+
+
 def restates(alert: str, text: str) -> bool:
-    """Does ``text`` say what the alert says (most of its terms, at least two, are the alert's)?"""
-    mine = set(_TERM.findall((text or "").lower()))
+    """Does ``text`` say what the alert (or a failed task) says: most of its terms, at least two, are theirs?"""
+    mine = _terms(text)
     if len(mine) < 2 or not alert:
         return False
-    shared = mine & set(_TERM.findall(alert.lower()))
+    shared = mine & _terms(alert)
     return len(shared) >= 2 and len(shared) >= RESTATES * len(mine)

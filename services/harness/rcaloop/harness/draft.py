@@ -56,6 +56,10 @@ def _is_step(text: str) -> bool:
     return bool(step.verb or step.read_only_before)
 
 
+CAUSAL = re.compile(
+    r"\b(?:because|due to|caused by|(?:the )?(?:root )?cause (?:is|was)|but|however|so)\b[\s,]+\S+(?:\s+\S+){2,}", re.I
+)
+"""A connective that goes on to a cause (three words at least after it)."""
 HEDGE = re.compile(r"\b(?:but|however|though|although|likely|probably|possibly|suspect\w*|perhaps|seems?|appears?)\b|[:;]", re.I)
 
 
@@ -116,9 +120,15 @@ class Draft:
         """
         diag = self.diagnosis
         ranked = [c for c in (diag.candidates if diag else []) if c.strip().lower() not in NO_FAMILY]
-        named = named_family(self) is not None or bool(ranked) or bool(diag and diag.claims)
+        named = named_family(self) is not None or bool(ranked) or bool(diag and diag.claims) or bool(self.reason_cause())
         proposed = any(_is_step(a.text) for seq in self.sequences for a in seq if not a.prohibition)
         return named or proposed or self.confidence in ("medium", "high")
+
+    def reason_cause(self) -> str | None:
+        """An early exit's reason that goes on to state a cause ("logs are missing, but the secret_id
+        expired, so …"): then the reason is the root-cause statement to judge."""
+        reason = self.parsed.outcome_reason or ""
+        return reason if self.early_exit and CAUSAL.search(reason) else None
 
     def repaired_diagnosis(self) -> Diagnosis | None:
         diag = self.diagnosis

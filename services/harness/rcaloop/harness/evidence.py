@@ -180,9 +180,15 @@ def _utc(when: datetime | None) -> datetime | None:
     return when.replace(tzinfo=UTC) if when is not None and when.tzinfo is None else when
 
 
-def _history_reason(artifact: EvidenceArtifact, group: str, reference: datetime | None) -> str | None:
+OTHER_CODE = "cites code at a project or commit other than the one RCA_FIELDS says was analysed: context only"
+
+
+def _history_reason(artifact: EvidenceArtifact, group: str, run: _Run) -> str | None:
     """Why this item is history or context, not evidence of this run (None when it is live)."""
+    reference = run.reference
     kind = kind_of(artifact.kind)
+    if (artifact.id or "").startswith("code:") and not _analysed_code(artifact.id or "", run.parsed):
+        return OTHER_CODE
     if group == HISTORICAL_GROUP:
         return f"collector {artifact.source!r} is the knowledge store / earlier RCAs"
     if kind in HISTORY_KINDS:
@@ -213,7 +219,7 @@ def _from_artifact(
     artifact: EvidenceArtifact, json_path: str | None, value: Any, origin: str, run: _Run
 ) -> Evidence:
     group = source_group(artifact.source)
-    history = _history_reason(artifact, group, run.reference)
+    history = _history_reason(artifact, group, run)
     text = (artifact.text or _text_of(value))[:MAX_TEXT]
     verified = (
         history is None
@@ -255,6 +261,18 @@ def _ref(kind: str, target: str) -> str:
     return target if target.startswith(f"{kind}:") else f"{kind}:{target}"
 
 
+_CODE_REF = re.compile(r"code:([^@/\s]+)@([0-9A-Za-z]+)/")
+
+
+def _analysed_code(ref: str, parsed: ParsedRCA) -> bool:
+    """A ``code:`` citation is of this run only at the project and commit the output says it analysed."""
+    m = _CODE_REF.match(ref)
+    repo, commit = parsed.fields.repo, parsed.fields.commit
+    if m is None or not repo or not commit or repo == "none" or commit == "none":
+        return False
+    return m.group(1) == repo and (m.group(2).startswith(commit) or commit.startswith(m.group(2)))
+
+
 def _from_citations(parsed: ParsedRCA, seen: set[str]) -> list[Evidence]:
     out = []
     for c in parsed.citations:
@@ -263,8 +281,11 @@ def _from_citations(parsed: ParsedRCA, seen: set[str]) -> list[Evidence]:
             continue
         seen.add(ref)
         source, group, live = _CITATION_SOURCES[c.kind]
+        note = None
+        if c.kind == "code" and not _analysed_code(ref, parsed):
+            live, note = False, OTHER_CODE
         item = LedgerEvidence(id="", source=source, source_group=group, live=live, title=c.label, text=ref,
-                              kind="citation", collector=source)
+                              kind="citation", collector=source, provenance_note=note)
         out.append(Evidence(item, citation=ref))
     return out
 
@@ -275,6 +296,8 @@ class _Run:
     """When the incident started; when the output does not say, its latest observation."""
     targets: tuple[str, ...]
     alert: str
+    """The alert and the failed tasks: what an item restating them is a symptom of."""
+    parsed: ParsedRCA
 
 
 def _reference(parsed: ParsedRCA) -> datetime | None:
@@ -286,7 +309,11 @@ def _reference(parsed: ParsedRCA) -> datetime | None:
 
 def collect(parsed: ParsedRCA) -> list[Evidence]:
     """Every evidence item of the run with its id, in the stable order described above."""
-    run = _Run(_reference(parsed), alert.of_alert(parsed.alert_text or ""), parsed.alert_text or "")
+    failure = "\n".join(
+        [parsed.alert_text or ""]
+        + [f"{a.text}\n{json.dumps(a.value, default=str)}" for a in parsed.artifacts if kind_of(a.kind) in SYMPTOM_KINDS]
+    )
+    run = _Run(_reference(parsed), alert.of_alert(parsed.alert_text or ""), failure, parsed)
     found: list[Evidence] = []
     seen: set[tuple] = set()
     for artifact in parsed.artifacts:

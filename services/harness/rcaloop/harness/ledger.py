@@ -137,8 +137,9 @@ def root_texts(draft: Draft) -> tuple[str, list[str]]:
     cause = p.chat.sections.cause if p.chat and p.chat.sections.cause else ""
     tldr = p.chat.sections.tldr if p.chat and p.chat.sections.tldr else ""
     summary_section = report.section(p.report_markdown, "summary", "root cause", "cause")
-    main = summary or cause or summary_section.split("\n\n")[0].strip() or tldr
-    return main, [t for t in (summary, cause, tldr, summary_section) if t]
+    reason = draft.reason_cause() or ""
+    main = summary or cause or summary_section.split("\n\n")[0].strip() or tldr or reason
+    return main, [t for t in (summary, cause, tldr, summary_section, reason) if t]
 
 
 @dataclass
@@ -277,21 +278,37 @@ def _root_links(draft: Draft, index: _Index, traced: _Traced) -> Links:
         _signatures_of_the_family(draft, index, links)
         return links
     _signatures_of_the_family(draft, index, links)
+    _unrelated_ties(draft, index, links, [c.text for _, c in root_claims])
     summary = draft.diagnosis.root_cause.summary if draft.diagnosis and draft.diagnosis.root_cause else None
     for i, claim in root_claims:  # a second root cause that ties nothing is a cause stated without evidence
         if not claim.evidence_ids and claim.text != summary and i not in draft.dropped_agent_claims:
             links.untraced.append(f"diagnosis.claims[{i}] states a root cause and ties no evidence to it")
-    ties = [c.text for _, c in root_claims if c.evidence_ids] + [index.by_id[e].haystack() for e in links.found]
-    ties += [draft.traces[i].message or "" for i in range(len(draft.traces)) if draft.traces[i].is_root_cause]
+    claims = [c.text for _, c in root_claims if c.evidence_ids]
+    claims += [draft.traces[i].message or "" for i in range(len(draft.traces)) if draft.traces[i].is_root_cause]
     if draft.parsed.source_kind != "capture" and summary:
-        ties.append(summary)
-    for where, text in statements.other_causes(draft, ties):
+        claims.append(summary)
+    evidence = [index.by_id[e].haystack() for e in links.found]
+    for where, text in statements.other_causes(draft, claims, evidence):
         links.untraced.append(f"{where} states a cause that the evidence tied to the root cause does not show: {text[:100]!r}")
     return links
 
 
 SIGNATURE_KINDS = kinds("signature", "confirmed_signature")
 _SEP = re.compile(r"[\s_\-]+")
+
+
+def _unrelated_ties(draft: Draft, index: _Index, links: Links, claims: list[str]) -> None:
+    """Support is specific: an item tied by id that shares nothing with the root-cause claim supports nothing."""
+    summary = draft.diagnosis.root_cause.summary if draft.diagnosis and draft.diagnosis.root_cause else ""
+    claim = "\n".join([*claims, summary or ""])
+    for eid in list(links.found):
+        ev = index.by_id[eid]
+        if ev.citation is None and links.found[eid] == {"agent"} and not statements.relates(ev.haystack(), claim):
+            del links.found[eid]
+            links.notes.append(f"{eid} is tied to the root cause but says nothing of it")
+
+
+NEGATED = re.compile(r"\b(?:no|not|never|without|unmatched|did ?n[o']t|does ?n[o']t|failed to)\b[^.;,]{0,40}$", re.I)
 
 
 def _signatures_of_the_family(draft: Draft, index: _Index, links: Links) -> None:
@@ -303,7 +320,8 @@ def _signatures_of_the_family(draft: Draft, index: _Index, links: Links) -> None
         if kind_of(ev.item.kind) not in SIGNATURE_KINDS or ev.group != SIGNATURE_GROUP:
             continue
         said = _SEP.sub("_", f"{ev.item.title} {ev.item.text}".lower())
-        if family and family != STATED_CAUSE and _SEP.sub("_", family.lower()) in said:
+        at = said.find(_SEP.sub("_", family.lower())) if family and family != STATED_CAUSE else -1
+        if at >= 0 and not NEGATED.search(said[:at].replace("_", " ")):
             continue
         if family == STATED_CAUSE and statements.same_cause(ev.haystack(), root_texts(draft)[0], frozenset()):
             continue

@@ -1,12 +1,14 @@
 """Does every place the output states its root cause state the same cause?
 
 The harness grounds the root-cause claim the agent tied evidence to; a reviewer reads the
-report's Summary, and the chat posts the summary, the TL;DR and the Cause. An output can
-tie its evidence to one cause and post another. So each stated cause must share what
-makes a cause specific with the tied claims and their evidence: one identifier
-(``cfg-2291``, ``db.pool.max_size``, a path, a version) or two content words. Words of the
-alert (the symptom it reports) and plain numbers don't count. A statement with nothing
-specific in it states no other cause.
+report's Summary, and the chat posts the title, the summary and the TL;DR. An output can tie
+its evidence to one cause and post another. So each stated cause must name what the tied
+claims and their evidence show: a summary one of their identifiers (``cfg-2291``,
+``db.pool.max_size``, a path, a version) when they have any, else two content words; a
+headline (title, TL;DR) an identifier or a content word. Words of the alert (the symptom it
+reports) and plain numbers don't count. A statement with nothing specific in it states no
+other cause. Lexical, so deterministic: a paraphrase that names nothing the evidence shows
+("a settings push cut the limit") can't be shown to be the same cause, and fails closed.
 """
 
 from __future__ import annotations
@@ -49,35 +51,63 @@ def terms(text: str, exclude: frozenset[str] = frozenset()) -> tuple[frozenset[s
     return frozenset(idents), frozenset(words)
 
 
-def same_cause(statement: str, reference: str, exclude: frozenset[str]) -> bool:
+def same_cause(statement: str, claims: str, evidence: str, exclude: frozenset[str], *, headline: bool = False) -> bool:
+    """Does ``statement`` name what the tied ``claims`` and their ``evidence`` show? A summary must
+    share one of the claims' identifiers when they have any (else two words with claims and
+    evidence); a headline (title, TL;DR) one identifier or one word."""
     idents, words = terms(statement, exclude)
     if not idents and not words:
         return True
-    ref_idents, ref_words = terms(reference, exclude)
-    return bool(idents & ref_idents) or len(words & ref_words) >= SHARED_WORDS
+    claim_idents, claim_words = terms(claims, exclude)
+    ev_idents, ev_words = terms(evidence, exclude)
+    if idents & (claim_idents | ev_idents):
+        return True
+    if headline:
+        return bool(words & (claim_words | ev_words))
+    return not claim_idents and len(words & (claim_words | ev_words)) >= SHARED_WORDS
 
 
-def stated_causes(draft: Draft) -> list[tuple[str, str]]:
-    """Where the output states its root cause apart from the claim it tied evidence to: a capture's
-    posted summary (its structured claims are separate), and the report's Summary a reviewer reads.
-    (A skill report's Cause and a step file's summary are themselves the claim their ties belong to.)"""
+def relates(item: str, claim: str) -> bool:
+    """Does an evidence item say anything of the claim it is tied to (one shared identifier or word)?"""
+    idents, words = terms(item)
+    claim_idents, claim_words = terms(claim)
+    return bool(idents & claim_idents or words & claim_words)
+
+
+def stated_causes(draft: Draft) -> list[tuple[str, str, bool]]:
+    """Where the output states its root cause apart from the claim it tied evidence to, and whether the
+    place is a headline: a capture's posted summary (its structured claims are separate), the report's
+    Summary a reviewer reads, the cause part of a ``<symptom>: <cause>`` title, and the chat's TL;DR (a skill report's Cause and a step file's
+    summary are themselves the claim their ties belong to)."""
     p, diag = draft.parsed, draft.diagnosis
-    out = []
+    out: list[tuple[str, str, bool]] = []
     if p.source_kind == "capture" and diag and diag.root_cause and diag.root_cause.summary:
-        out.append(("the summary", diag.root_cause.summary))
+        out.append(("the summary", diag.root_cause.summary, False))
     section = report.section(p.report_markdown, "summary", "root cause", "cause").split("\n\n")[0].strip()
-    if section and all(section != text for _, text in out):
-        out.append(("the report's Summary", section))
+    if section and all(section != text for _, text, _ in out):
+        out.append(("the report's Summary", section, False))
+    if p.source_kind != "step_files" and p.title and ": " in p.title:
+        out.append(("the title", p.title.split(": ", 1)[1], True))  # "<symptom>: <cause>"; a bare symptom states none
+    if p.chat and p.chat.sections.tldr:
+        out.append(("the chat's TL;DR", p.chat.sections.tldr, True))
     return out
 
 
-def other_causes(draft: Draft, ties: list[str]) -> Iterator[tuple[str, str]]:
-    """The stated causes that share nothing specific with the tied claims and their evidence."""
-    reference = "\n".join(ties)
-    alert = draft.parsed.alert_text or ""
-    exclude = frozenset(t.lower().rstrip(".:") for t in _TOKEN.findall(alert)) | frozenset(
+def alert_words(draft: Draft) -> frozenset[str]:
+    """The tokens (and their parts) of the alert, the chat's subjects and a title's symptom part:
+    the subject and symptom every account of the failure repeats."""
+    p = draft.parsed
+    title = p.title.split(": ", 1)[0] if p.title and ": " in p.title else ""
+    alert = "\n".join([p.alert_text or "", " ".join(p.chat.subjects) if p.chat else "", title])
+    return frozenset(t.lower().rstrip(".:") for t in _TOKEN.findall(alert)) | frozenset(
         p for t in _TOKEN.findall(alert.lower()) for p in _PARTS.split(t) if p
     )
-    for where, text in stated_causes(draft):
-        if not same_cause(text, reference, exclude):
+
+
+def other_causes(draft: Draft, claims: list[str], evidence: list[str]) -> Iterator[tuple[str, str]]:
+    """The stated causes that share nothing specific with the tied claims and their evidence."""
+    claim_text, evidence_text = "\n".join(claims), "\n".join(evidence)
+    exclude = alert_words(draft)
+    for where, text, headline in stated_causes(draft):
+        if not same_cause(text, claim_text, evidence_text, exclude, headline=headline):
             yield where, text
