@@ -37,19 +37,18 @@ def _root_traced(f: Facts) -> tuple[bool, str]:
         if f.draft.early_exit:
             return True, "an early exit that states no root cause"
         return False, "the report states no root cause (an output without one is an early exit: insufficient_context)"
-    if f.root.untraced:
-        return False, (
-            f"root cause {f.root.text[:120]!r} cites evidence that does not trace in this run: "
-            f"{'; '.join(f.root.untraced)[:400]}"
-        )
-    if f.root.supports:
+    untraced = f"{'; '.join(f.root.untraced)[:400]}"
+    if f.root.supports and not f.root.untraced:
         return True, f"root cause traces to live evidence {', '.join(f.root.supports)}"
+    if f.root.supports:
+        return False, f"root cause {f.root.text[:120]!r} cites evidence that does not trace in this run: {untraced}"
     why = f.root.note or "no evidence links"
     if f.root.refutes:
         why = f"the only live evidence tied to it refutes it ({', '.join(f.root.refutes)})"
     elif f.root.historical:
         why = f"only historical evidence {', '.join(f.root.historical)} (context only, never grounding)"
-    return False, f"root cause {f.root.text[:120]!r} does not trace to evidence of the current run: {why}"
+    also = f"; also {untraced}" if f.root.untraced and why != f.root.note else ""
+    return False, f"root cause {f.root.text[:120]!r} does not trace to evidence of the current run: {why}{also}"
 
 
 def _guarded(f: Facts) -> tuple[bool, str]:
