@@ -3,8 +3,9 @@
 The harness grounds the root-cause claim the agent tied evidence to; a reviewer reads the
 report's Summary, and the chat posts the title, the summary and the TL;DR. An output can tie
 its evidence to one cause and post another. So each stated cause must name what the tied
-claims and their evidence show: a summary one of their identifiers (``cfg-2291``,
-``db.pool.max_size``, a path, a version) when they have any, else two content words; a
+claims and their evidence show: a summary one of the claims' identifiers that the evidence
+shows too (``cfg-2291``, ``db.pool.max_size``, a path, a version) when there are any, else
+two content words; a
 headline (title, TL;DR) an identifier or a content word. Words of the alert (the symptom it
 reports) and plain numbers don't count. A statement with nothing specific in it states no
 other cause. Lexical, so deterministic: a paraphrase that names nothing the evidence shows
@@ -53,8 +54,8 @@ def terms(text: str, exclude: frozenset[str] = frozenset()) -> tuple[frozenset[s
 
 def same_cause(statement: str, claims: str, evidence: str, exclude: frozenset[str], *, headline: bool = False) -> bool:
     """Does ``statement`` name what the tied ``claims`` and their ``evidence`` show? A summary must
-    share one of the claims' identifiers when they have any (else two words with claims and
-    evidence); a headline (title, TL;DR) one identifier or one word."""
+    share one of the claims' grounded identifiers (those the evidence shows too) when there are any,
+    else two words with claims and evidence; a headline (title, TL;DR) one identifier or one word."""
     idents, words = terms(statement, exclude)
     if not idents and not words:
         return True
@@ -64,7 +65,8 @@ def same_cause(statement: str, claims: str, evidence: str, exclude: frozenset[st
         return True
     if headline:
         return bool(words & (claim_words | ev_words))
-    return not claim_idents and len(words & (claim_words | ev_words)) >= SHARED_WORDS
+    grounded = claim_idents & ev_idents
+    return not grounded and len(words & (claim_words | ev_words)) >= SHARED_WORDS
 
 
 def relates(item: str, claim: str) -> bool:
