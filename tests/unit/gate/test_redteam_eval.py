@@ -19,6 +19,7 @@ from rcaloop.gate import answer
 from rcaloop.gate.agent_input import build_input
 from rcaloop.gate.cases import EvalCase, load_cases
 from rcaloop.gate.evaluation import score_case
+from tests.unit.gate.builders import judged as judged_answer
 
 ROOT = Path(__file__).resolve().parents[3]
 REGISTRY = ROOT / "examples" / "registry.json"
@@ -140,3 +141,60 @@ def test_redteam_an_early_exit_whose_reason_names_the_family_is_not_an_abstentio
     assert verdict.parsed.outcome == "insufficient_context"
     assert not answer.abstained(verdict.parsed), "the reason names the family 'credential': not an abstention"
     assert answer.ranked_families(verdict.parsed)[:1] == ["credential"]
+
+
+@pytest.mark.parametrize(
+    "cause",
+    [
+        "config rollout shrank the pool; this is not a hypothesis",
+        "config rollout shrank the pool, which isn't provisional",
+        "config rollout shrank the pool — nothing here is unconfirmed",
+        "config rollout shrank the pool, never inconclusive",
+        "the pool shrank (no hypothesis, no provisional reading)",
+    ],
+)
+def test_a_denied_hedge_marker_is_no_hedge(cause):
+    """Variants of the negated hedge: each denies its marker, so the familiar family is forced."""
+    mutated = MUTATED["known-01-pool@remove_signature"]
+    forced = score_case(mutated, judged_answer(family="configuration", confidence="medium", cause=cause))
+    assert not check(forced, "EV304").passed, cause
+
+
+@pytest.mark.parametrize(
+    "cause",
+    [
+        "the pool (likely, to be confirmed)",
+        "no direct log line yet, so this stays a hypothesis",
+        "not seen in the logs; the pool size is unconfirmed",
+        "the pool shrank, but this is not yet confirmed",
+        "without the pod logs, the pool reading is provisional",
+    ],
+)
+def test_control_a_hedge_beside_a_negation_of_something_else_still_hedges(cause):
+    """Control: a marker whose negation belongs to another clause (or is the marker itself) is a hedge."""
+    mutated = MUTATED["known-01-pool@remove_signature"]
+    hedging = score_case(mutated, judged_answer(family="configuration", confidence="medium", cause=cause))
+    assert check(hedging, "EV304").passed, cause
+
+
+def early_exit(reason: str):
+    return judged_answer(family=None, cause="", outcome="insufficient_context", outcome_reason=reason,
+                         report=f"RCA_OUTCOME: insufficient_context - {reason}\n", with_chat=False, claim_evidence=())
+
+
+@pytest.mark.parametrize(
+    ("reason", "family"),
+    [
+        ("logs are missing, but the network path to the database dropped packets", "network"),
+        ("no metrics; it looks like a dependency upgrade broke the client", "dependency"),
+    ],
+)
+def test_an_early_exit_reason_naming_a_category_is_judged_on_it(reason, family):
+    early = early_exit(reason)
+    assert not answer.abstained(early.parsed)
+    assert answer.ranked_families(early.parsed)[:1] == [family]
+
+
+def test_control_an_early_exit_reason_naming_no_category_is_an_abstention():
+    early = early_exit("no log lines or metrics for search-indexer in the alert window; only the alert title was provided")
+    assert answer.abstained(early.parsed)

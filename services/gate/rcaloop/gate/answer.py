@@ -31,6 +31,11 @@ PROVISIONAL_MARKERS = re.compile(
     r"to be confirmed|provisional|unresolved|unconfirmed|not yet confirmed|hypothes[ie]s|inconclusive|cannot (?:yet )?determine",
     re.I,
 )
+_NEGATION = re.compile(r"^(?:no|not|nothing|never|none|neither|nor|without|hardly|\w+n't|cannot)$", re.I)
+"""A word that denies what follows it: "no hypothesis", "nothing is unconfirmed", "isn't provisional"."""
+_CLAUSE_END = re.compile(r"[.;:,!?()\[\]\n\u2014]|\b(?:and|but|so|yet|or|because|though|although|while)\b", re.I)
+NEGATION_REACH = 3
+"""How many words before a hedge marker a negation still denies it."""
 _FAMILY_TAG = re.compile(r"(?im)^[\s*_>-]*(?:root[- ]cause )?family\s*[:=]\s*[`*_]*([A-Za-z][\w -]*?)[`*_]*\s*$")
 _ALT_TAG = re.compile(r"(?im)^[\s*_>-]*alternatives?\s*[:=]\s*(.+)$")
 
@@ -72,7 +77,8 @@ def ranked_families(parsed: ParsedRCA) -> list[str]:
     """Root-cause families, best first: diagnosis family, candidates, alternatives.
 
     Skill text has no structured family, so for it the ranking comes from ``family:`` /
-    ``alternatives:`` lines, else from the category names the Cause section mentions.
+    ``alternatives:`` lines, else from the category names the Cause, TL;DR, title or an
+    early exit's reason mention (a reason that names the cause is an answer, not an abstention).
     """
     out: list[str] = []
 
@@ -101,7 +107,8 @@ def ranked_families(parsed: ParsedRCA) -> list[str]:
     if out:
         return out
     sections = _sections(parsed)
-    for chunk in ((sections.cause if sections else None), (sections.tldr if sections else None), parsed.title):
+    for chunk in ((sections.cause if sections else None), (sections.tldr if sections else None), parsed.title,
+                  parsed.outcome_reason):
         for cat in _category_mentions(chunk or ""):
             add(cat)
     return out
@@ -167,7 +174,20 @@ def provisional(parsed: ParsedRCA) -> bool:
     conf = stated_confidence(parsed)
     if conf == "low":
         return True
-    return conf != "high" and bool(PROVISIONAL_MARKERS.search(cause_text(parsed) or answer_text(parsed)))
+    return conf != "high" and hedged(cause_text(parsed) or answer_text(parsed))
+
+
+def hedged(text: str) -> bool:
+    """The text says its cause is unconfirmed: a provisional marker that no word just before it denies.
+
+    "this is no hypothesis and nothing is unconfirmed" asserts the cause; a marker counts
+    only when none of the ``NEGATION_REACH`` words before it, in its own clause, negates it.
+    """
+    for m in PROVISIONAL_MARKERS.finditer(text):
+        clause = _CLAUSE_END.split(text[: m.start()])[-1]
+        if not any(_NEGATION.match(w) for w in re.findall(r"[\w']+", clause)[-NEGATION_REACH:]):
+            return True
+    return False
 
 
 def grounded(parsed: ParsedRCA, verdict: HarnessVerdict | None) -> bool:
