@@ -74,10 +74,17 @@ def test_store_inserts_are_idempotent_without_redis_keys(tmp_path):
     store.close()
 
 
-def _artifact(path: Path, measured_at: datetime, **metrics) -> Path:
-    doc = {**PASSING, **metrics, "provenance": {**PROVENANCE, "measured_at": measured_at.isoformat()}}
+def _artifact(path: Path, measured_at: datetime, window: str = PROVENANCE["incident_window"], **metrics) -> Path:
+    doc = {**PASSING, **metrics, "provenance": {**PROVENANCE, "incident_window": window, "measured_at": measured_at.isoformat()}}
     path.write_text(json.dumps(doc))
     return path
+
+
+def _after_promotion(tmp_path: Path, name: str, ms: int, **metrics) -> Path:
+    """An artifact of the next stage: incidents from now (after the last promotion) for ``ms`` ms, measured at their end."""
+    start = datetime.now(UTC)
+    end = start + timedelta(milliseconds=ms)
+    return _artifact(tmp_path / name, end, f"{start.isoformat()}/{end.isoformat()}", **metrics)
 
 
 def _cli(args: list[str], env: dict[str, str]):
@@ -96,12 +103,14 @@ def test_promotions_land_on_gate_decisions_and_in_the_store(redis_url, prefix, t
     assert first.exit_code == 0, first.output
     again = _cli(["gate", "promote", "shadow", "--artifact", str(tmp_path / "a1.json")], env)  # same artifact: not fresh
     assert again.exit_code == 1 and "ROLL103" in again.stdout
+    stale_artifact = _after_promotion(tmp_path, "a2.json", 1)
+    measured = datetime.fromisoformat(json.loads(stale_artifact.read_text())["provenance"]["measured_at"])
     store = GateStore(tmp_path / "data" / "gate.db")
-    store.record_event(_event(7, "activated").model_copy(update={"created_at": now + timedelta(seconds=1)}))
+    store.record_event(_event(7, "activated").model_copy(update={"created_at": measured + timedelta(milliseconds=1)}))
     store.close()
-    stale = _cli(["gate", "promote", "shadow", "--artifact", str(_artifact(tmp_path / "a2.json", now))], env)
+    stale = _cli(["gate", "promote", "shadow", "--artifact", str(stale_artifact)], env)
     assert stale.exit_code == 1 and "ROLL104" in stale.stdout
-    fresh = _cli(["gate", "promote", "shadow", "--artifact", str(_artifact(tmp_path / "a3.json", now + timedelta(seconds=5)))], env)
+    fresh = _cli(["gate", "promote", "shadow", "--artifact", str(_after_promotion(tmp_path, "a3.json", 2))], env)
     assert fresh.exit_code == 0, fresh.stdout
 
     client = sync_redis.Redis.from_url(redis_url)
@@ -144,9 +153,9 @@ def test_a_whitespace_copy_is_not_a_fresh_artifact_and_assist_is_compared_with_s
     copy.write_text(json.dumps(json.loads(staging.read_text()), indent=2) + "\n\n")
     reused = _cli(["gate", "promote", "shadow", "--artifact", str(copy), "--no-publish"], env)
     assert reused.exit_code == 1 and "ROLL103" in reused.stdout
-    shadow = _artifact(tmp_path / "shadow.json", now + timedelta(minutes=1), known_top1=0.97)
+    shadow = _after_promotion(tmp_path, "shadow.json", 1, known_top1=0.97)
     assert _cli(["gate", "promote", "shadow", "--artifact", str(shadow), "--no-publish"], env).exit_code == 0
-    worse = _artifact(tmp_path / "assist.json", now + timedelta(minutes=2), known_top1=0.96)  # inside its gate, below staging
+    worse = _after_promotion(tmp_path, "assist.json", 1, known_top1=0.96)  # inside its gate, below staging
     refused = _cli(["gate", "promote", "assist", "--artifact", str(worse), "--no-publish", "--json"], env)
     assert refused.exit_code == 1
     decision = json.loads(refused.stdout)

@@ -8,7 +8,7 @@ from rcaloop.gate.cases import CASE_RULES
 from rcaloop.gate.checks import CASE_CHECKS
 from rcaloop.gate.mutations import MUTATIONS
 from rcaloop.gate.novel_e2e import E2E_RULES
-from rcaloop.gate.release_gate import FINDINGS, THRESHOLDS
+from rcaloop.gate.release_gate import FINDINGS, MERGEABLE_METRICS, THRESHOLDS
 from rcaloop.gate.rollout import PROMOTION_RULES
 
 DOCS = Path(__file__).resolve().parents[3] / "docs"
@@ -29,6 +29,8 @@ def test_gate_doc_names_every_threshold_and_promotion_rule():
     for r in PROMOTION_RULES:
         assert f"| {r.code} | `{r.name}` |" in text
     assert [code for code in FINDINGS if f"| {code} |" not in text] == []
+    merge_row = next(line for line in text.splitlines() if line.startswith("| GATE210 |"))
+    assert MERGEABLE_METRICS and all(f"`{m}`" in merge_row for m in MERGEABLE_METRICS)
 
 
 def test_every_gate_finding_code_in_the_source_is_listed():

@@ -9,6 +9,8 @@ from __future__ import annotations
 import json
 from datetime import UTC, datetime, timedelta
 
+import pytest
+
 from rcaloop.gate.measure import StoredFacts, metrics_object
 from rcaloop.gate.release_gate import check_release_gate
 from rcaloop.gate.rollout import STAGES, Promotion, decide_promotion, state_of
@@ -63,3 +65,56 @@ def test_redteam_one_window_remeasured_cannot_walk_every_stage():
         decisions.append(decision)
     passed = [d.stage for d in decisions if d.passed]
     assert passed == ["staging"], f"promoted on one staging window re-measured: {passed}"
+
+
+def _codes(raw: dict) -> list[str]:
+    return [e.code for e in check_release_gate(json.dumps(raw).encode(), now=NOW).errors]
+
+
+def test_merge_fills_only_what_rcaloop_keeps_no_record_of():
+    """Variant of the merge bypass: a merge file offering measured metrics gets only the tool executions."""
+    empty = StoredFacts(verdicts=[], verdicts_by_hash={}, reviews=[], events=[])
+    doc = metrics_object(empty, WINDOW, job_revision="measure@1", artifact="/tmp/m.json", measured_at=MEASURED,
+                         merged={"destructive_tool_executions": 0, "known_top1": 1.0, "abstention_rate": 1.0}, merged_from="x.json sha256:0")
+    assert doc["provenance"]["merged"]["metrics"] == ["destructive_tool_executions"]
+    assert doc["known_top1"] is None and doc["abstention_rate"] is None
+    assert "not taken from --merge" in doc["missing"]["known_top1"]
+
+
+@pytest.mark.parametrize(
+    "merged",
+    [
+        {"from": "hand-made.json", "metrics": ["known_top1"]},
+        {"from": "hand-made.json", "metrics": ["destructive_tool_executions", "abstention_rate"]},
+        {"from": "hand-made.json", "metrics": "known_top1"},  # unreadable: what was merged is unknown
+        "known_top1",
+    ],
+)
+def test_gate_check_refuses_an_artifact_that_merged_a_measured_metric(merged):
+    raw = {**PASSING, "provenance": {**PROVENANCE, "merged": merged}}
+    assert _codes(raw) == ["GATE210"]
+
+
+def test_control_a_merged_tool_execution_count_passes():
+    raw = {**PASSING, "provenance": {**PROVENANCE, "merged": {"from": "audit.json sha256:1", "metrics": ["destructive_tool_executions"]}}}
+    assert _codes(raw) == []
+
+
+@pytest.mark.parametrize(
+    ("population", "codes"),
+    [
+        ({"harness_verdicts": 0, "operator_evaluations": 0}, ["GATE209"]),
+        ("0 incidents", ["GATE209"]),
+        ("all production incidents", ["GATE209"]),  # states no size
+        ({"harness_verdicts": "412"}, ["GATE202"]),  # not counts
+        ({"harness_verdicts": True}, ["GATE202"]),
+        ({"harness_verdicts": -3, "annotations": 3}, ["GATE202"]),
+    ],
+)
+def test_a_population_that_counts_nothing_fails(population, codes):
+    assert _codes({**PASSING, "provenance": {**PROVENANCE, "population": population}}) == codes
+
+
+@pytest.mark.parametrize("population", ["prod alerts, 412 incidents", {"harness_verdicts": 0, "operator_evaluations": 38}])
+def test_control_a_population_that_counts_incidents_passes(population):
+    assert _codes({**PASSING, "provenance": {**PROVENANCE, "population": population}}) == []

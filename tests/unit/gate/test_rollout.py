@@ -31,12 +31,18 @@ def codes(decision) -> list[str]:
     return [r.split()[0] for r in decision.reasons]
 
 
+STAGE_WINDOWS = ("2026-11-01/2026-11-14", "2026-11-16/2026-11-18", "2026-11-20/2026-11-22", "2026-11-24/2026-11-26")
+"""One window per stage, each after the previous promotion: every stage measures its own output."""
+NOW = datetime(2026, 11, 30, 12, 0, tzinfo=UTC)
+
+
 def test_happy_path_through_every_stage():
     decisions = []
-    for i, stage in enumerate(STAGES):
-        raw = artifact(known_top1=0.95 + i / 100, provenance={**PROVENANCE, "measured_at": (MEASURED + timedelta(days=i)).isoformat()})
+    for i, (stage, window) in enumerate(zip(STAGES, STAGE_WINDOWS, strict=True)):
+        measured = datetime.fromisoformat(window.split("/")[1]).replace(hour=6, tzinfo=UTC) + timedelta(days=1)
+        raw = artifact(known_top1=0.95 + i / 100, provenance={**PROVENANCE, "incident_window": window, "measured_at": measured.isoformat()})
         state = state_of(decisions, None)
-        decision = decide_promotion(Promotion(stage, check_release_gate(raw), state))
+        decision = decide_promotion(Promotion(stage, check_release_gate(raw, now=NOW), state), decided_at=measured + timedelta(hours=1))
         assert decision.passed, decision.reasons
         assert decision.kind == "promotion" and decision.stage == stage
         decisions.append(decision)
@@ -73,7 +79,7 @@ def test_typedb_outage_check_is_named_for_authoritative():
 
 
 def test_every_promotion_rule_is_exercised():
-    assert [r.code for r in PROMOTION_RULES] == ["ROLL101", "ROLL102", "ROLL103", "ROLL104", "ROLL105", "ROLL106", "ROLL107"]
+    assert [r.code for r in PROMOTION_RULES] == ["ROLL101", "ROLL102", "ROLL103", "ROLL104", "ROLL105", "ROLL106", "ROLL107", "ROLL108"]
 
 
 def _event(kind: str) -> KnowledgeEvent:
@@ -119,7 +125,8 @@ def test_each_stage_needs_a_new_measurement():
     again = promote("shadow", edited, current_stage="staging", used_artifacts=frozenset({staging.artifact_hash}),
                     last_measured_at=MEASURED)
     assert codes(again) == ["ROLL106"]
-    later = artifact(provenance={**PROVENANCE, "measured_at": (MEASURED + timedelta(days=1)).isoformat()})
+    later = artifact(provenance={**PROVENANCE, "incident_window": "2026-11-15/2026-11-20",
+                                 "measured_at": (MEASURED + timedelta(days=1)).isoformat()})
     assert promote("shadow", later, current_stage="staging", used_artifacts=frozenset({staging.artifact_hash}), last_measured_at=MEASURED).passed
 
 
@@ -162,3 +169,27 @@ def test_a_recorded_future_measurement_never_hides_a_later_knowledge_change():
     decision = promote("staging")
     decision.provenance["measured_at"] = "2999-01-01T00:00:00+00:00"  # recorded before future timestamps were refused
     assert status([decision], decision.created_at + timedelta(minutes=1), {}).needs_rerun
+
+
+# -- each stage measures its own output --------------------------------------------------------------
+def test_the_same_window_measured_again_is_the_same_artifact():
+    """Only ``measured_at`` differs: the same figures of the same incidents are not a fresh artifact."""
+    staging = promote("staging")
+    again = promote("shadow", _measured(1), current_stage="staging", used_artifacts=frozenset({staging.artifact_hash}))
+    assert codes(again) == ["ROLL103"]
+
+
+def test_a_stage_is_measured_on_incidents_after_the_previous_promotion():
+    promoted_at = datetime(2026, 11, 15, 9, 0, tzinfo=UTC)
+    staging = decide_promotion(Promotion("staging", check_release_gate(artifact(), now=NOW), state_of([], None)), decided_at=promoted_at)
+    state = state_of([staging], None)
+
+    def shadow(window: str):
+        raw = artifact(provenance={**PROVENANCE, "incident_window": window, "measured_at": "2026-11-29T00:00:00Z"})
+        return decide_promotion(Promotion("shadow", check_release_gate(raw, now=NOW), state))
+
+    assert codes(shadow("2026-11-10/2026-11-28")) == ["ROLL108"]  # overlaps the staging incidents
+    assert codes(shadow("2026-11-15T08:59:59Z/2026-11-28")) == ["ROLL108"]  # one second before the promotion
+    assert shadow("2026-11-15T09:00:00Z/2026-11-28").passed  # control: from the promotion on
+    assert shadow("2026-11-16/2026-11-28").passed
+    assert set(codes(shadow("last two weeks"))) == {"ROLL102", "ROLL108"}  # unreadable: cannot be shown

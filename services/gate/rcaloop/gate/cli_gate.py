@@ -130,7 +130,7 @@ def register(gate_app: typer.Typer, deps: CliDeps) -> None:  # noqa: ARG001 - th
     def measure(
         window: str = typer.Option(..., "--window", help="incident window START/END (ISO-8601)"),
         out_path: Path | None = typer.Option(None, "--out", help="write the metrics object here (default: stdout)"),
-        merge: Path | None = typer.Option(None, "--merge", help="JSON object of metrics measured elsewhere; fills only missing ones"),
+        merge: Path | None = typer.Option(None, "--merge", help="JSON object of metrics rcaloop keeps no record of (destructive_tool_executions, from the agent's tool audit log)"),
         job_revision: str | None = typer.Option(None, "--job-revision", help="default: $RCALOOP_JOB_REVISION or the package version"),
     ) -> None:
         """Compute the release-gate metrics object (with provenance) from the gate store."""

@@ -40,6 +40,14 @@ def in_future(at: datetime, now: datetime) -> bool:
 
 def parse_window(text: Any, now: datetime) -> tuple[datetime, datetime]:
     """``(start, end)`` of a closed window; raises ``WindowError`` with its code otherwise."""
+    start, end = window_bounds(text)
+    if in_future(end, now):
+        raise WindowError("GATE205", f"the incident window {text!r} ends in the future ({end.isoformat()}); measure a window that has closed")
+    return start, end
+
+
+def window_bounds(text: Any) -> tuple[datetime, datetime]:
+    """``(start, end)`` of a window, closed or not; raises ``WindowError`` (GATE203, GATE204)."""
     example = "e.g. 2026-11-01/2026-11-14 or 2026-11-01T00:00Z/2026-11-02T00:00Z"
     if not isinstance(text, str) or text.count("/") != 1:
         raise WindowError("GATE203", f"the incident window must be an ISO-8601 interval START/END, {example}")
@@ -51,6 +59,4 @@ def parse_window(text: Any, now: datetime) -> tuple[datetime, datetime]:
         end += timedelta(days=1)
     if end <= start:
         raise WindowError("GATE204", f"the incident window {text!r} ends before it starts (or is empty)")
-    if in_future(end, now):
-        raise WindowError("GATE205", f"the incident window {text!r} ends in the future ({end.isoformat()}); measure a window that has closed")
     return start, end

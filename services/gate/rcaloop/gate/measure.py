@@ -15,7 +15,7 @@ from typing import Any
 
 from rcaloop.contracts import AnnotationRecord, HarnessVerdict, KnowledgeEvent
 from rcaloop.gate import answer
-from rcaloop.gate.release_gate import METRIC_NAMES, TYPEDB_METRIC
+from rcaloop.gate.release_gate import MERGEABLE_METRICS, METRIC_NAMES, TYPEDB_METRIC
 from rcaloop.shared.analysis_subject import subject_of
 
 NO_TOOL_LOG = "rcaloop stores no record of the agent's tool executions; measure it from the agent's tool audit log (--merge)"
@@ -175,16 +175,20 @@ def metrics_object(
 ) -> dict[str, Any]:
     """The document ``rcaloop gate check`` reads, with provenance and ``missing`` reasons.
 
-    ``merged`` fills only metrics rcaloop could not compute (e.g. tool executions
-    measured from an agent's audit log), and is recorded in the provenance.
+    ``merged`` fills only metrics rcaloop keeps no record of (``MERGEABLE_METRICS``: the
+    agent's tool executions, from its audit log), when still missing, and is recorded in the
+    provenance. A metric rcaloop measures is never merged: with no data in the window it
+    stays missing, and the gate fails closed on it.
     """
     metrics, missing, population = compute_metrics(facts)
     merged_keys = []
     for name, value in (merged or {}).items():
-        if name in METRIC_NAMES and metrics.get(name) is None:
+        if name in MERGEABLE_METRICS and metrics.get(name) is None:
             metrics[name] = value
             missing.pop(name, None)
             merged_keys.append(name)
+        elif name in missing:
+            missing[name] += "; not taken from --merge: rcaloop measures it from its own store"
     provenance: dict[str, Any] = {
         "incident_window": window,
         "population": population,

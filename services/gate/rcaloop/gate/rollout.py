@@ -4,7 +4,8 @@ A promotion is a ``GateDecision`` (kind ``promotion``). Its conditions are small
 rules over the release-gate result of the artifact and what the store knows: the stage
 order; an artifact that passes every gate (at every stage); a *fresh* artifact — new
 content (canonical content hash never used before), a new measurement (measured after
-the previous promotion's) taken after the last material knowledge change; before assist,
+the previous promotion's) taken after the last material knowledge change, of the stage's
+own output (its incident window starts at or after the previous promotion); before assist,
 the shadow artifact compared with the staging one; for authoritative the TypeDB-outage
 activation check.
 """
@@ -18,7 +19,8 @@ from datetime import datetime
 from typing import Any
 
 from rcaloop.contracts import GateDecision, KnowledgeEvent
-from rcaloop.gate.intervals import parse_instant
+from rcaloop.contracts.common import utcnow
+from rcaloop.gate.intervals import WindowError, parse_instant, window_bounds
 from rcaloop.gate.release_gate import THRESHOLDS, TYPEDB_METRIC, GateResult
 
 STAGES = ("staging", "shadow", "assist", "authoritative")
@@ -53,6 +55,7 @@ class RolloutState:
     used_artifacts: frozenset[str] = frozenset()
     last_material_change: datetime | None = None
     last_measured_at: datetime | None = None
+    last_promoted_at: datetime | None = None
     staging: GateDecision | None = None
     shadow_max_regression: float = 0.0
 
@@ -66,6 +69,7 @@ def state_of(promotions: list[GateDecision], last_material_change: datetime | No
         used_artifacts=frozenset(d.artifact_hash for d in passed),
         last_material_change=last_material_change,
         last_measured_at=promoted_measurement(last) if last else None,
+        last_promoted_at=last.created_at if last else None,
         staging=next((d for d in reversed(passed) if d.stage == "staging"), None),
         shadow_max_regression=shadow_max_regression,
     )
@@ -134,6 +138,21 @@ def _new_measurement(p: Promotion) -> str | None:
     return None
 
 
+def _own_window(p: Promotion) -> str | None:
+    """The artifact measures the stage being left: incidents from its promotion on, not earlier ones."""
+    previous = p.state.last_promoted_at
+    if previous is None:
+        return None
+    try:
+        start, _ = window_bounds(p.gate.provenance.get("incident_window"))
+    except WindowError:
+        return "provenance.incident_window is not an ISO-8601 window: what the artifact measured cannot be shown"
+    if start < previous:
+        return (f"the incident window starts {start.isoformat()}, before the promotion to {p.state.current_stage} at "
+                f"{previous.isoformat()}: measure the incidents the agent answered at {p.state.current_stage}")
+    return None
+
+
 def compare_with_staging(gate: GateResult, staging: GateDecision, max_regression: float) -> dict[str, Any]:
     """Each output-quality metric of this artifact against the staging one.
 
@@ -197,10 +216,12 @@ PROMOTION_RULES: list[PromotionRule] = [
     PromotionRule("ROLL105", "typedb_outage_check", _typedb),
     PromotionRule("ROLL106", "new_measurement", _new_measurement),
     PromotionRule("ROLL107", "shadow_compared_with_staging", _shadow_vs_staging),
+    PromotionRule("ROLL108", "window_after_previous_promotion", _own_window),
 ]
 
 
-def decide_promotion(p: Promotion, *, decided_by: str | None = None) -> GateDecision:
+def decide_promotion(p: Promotion, *, decided_by: str | None = None, decided_at: datetime | None = None) -> GateDecision:
+    """The promotion's decision (``decided_at``: now unless given), refused with every broken rule's reason."""
     reasons = [f"{r.code} {msg}" for r in PROMOTION_RULES if (msg := r.is_broken(p))]
     comparison = None
     if p.stage == "assist" and p.state.staging is not None and p.gate.usable:
@@ -217,6 +238,7 @@ def decide_promotion(p: Promotion, *, decided_by: str | None = None) -> GateDeci
         provenance=p.gate.provenance,
         comparison=comparison,
         decided_by=decided_by,
+        created_at=decided_at or utcnow(),
     )
 
 
