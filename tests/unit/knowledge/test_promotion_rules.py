@@ -196,5 +196,19 @@ def test_package_id_is_stable_per_analysis_and_review():
 
 def test_the_docs_table_lists_every_rule():
     docs = (Path(__file__).resolve().parents[3] / "docs" / "knowledge.md").read_text()
-    missing = [r.code for r in RULES if f"| `{r.code}` | `{r.name}` |" not in docs]
+    missing = [r.code for r in RULES if f"| `{r.code}` | `{r.name}` | {r.group} | {r.description} |" not in docs]
     assert missing == []
+
+
+def test_the_docs_table_lists_every_decision_code_and_the_source_uses_no_other():
+    import re
+
+    from rcaloop.knowledge.core import DECISION_ISSUES
+    from rcaloop.knowledge.rules import JUDGEMENT_RULES
+
+    root = Path(__file__).resolve().parents[3]
+    docs = (root / "docs" / "knowledge.md").read_text()
+    assert [c for c, text in DECISION_ISSUES.items() if f"| `{c}` | {text} |" not in docs] == []
+    source = "\n".join(p.read_text() for p in (root / "services" / "knowledge" / "rcaloop" / "knowledge").glob("*.py"))
+    assert set(re.findall(r'"(KD\d{3})"', source)) == set(DECISION_ISSUES)
+    assert set(JUDGEMENT_RULES) <= {r.code for r in RULES} and all(f"`{c}`" in docs for c in JUDGEMENT_RULES)

@@ -94,7 +94,8 @@ def test_redteam_the_alert_is_not_a_second_source_group():
 
     def alert_as_group(data: dict) -> None:
         data["evidence"].append({"id": "E05", "source": "alertmanager", "source_group": "metrics", "live": True,
-                                 "kind": "alert", "title": "HighErrorRate", "collector": "alertmanager",
+                                 "kind": "alert", "symptom": True,  # as the harness marks the alert
+                                 "title": "HighErrorRate", "collector": "alertmanager",
                                  "text": "FIRING: HighErrorRate service=checkout-api"})
         t = trace(data)
         t["observations"] = [o for o in t["observations"] if o["evidence_id"] != "E01"] + [
@@ -137,5 +138,157 @@ async def test_redteam_one_friendly_reviewer_does_not_outvote_a_rejection(tmp_pa
         else:
             activated = False
         assert not activated, "a diagnosis one reviewer of the same analysis rejected became active knowledge"
+    finally:
+        await store.close()
+
+
+# -- what a passed evaluation confirms ---------------------------------------------------------------
+def test_an_evaluation_confirming_only_the_agents_family_by_silence_is_refused_for_any_unresolved_outcome():
+    def silent(data: dict) -> None:
+        data["evaluation"].update(expected_family=None, resolution_outcome="unknown")
+
+    package = core.promote(evaluation(silent), verdict())
+    assert "KN101" in _codes(package) and "confirms nothing" in package.issues[0].message
+
+
+def test_control_an_evaluation_confirms_by_naming_the_family_or_by_a_resolution():
+    named_unresolved = evaluation(lambda d: d["evaluation"].update(resolution_outcome="unknown", verified_actions=[],
+                                                                   action_that_worked=None))
+    mitigated_unnamed = evaluation(lambda d: d["evaluation"].update(expected_family=None, resolution_outcome="mitigated"))
+    for review in (named_unresolved, mitigated_unnamed):
+        package = core.promote(review, verdict())
+        assert package.valid, _codes(package)
+
+
+# -- refutation comes from the run ---------------------------------------------------------------------
+def test_control_a_ledger_that_names_a_refuting_group_is_still_refused():
+    def admits(data: dict) -> None:
+        trace(data)["hypotheses"][0]["refuting_source_groups"] = ["logs"]
+
+    assert "KN303" in _codes(core.promote(evaluation(), verdict(admits)))
+
+
+def test_a_run_refutation_refuses_both_paths_with_one_message():
+    def refuted(data: dict) -> None:
+        root_claim(data)["refutes"] = ["E04"]
+
+    ledger = core.promote(evaluation(), verdict(refuted))
+    fallback = core.promote(evaluation(), verdict(refuted, no_ledger))
+    [kn303] = [i.message for i in ledger.issues if i.code == "KN303"]
+    [kn404] = [i.message for i in fallback.issues if i.code == "KN404"]
+    assert kn303.split(": ", 1)[1] == kn404.split(": ", 1)[1] == "root-cause claim refuted by the run's evidence E04"
+
+
+# -- times: the run's own win over the ledger's --------------------------------------------------------
+def _run_times(start: str, **observed: str):
+    def edit(data: dict) -> None:
+        data["parsed"]["incident_started_at"] = start
+        data["parsed"]["artifacts"] = [{"id": eid, "source": "loki", "observed_at": at} for eid, at in observed.items()]
+    return edit
+
+
+def test_the_runs_artifact_time_overrules_the_ledgers_observed_at():
+    """Variant: the ledger dates E04 before the incident; the run's artifact says 38 minutes after it."""
+    def relabel(data: dict) -> None:
+        o = next(o for o in trace(data)["observations"] if o["evidence_id"] == "E04")
+        o.update(time_relation="before_incident", observed_at="2026-11-29T09:00:00Z")
+
+    package = core.promote(evaluation(), verdict(relabel, _run_times("2026-11-29T10:02:00Z", E04="2026-11-29T10:40:00Z")))
+    assert _codes(package) == ["KN203"] and "E04" in package.issues[0].message
+
+
+def test_the_runs_incident_start_overrules_the_ledgers():
+    """Variant: the ledger moves the incident start after its evidence; the run's start is earlier."""
+    def later_start(data: dict) -> None:
+        trace(data)["incident_started_at"] = "2026-11-29T11:00:00Z"
+        next(o for o in trace(data)["observations"] if o["evidence_id"] == "E04")["time_relation"] = "before_incident"
+
+    package = core.promote(evaluation(), verdict(later_start, _run_times("2026-11-29T10:02:00Z")))
+    assert _codes(package) == ["KN203"]
+
+
+def test_control_untimed_ledger_observations_pass_when_the_run_shows_their_times():
+    def untimed(data: dict) -> None:
+        t = trace(data)
+        t.pop("incident_started_at")
+        for o in t["observations"]:
+            o.pop("observed_at")
+
+    run = _run_times("2026-11-29T10:02:00Z", E03="2026-11-29T09:58:00Z")
+    assert core.promote(evaluation(), verdict(untimed, run)).valid
+    assert "KN202" in _codes(core.promote(evaluation(), verdict(untimed))), "without the run's times, E03's label is unshown"
+
+
+def test_a_before_incident_label_without_an_incident_start_is_not_a_time_relation():
+    package = core.promote(evaluation(), verdict(lambda d: trace(d).pop("incident_started_at")))
+    assert _codes(package) == ["KN202"] and "E03" in package.issues[0].message
+
+
+# -- symptoms add no source group ----------------------------------------------------------------------
+def test_a_failed_task_marked_symptom_is_no_second_group():
+    """Variant: the harness marks a restated failure (here the metrics item E01) a symptom."""
+    def symptom(data: dict) -> None:
+        next(e for e in data["evidence"] if e["id"] == "E01")["symptom"] = True
+
+    package = core.promote(evaluation(), verdict(symptom))
+    assert _codes(package) == ["KN301"] and "adds none" in package.issues[0].message
+
+
+# -- one reviewer does not outvote another --------------------------------------------------------------
+def _by(annotator: str, annotation_id: str, **update):
+    def edit(data: dict) -> None:
+        data["annotator"] = data["evaluation"]["annotator"] = annotator
+        data["evaluation"].update(evaluation_id=annotation_id, **update)
+    return evaluation(edit, annotation_id=annotation_id)
+
+
+def test_every_kind_of_disagreement_refuses_activation_but_not_shadow_or_reject():
+    jo = _by("jo", "ev-jo")
+    package = core.promote(jo, verdict())
+    assert package.valid
+    for dissenting in (
+        _by("mira", "ev-mira", expected_family="dns_resolution"),  # another family
+        _by("mira", "ev-mira", resolution_outcome="not_resolved"),  # the diagnosis did not hold
+        _by("mira", "ev-mira", hard_gate_judgement={"agrees_with_harness": False, "failed_gates": ["G2"]}),
+        _by("mira", "ev-mira", scores={**evaluation().evaluation.scores.model_dump(), "evidence_grounding": 1}),
+    ):
+        dissent = core.dissenting_reviews(package, [jo, dissenting], verdict())
+        assert len(dissent) == 1 and dissent[0].startswith("ev-mira (mira)")
+        for decision in ("approve",):
+            result = core.decide(package, decision, "lead", dissent=dissent)
+            assert result.refused and result.error.code == "KD203" and result.package.state == "candidate"
+            assert result.events[0].kind == "rejected" and result.events[0].inadmissible
+        shadowed = core.decide(package, "shadow", "lead", dissent=dissent).package
+        assert shadowed.state == "shadowed"
+        assert core.decide(shadowed, "activate", "lead", dissent=dissent).error.code == "KD203"
+        assert core.decide(package, "reject", "lead", dissent=dissent).package.state == "rejected"
+
+
+def test_control_reviews_that_agree_or_are_history_do_not_dissent():
+    jo = _by("jo", "ev-jo")
+    package = core.promote(jo, verdict())
+    agreeing = _by("mira", "ev-mira", expected_family="DB connection pool exhaustion")  # the same family, spelled otherwise
+    silent_but_resolved = _by("kai", "ev-kai", expected_family=None)
+    history = _by("ana", "ev-ana", expected_family="dns_resolution", superseded=True)
+    assert core.dissenting_reviews(package, [jo, agreeing, silent_but_resolved, history], verdict()) == []
+    assert core.decide(package, "approve", "lead", dissent=[]).package.state == "activated"
+
+
+async def test_activation_proceeds_once_the_dissenting_reviewer_revises(tmp_path):
+    store = SqliteKnowledgeStore(tmp_path / "k.sqlite3")
+    workflow = KnowledgeWorkflow(store, SnapshotCache(tmp_path / "snapshot.json"))
+    try:
+        await workflow.on_verdict(verdict())
+        await workflow.on_review(_by("mira", "ev-mira", expected_family="dns_resolution"))
+        [candidate] = await workflow.on_review(_by("jo", "ev-jo"))
+        try:
+            await workflow.decide(candidate.package_id, "approve", "lead")
+            raise AssertionError("approved while mira disagrees")
+        except DecisionError as refused:
+            assert refused.issue.code == "KD203" and refused.status == 422
+        revised = _by("mira", "ev-mira").model_copy(update={"revision": 2})
+        await workflow.on_review(revised)
+        package, _ = await workflow.decide(candidate.package_id, "approve", "lead")
+        assert package.state == "activated"
     finally:
         await store.close()

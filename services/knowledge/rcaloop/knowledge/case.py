@@ -10,11 +10,12 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from datetime import UTC, datetime
 
 from pydantic import ValidationError
 
 from rcaloop.contracts import AnnotationRecord, HarnessVerdict
-from rcaloop.contracts.knowledge import TraceHypothesis, TraceLedger
+from rcaloop.contracts.knowledge import TraceHypothesis, TraceLedger, TraceObservation
 from rcaloop.contracts.parsed import Diagnosis
 from rcaloop.contracts.verdict import LedgerClaim, LedgerEvidence
 
@@ -98,6 +99,20 @@ class PromotionCase:
         by_id = {e.agent_id: e for e in self.verdict.evidence if e.agent_id}
         return by_id | {e.id: e for e in self.verdict.evidence}
 
+    # -- times: the run's own, else the ledger's ------------------------------------------
+    @property
+    def incident_started_at(self) -> datetime | None:
+        """When the incident started: the time the run's output states, else the ledger's."""
+        return _utc(self.verdict.parsed.incident_started_at or (self.ledger.incident_started_at if self.ledger else None))
+
+    def observed_at(self, observation: TraceObservation) -> datetime | None:
+        """When the evidence was observed: its artifact's time in the run (found by the
+        agent's id or the harness id's artifact), else the time the ledger gives it."""
+        known = self.run_evidence.get(observation.evidence_id)
+        ids = {observation.evidence_id, *([known.agent_id] if known and known.agent_id else [])}
+        artifact = next((a for a in self.verdict.parsed.artifacts if a.id in ids and a.observed_at), None)
+        return _utc(artifact.observed_at if artifact else observation.observed_at)
+
     # -- trace-v3 ledger -------------------------------------------------------------
     @property
     def root_hypotheses(self) -> list[TraceHypothesis]:
@@ -119,6 +134,11 @@ class PromotionCase:
             *([evaluation.action_that_worked] if evaluation.action_that_worked else []),
         ]
         return list(dict.fromkeys(a.strip() for a in actions if a and a.strip()))
+
+
+def _utc(at: datetime | None) -> datetime | None:
+    """A time without a zone is UTC (so any two times compare)."""
+    return at.replace(tzinfo=UTC) if at is not None and at.tzinfo is None else at
 
 
 def trace_ledger(verdict: HarnessVerdict) -> tuple[TraceLedger | None, str | None]:

@@ -20,7 +20,7 @@ from rcaloop.contracts.knowledge import (
     Provenance,
 )
 from rcaloop.knowledge.case import DEFAULT_MIN_REVIEW_SCORE, PromotionCase, case_for
-from rcaloop.knowledge.rules import broken
+from rcaloop.knowledge.rules import broken, disagreement
 
 
 def package_id_for(analysis_hash: str, annotation_id: str) -> str:
@@ -106,6 +106,39 @@ def promotion_event(package: KnowledgePackage) -> KnowledgeEvent:
 
 
 # -- decisions --------------------------------------------------------------------------------
+DECISION_ISSUES: dict[str, str] = {
+    "KD101": "the package's state does not allow the decision; nothing changes",
+    "KD201": "approve, shadow or activate of a package that failed validation: refused and recorded",
+    "KD202": "approve, shadow or activate of a package whose analysis a re-analysis superseded: refused and recorded",
+    "KD203": "approve or activate while another current review of the same analysis disagrees: refused and recorded",
+    "KD404": "no package with that id",
+    "KD409": "the package changed meanwhile (compare-and-set lost); reload and decide again",
+}
+"""Every code a decision can answer with; ``docs/knowledge.md`` has a row for each."""
+
+
+def dissenting_reviews(
+    package: KnowledgePackage,
+    reviews: list[AnnotationRecord],
+    verdict: HarnessVerdict,
+    *,
+    min_review_score: int = DEFAULT_MIN_REVIEW_SCORE,
+) -> list[str]:
+    """The other current reviews of the package's analysis that disagree with it (``rules.disagreement``).
+
+    With overlap every reviewer's review builds its own package; one reviewer's confirmation
+    does not outvote another's rejection: the package is not activated until they agree.
+    """
+    found = []
+    for review in reviews:
+        if review.annotation_id == package.annotation_id or review.analysis_hash != package.analysis_hash:
+            continue
+        why = disagreement(review, verdict, package.family, min_review_score=min_review_score)
+        if why:
+            found.append(f"{review.annotation_id} ({review.annotator or 'unknown reviewer'}): {why}")
+    return found
+
+
 _TRANSITIONS: dict[Decision, tuple[tuple[PackageState, ...], PackageState]] = {
     "approve": (("candidate", "shadowed"), "activated"),
     "shadow": (("candidate",), "shadowed"),
@@ -138,13 +171,16 @@ def decide(
     comment: str | None = None,
     now: datetime | None = None,
     superseded_by: str | None = None,
+    dissent: list[str] | None = None,
 ) -> DecisionResult:
     """Apply one reviewer decision.
 
     * an activation (``approve``/``activate``) or ``shadow`` of a package that failed
       validation (``KD201``), or whose analysis a re-analysis has superseded since
-      (``KD202``: its review is history only), is refused, recorded in its history and
-      published as a ``rejected`` event (``inadmissible`` for activations);
+      (``KD202``: its review is history only), and an activation while another current
+      review of the same analysis disagrees (``dissent``, from ``dissenting_reviews``:
+      ``KD203``), is refused, recorded in its history and published as a ``rejected``
+      event (``inadmissible`` for activations);
     * a decision the state does not allow is an error (``KD101``), nothing changes;
     * ``approve`` activates at once (events ``approved`` + ``activated``), ``shadow``
       keeps it out of the runtime snapshot until an explicit ``activate``.
@@ -158,6 +194,12 @@ def decide(
         refusal = Issue(
             code="KD202",
             message=f"{decision} refused: the analysis was superseded by a re-analysis ({superseded_by[:16]}…); its review is history only",
+        )
+    elif decision in _ACTIVATING and dissent:
+        refusal = Issue(
+            code="KD203",
+            message=f"{decision} refused: another review of the same analysis disagrees — {'; '.join(dissent)}; "
+            "activate once the reviewers agree",
         )
     if refusal is not None:
         return _refused(package, decision, reviewer, refusal, comment, now)

@@ -3,9 +3,10 @@
 Three groups:
 
 * ``review`` (KN1xx) — always: what a *passed review* is, in one place — the reviewer
-  confirmed the diagnosis (did not reject it), judged the hard gates passed, scored every
-  item at or above the floor, and reviewed the current analysis (not one a re-analysis
-  superseded); plus the pairing with a ``pass`` harness verdict of the same analysis;
+  confirmed the diagnosis (did not reject it, and confirmed something: the family by name,
+  or a resolution), judged the hard gates passed, scored every item at or above the floor,
+  and reviewed the current analysis (not one a re-analysis superseded); plus the pairing
+  with a ``pass`` harness verdict of the same analysis;
 * ``ledger`` (KN2xx, KN3xx) — when the capture exported a trace-v3 ledger, the ledger
   path decides: every ledger rule must hold, and a ledger that breaks one is refused
   with its reason (never a fallback);
@@ -22,7 +23,14 @@ from typing import Literal
 
 from rcaloop.contracts import AnnotationRecord, HarnessVerdict, Issue
 from rcaloop.contracts.knowledge import TraceLedger
-from rcaloop.knowledge.case import CANONICAL_EVIDENCE_ID, DEFAULT_MIN_REVIEW_SCORE, PromotionCase, case_for, normalize_family
+from rcaloop.knowledge.case import (
+    CANONICAL_EVIDENCE_ID,
+    DEFAULT_MIN_REVIEW_SCORE,
+    VERIFIED_OUTCOMES,
+    PromotionCase,
+    case_for,
+    normalize_family,
+)
 
 Group = Literal["review", "ledger", "harness_claim"]
 
@@ -57,6 +65,9 @@ def _not_rejected(case: PromotionCase) -> str | None:
         return "the operator evaluation record carries no evaluation"
     if e.resolution_outcome == "not_resolved":
         return "the operator reports the incident was not resolved"
+    if not case.reviewer_family and e.resolution_outcome not in VERIFIED_OUTCOMES:
+        return (f"the evaluation confirms nothing: it names no expected_family and the outcome is "
+                f"{e.resolution_outcome!r}, not resolved or mitigated (the agent's family is never its own confirmation)")
     return None
 
 
@@ -116,20 +127,31 @@ def _observations_time_related(case: PromotionCase) -> str | None:
     if not case.ledger.observations:
         return "the ledger records no observations"
     unknown = [o.evidence_id for o in case.ledger.observations if o.time_relation == "unknown"]
-    return f"observations without a time relation to the incident: {', '.join(unknown)}" if unknown else None
+    if unknown:
+        return f"observations without a time relation to the incident: {', '.join(unknown)}"
+    untimed = [
+        o.evidence_id
+        for o in case.ledger.observations
+        if o.time_relation == "before_incident" and (case.incident_started_at is None or case.observed_at(o) is None)
+    ]
+    return (
+        f"labelled before the incident, but no time shows it (the incident start or the observation time is missing): {', '.join(untimed)}"
+        if untimed
+        else None
+    )
 
 
 def _later_evidence_not_before_cause(case: PromotionCase) -> str | None:
     ledger = case.ledger
     if ledger is None:
         return None
-    start = ledger.incident_started_at
+    start = case.incident_started_at
     wrong = [
         o.evidence_id
         for o in ledger.observations
         if start is not None
-        and o.observed_at is not None
-        and o.observed_at > start
+        and (at := case.observed_at(o)) is not None
+        and at > start
         and o.time_relation == "before_incident"
     ]
     return (
@@ -184,10 +206,11 @@ def _two_source_groups(case: PromotionCase) -> str | None:
     if len(declared) < 2:
         return f"the ledger names {len(declared)} supporting source group(s); 2 needed"
     run = case.run_evidence
-    groups = sorted({run[i].source_group for i in root.supporting_evidence_ids if i in run and run[i].live})
+    groups = sorted({run[i].source_group for i in root.supporting_evidence_ids if i in run and run[i].live and not run[i].symptom})
     if len(groups) >= 2:
         return None
-    return f"the supporting evidence comes from {len(groups)} independent source group(s) of live run evidence ({', '.join(groups) or 'none'}); 2 needed"
+    return (f"the supporting evidence comes from {len(groups)} independent source group(s) of live run evidence "
+            f"({', '.join(groups) or 'none'}; the alert or a failed task is the symptom explained and adds none); 2 needed")
 
 
 def _linked_probe(case: PromotionCase) -> str | None:
@@ -200,10 +223,18 @@ def _linked_probe(case: PromotionCase) -> str | None:
     return None if linked else "no probe execution with evidence supports the root-cause hypothesis"
 
 
+def _refuted_in_run(case: PromotionCase) -> str | None:
+    """The run's evidence refutes the root cause: the harness's root-cause claim lists refuting evidence."""
+    claim = case.root_claim
+    return f"root-cause claim refuted by the run's evidence {', '.join(claim.refutes)}" if claim and claim.refutes else None
+
+
 def _root_unrefuted(case: PromotionCase) -> str | None:
     root = case.root_hypothesis
     if root is None:
         return None  # KN204 reports it
+    if refuted := _refuted_in_run(case):
+        return refuted
     refuting = root.refuting_source_groups
     return f"root cause refuted by source groups: {', '.join(refuting)}" if refuting else None
 
@@ -242,8 +273,8 @@ def _supporting_evidence_unrefuted(case: PromotionCase) -> str | None:
     claim = case.root_claim
     if claim is None:
         return "no root-cause claim"
-    if claim.refutes:
-        return f"root-cause claim refuted by {', '.join(claim.refutes)}"
+    if refuted := _refuted_in_run(case):
+        return refuted
     refuting = {i for c in case.verdict.claims for i in c.refutes}
     both = sorted(set(claim.supports) & refuting)
     return f"supporting evidence also refutes a claim: {', '.join(both)}" if both else None
@@ -270,8 +301,10 @@ def _family_match(claimed: str | None, snapshot: str | None) -> str | None:
 
 RULES: list[Rule] = [
     Rule("KN101", "review_not_rejected", "review",
-         "The reviewer did not reject the diagnosis: an annotation confirms the root-cause category and the summary "
-         "(`category_correct` and `summary_accurate` true); an evaluation's `resolution_outcome` is not `not_resolved`.",
+         "The reviewer confirmed the diagnosis: an annotation confirms the root-cause category and the summary "
+         "(`category_correct` and `summary_accurate` true); an evaluation's `resolution_outcome` is not `not_resolved`, "
+         "and it confirms something — it names the `expected_family` or the outcome is `resolved`/`mitigated` "
+         "(the agent's own family never confirms itself).",
          _not_rejected),
     Rule("KN102", "harness_passed", "review", "The harness verdict of this analysis is `pass`.", _harness_passed),
     Rule("KN103", "bound_to_analysis", "review", "Review, evaluation and verdict share one `analysis_hash`.", _bound_to_analysis),
@@ -288,9 +321,13 @@ RULES: list[Rule] = [
     Rule("KN201", "ledger_readable", "ledger",
          "The exported trace-v3 ledger (`confidence_diagnostics.trace_v3`) is readable.", _ledger_readable),
     Rule("KN202", "observations_time_related", "ledger",
-         "Every observation records its time relation to the incident.", _observations_time_related),
+         "Every observation records its time relation to the incident, and a `before_incident` one has the times that "
+         "show it: the incident start and the observation time (the run's own, else the ledger's).",
+         _observations_time_related),
     Rule("KN203", "later_evidence_not_before_cause", "ledger",
-         "Evidence collected after the incident start is never labelled as observed before it.", _later_evidence_not_before_cause),
+         "Evidence collected after the incident start is never labelled as observed before it; the run's times (the "
+         "parsed output's `incident_started_at`, its artifacts' `observed_at`) win over the ledger's.",
+         _later_evidence_not_before_cause),
     Rule("KN204", "hypotheses_have_source_groups", "ledger",
          "One root-cause hypothesis; every hypothesis lists the source groups supporting/refuting it.", _hypotheses_have_source_groups),
     Rule("KN205", "ledger_references_resolve", "ledger",
@@ -299,11 +336,14 @@ RULES: list[Rule] = [
          "Every evidence id the ledger names is evidence of this run (its harness id or the agent's own id).", _ledger_evidence_in_run),
     Rule("KN301", "two_source_groups", "ledger",
          "The ledger names two source groups supporting the root cause, and its supporting evidence is live run evidence "
-         "from two independent source groups (as the harness derived them, not as labelled).",
+         "from two independent source groups (as the harness derived them, not as labelled); a symptom item (the alert, "
+         "a failed task: `symptom` on the verdict's evidence) adds no group.",
          _two_source_groups),
     Rule("KN302", "linked_probe", "ledger",
          "A probe execution with evidence supports the root-cause hypothesis.", _linked_probe),
-    Rule("KN303", "root_unrefuted", "ledger", "No source group refutes the root-cause hypothesis.", _root_unrefuted),
+    Rule("KN303", "root_unrefuted", "ledger",
+         "Nothing refutes the root cause: the run's evidence (the harness root-cause claim's `refutes`) nor a source "
+         "group the ledger names.", _root_unrefuted),
     Rule("KN304", "root_family_matches_snapshot", "ledger",
          "The root-cause hypothesis names the snapshot family.", _root_family_matches_snapshot),
     Rule("KN401", "diagnosis_supported", "harness_claim",
@@ -322,6 +362,11 @@ RULES: list[Rule] = [
 ]
 
 
+JUDGEMENT_RULES = ("KN101", "KN104", "KN105")
+"""The review rules that hold a reviewer's own judgement of the diagnosis (confirmed it, judged
+the hard gates passed, scored it at the floor): a review breaking one disagrees with it."""
+
+
 def broken(group: Group, case: PromotionCase) -> list[Issue]:
     """The issues of every rule of ``group`` that ``case`` breaks, in list order."""
     return [issue for rule in RULES if rule.group == group and (issue := rule.issue(case)) is not None]
@@ -337,3 +382,18 @@ def passed_review(
     """Why this review is not a passed review of this verdict (empty: it passed)."""
     case = case_for(review, verdict, min_review_score=min_review_score, superseded_by=superseded_by)
     return broken("review", case)
+
+
+def disagreement(review: AnnotationRecord, verdict: HarnessVerdict, family: str | None, *,
+                 min_review_score: int = DEFAULT_MIN_REVIEW_SCORE) -> str | None:
+    """Why ``review`` disagrees with a package of ``family`` built from another review of the
+    same analysis — it judges the diagnosis failed (``JUDGEMENT_RULES``) or names another
+    family — or ``None``. A superseded evaluation is history and disagrees with nothing."""
+    if review.evaluation is not None and review.evaluation.superseded:
+        return None
+    case = case_for(review, verdict, min_review_score=min_review_score)
+    judged = [i.message for i in broken("review", case) if i.code in JUDGEMENT_RULES]
+    if judged:
+        return "; ".join(judged)
+    named = case.reviewer_family
+    return f"names the family {named!r}, not {family!r}" if named and named != family else None

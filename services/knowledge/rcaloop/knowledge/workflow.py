@@ -133,7 +133,10 @@ class KnowledgeWorkflow:
             raise DecisionError(Issue(code="KD404", message=f"no knowledge package {package_id!r}"), 404)
         verdict = await self.store.get_verdict(package.analysis_hash)
         superseded_by = await self._superseded_by(verdict) if verdict else None
-        result = core.decide(package, decision, reviewer, comment=comment, superseded_by=superseded_by)
+        dissent = core.dissenting_reviews(
+            package, await self.store.reviews_for(package.analysis_hash), verdict, min_review_score=self.min_review_score,
+        ) if verdict else []
+        result = core.decide(package, decision, reviewer, comment=comment, superseded_by=superseded_by, dissent=dissent)
         if not result.changed:
             assert result.error is not None
             raise DecisionError(result.error, 409)
