@@ -106,6 +106,11 @@ def render(segments: list[Segment] | tuple[Segment, ...]) -> str:
     return out
 
 
+def names_nothing(path: str | None) -> bool:
+    """``$`` (or ``$.``): a well-formed path of no step reaches the whole document, no value in it."""
+    return try_parse(path) == []
+
+
 def normalize(path: str | None) -> str | None:
     """The canonical spelling of a valid path; other text is returned stripped (it will not resolve)."""
     if not path:

@@ -89,3 +89,69 @@ def test_redteam_a_summary_marked_accurate_keeps_the_agents_summary():
     promotion read two contradicting verdicts from one review."""
     codes = findings(lambda d: d["root_cause"].update(summary="DNS resolution of vault.example failed on the bastion."))
     assert codes, "summary_accurate is true but the summary was replaced"
+
+
+# -- variants and controls -------------------------------------------------------------------------
+def _quote(path: str, quote: str, index: int = 0):
+    def edit(doc: dict) -> None:
+        item = doc["evidence"][index]
+        item.pop("exact_value", None)
+        item.update(json_path=path, exact_quote=quote)
+    return edit
+
+
+@pytest.mark.parametrize("quote", ["ab", "e:", "  d  ", "--"])
+def test_a_quote_under_three_letters_or_digits_ties_nothing_on_any_item(quote):
+    codes = findings(_quote("failed_tasks[0].error", quote, index=1))
+    assert codes == ["ANN128"], quote
+
+
+@pytest.mark.parametrize(("path", "quote"), [("failed_tasks[0].retries", "12"), ("failed_tasks[0].error", "403")])
+def test_control_a_short_quote_that_is_the_whole_value_or_has_three_digits_traces(path, quote):
+    assert findings(_quote(path, quote, index=1)) == []
+
+
+@pytest.mark.parametrize("path", ["$", "$.", " $ "])
+def test_a_path_of_no_step_names_no_value(path):
+    step1 = json.loads((JOB_DIR / "step1_job_context.json").read_text())
+    codes = findings(lambda d: d["evidence"][1].update(json_path=path, exact_value=step1))
+    assert codes == ["ANN121"], path
+
+
+def test_control_a_dollar_prefixed_path_to_one_value_traces():
+    assert findings(lambda d: d["evidence"][0].update(json_path="$.timeline[1].event")) == []
+
+
+@pytest.mark.parametrize(
+    ("score", "justification", "codes"),
+    [
+        (9, "Cross-source correlation (+3), generic error (+2). Total points = 9.", ["ANN143"]),  # stated total, other words
+        (9, "Cross-source correlation (+9).", ["ANN143"]),  # a point value the rubric never gives
+        (6, "Cross-source correlation (+3), generic error (+2), variable precedence (+1). Total: 6.", []),  # control
+        (10, "(+3) (+2) (+2) (+1) (+1) (+1) (+1): all seven criteria, capped.", []),  # control: 11 capped at 10
+        (5, "Cross-source correlation and a generic error: 5.", []),  # control: no criteria cited, no total stated
+    ],
+)
+def test_the_justification_adds_up_to_the_score(score, justification, codes):
+    def edit(d: dict) -> None:
+        d.update(difficulty_score=score, difficulty_justification=justification)
+        d["difficulty"] = "easy" if score <= 3 else "medium" if score <= 6 else "hard"
+    assert findings(edit) == codes
+
+
+@pytest.mark.parametrize("job_id", ["   ", "__absent__"])
+def test_a_blank_or_missing_job_id_is_not_the_jobs_id(job_id):
+    def edit(d: dict) -> None:
+        if job_id == "__absent__":
+            del d["job_id"]
+        else:
+            d["job_id"] = job_id
+    assert "ANN002" in findings(edit)
+
+
+def test_control_a_summary_respaced_is_still_the_agents_and_a_false_answer_may_rewrite_or_keep_it():
+    assert findings(lambda d: d["root_cause"].update(summary="  " + d["root_cause"]["summary"].replace(" ", "\n", 1))) == []
+    rewritten = findings(lambda d: (d.update(summary_accurate=False), d["root_cause"].update(summary="DNS failed on the bastion.")))
+    assert rewritten == []
+    assert findings(lambda d: d.update(summary_accurate=False)) == []  # kept: no better summary known
+    assert findings(lambda d: d["root_cause"].update(summary="DNS failed on the bastion.")) == ["ANN107"]

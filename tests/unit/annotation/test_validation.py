@@ -47,6 +47,8 @@ FAILING: dict[str, tuple[Callable[[dict], None], str]] = {
     # the agent said credential; "not correct" with the category left unchanged
     "ANN105": (_set("category_correct", False), "root_cause.category"),
     "ANN106": (_set("summary_accurate", _DELETE), "summary_accurate"),
+    # marked accurate, yet the summary is another one
+    "ANN107": (_set("root_cause.summary", "The vault token expired."), "summary_accurate"),
     "ANN110": (_set("evidence.0.is_root_cause", False), "evidence"),
     "ANN111": (_set("evidence.2.is_root_cause", True), "evidence[2].is_root_cause"),
     "ANN120": (_set("evidence.1.source_file", _DELETE), "evidence[1].source_file"),

@@ -36,6 +36,13 @@ def test_malformed_paths_are_refused_by_everyone(bad):
     assert jsonpath.check(DOC, bad, exact_value=1).problem == "malformed_path"
 
 
+@pytest.mark.parametrize(("path", "nothing"), [("$", True), ("$.", True), (" $ ", True), ("$.a", False), ("a[0]", False),
+                                             ("", False), ("a[", False)])
+def test_a_path_of_no_step_names_nothing(path, nothing):
+    """``$`` reaches the whole document; a missing or malformed path is another finding, not this one."""
+    assert jsonpath.names_nothing(path) is nothing
+
+
 def test_normalize_gives_the_canonical_spelling():
     assert jsonpath.normalize("$.failed_tasks[0].duration") == "failed_tasks[0].duration"
     assert jsonpath.normalize("['a b'].c") == '["a b"].c'

@@ -62,6 +62,8 @@ def evidence_problem(item: Mapping[str, Any], files: Mapping[str, Any], job_id: 
     source_file, path = item.get("source_file"), item.get("json_path")
     if not isinstance(source_file, str) or not isinstance(path, str) or not path.strip():
         return "no source_file/json_path to trace"
+    if jsonpath.names_nothing(path):
+        return f"json_path {path.strip()!r} names no value (the whole file)"
     located = locate(source_file.strip(), job_id)
     if located.name is None:
         return f"source_file {located.reason}"

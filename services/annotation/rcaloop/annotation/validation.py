@@ -15,7 +15,7 @@ from typing import Any
 from pydantic import ValidationError
 
 from rcaloop.annotation import tracing
-from rcaloop.annotation.rubric import label_for
+from rcaloop.annotation.rubric import CRITERIA, MAX_SCORE, label_for
 from rcaloop.contracts import Annotation, Issue
 from rcaloop.contracts.common import CATEGORIES
 from rcaloop.shared import jsonpath
@@ -28,7 +28,13 @@ SUMMARY_FILE = "step5_summary.json"
 STEP4_FILE = "step4_github_fetch_history.json"
 _GITHUB_LINE = re.compile(r":(\d+)$")
 _FETCH_INDEX = re.compile(r"^\$?\.?github_fetches\[(\d+)\]")
-_STATED_TOTAL = re.compile(r"\btotal\b\W{0,3}(\d+(?:\.\d+)?)|(\d+(?:\.\d+)?)\s*/\s*10\b", re.I)
+_STATED_TOTAL = re.compile(
+    r"\btotal(?:\s+(?:difficulty\s+)?(?:score|points?|difficulty))?\b\W{0,3}(\d+(?:\.\d+)?)|(\d+(?:\.\d+)?)\s*/\s*10\b", re.I
+)
+"""A total the justification states: "Total: 5", "total score 5", "Total points = 5", "5/10"."""
+_CITED_POINTS = re.compile(r"\(\s*\+\s*(\d+)\s*\)")
+"""The points a justification cites for a criterion, written as the rubric writes them: "(+3)"."""
+RUBRIC_POINTS = frozenset(c.points for c in CRITERIA)
 
 
 @dataclass(frozen=True)
@@ -114,8 +120,11 @@ def _annotated_at(ctx: Context) -> Iterator[Finding]:
 
 
 def _job_id(ctx: Context) -> Iterator[Finding]:
+    """Every annotation names its job: an empty or blank job_id binds it to none."""
     job_id = ctx.document.get("job_id")
-    if ctx.job_id is not None and isinstance(job_id, str) and job_id and str(job_id) != ctx.job_id:
+    if ctx.job_id is None or (job_id is not None and not isinstance(job_id, str)):
+        return  # a job_id that is not text is a schema finding (ANN001)
+    if job_id is None or job_id != ctx.job_id:
         yield f"job_id {job_id!r} is not the job directory's {ctx.job_id!r}", "job_id"
 
 
@@ -172,6 +181,28 @@ def _category_consistent(ctx: Context) -> Iterator[Finding]:
         )
 
 
+def _agent_summary(ctx: Context) -> str | None:
+    """The summary the agent wrote (step5), when the job's files hold it."""
+    step5 = ctx.files.get(SUMMARY_FILE)
+    rc = step5.get("root_cause") if isinstance(step5, dict) else None
+    summary = rc.get("summary") if isinstance(rc, dict) else None
+    return summary if isinstance(summary, str) else None
+
+
+def _summary_consistent(ctx: Context) -> Iterator[Finding]:
+    """``summary_accurate: true`` keeps the agent's summary: an accurate summary needs no rewrite,
+    and a rewritten one says the agent's was not accurate (answer false)."""
+    agent, summary = _agent_summary(ctx), _root_cause(ctx).get("summary")
+    if agent is None or ctx.document.get("summary_accurate") is not True or not isinstance(summary, str):
+        return
+    if " ".join(summary.split()) != " ".join(agent.split()):
+        yield (
+            f"summary_accurate is true but root_cause.summary {_short(summary)} is not the agent's {_short(agent)}: "
+            "keep the agent's summary, or answer false and give the accurate one",
+            "summary_accurate",
+        )
+
+
 def _answered(key: str, question: str) -> Callable[[Context], Iterator[Finding]]:
     def check(ctx: Context) -> Iterator[Finding]:
         if not isinstance(ctx.document.get(key), bool):
@@ -207,6 +238,16 @@ def _missing(key: str, what: str) -> Callable[[Context], Iterator[Finding]]:
                 yield f"evidence[{i}] has no {key}: {what}", f"evidence[{i}].{key}"
 
     return check
+
+
+def _json_path(ctx: Context) -> Iterator[Finding]:
+    yield from _missing("json_path", "where in the file the value is")(ctx)
+    for i, item in ctx.evidence():
+        if jsonpath.names_nothing(item.get("json_path")):
+            yield (
+                f"evidence[{i}].json_path {item['json_path']!r} names no value: the whole file proves no particular fact",
+                f"evidence[{i}].json_path",
+            )
 
 
 def _no_value_or_quote(ctx: Context) -> Iterator[Finding]:
@@ -282,7 +323,13 @@ def _quote_missing(ctx: Context) -> Iterator[Finding]:
         resolved, quote = ctx.resolved(i, item), item.get("exact_quote")
         if resolved and resolved.found and isinstance(quote, str) and quote.strip():
             text = jsonpath.as_text(resolved.value)
-            if text is None or quote not in text:
+            if not jsonpath.says_something(quote) and quote != text:
+                yield (
+                    f"evidence[{i}].exact_quote {_short(quote)} is too short to tie anything "
+                    f"(fewer than {jsonpath.MIN_QUOTE_CHARS} letters or digits): quote what the value says",
+                    f"evidence[{i}].exact_quote",
+                )
+            elif text is None or quote not in text:
                 yield (
                     f"evidence[{i}].exact_quote {_short(quote)} is not contained in the value at {item['json_path']}",
                     f"evidence[{i}].exact_quote",
@@ -421,18 +468,26 @@ def _justification(ctx: Context) -> Iterator[Finding]:
 
 
 def _justification_total(ctx: Context) -> Iterator[Finding]:
-    """A justification that states a total ("Total: 5", "5/10") states the score."""
+    """The justification adds up to the score: a total it states ("Total: 5", "Total score: 5",
+    "5/10") is the score, and so is the sum of the criteria points it cites ("(+3)"), capped at 10."""
     text, score = ctx.document.get("difficulty_justification"), _score(ctx)
     if not isinstance(text, str) or score is None:
         return
-    for m in _STATED_TOTAL.finditer(text):
-        stated = float(m.group(1) or m.group(2))
-        if stated != score:
-            yield (
-                f"difficulty_justification states a total of {stated:g} but difficulty_score is {score}",
-                "difficulty_justification",
-            )
-            return
+    problems = [
+        f"states a total of {stated:g}"
+        for m in _STATED_TOTAL.finditer(text)
+        if (stated := float(m.group(1) or m.group(2))) != score
+    ][:1]
+    cited = [int(n) for n in _CITED_POINTS.findall(text)]
+    off_rubric = sorted({n for n in cited if n not in RUBRIC_POINTS})
+    if off_rubric:
+        problems.append(f"cites points the rubric never gives (+{', +'.join(map(str, off_rubric))}; a criterion is worth "
+                        f"{' or '.join(map(str, sorted(RUBRIC_POINTS)))})")
+    elif cited and min(sum(cited), MAX_SCORE) != score:
+        problems.append(f"cites criteria worth {' + '.join(map(str, cited))} = {min(sum(cited), MAX_SCORE)}"
+                        + (f" (capped at {MAX_SCORE})" if sum(cited) > MAX_SCORE else ""))
+    if problems:
+        yield f"difficulty_justification {' and '.join(problems)} but difficulty_score is {score}", "difficulty_justification"
 
 
 # -- alternatives ------------------------------------------------------------------------
@@ -481,7 +536,7 @@ def _short(value: Any, limit: int = 80) -> str:
 
 RULES: tuple[Rule, ...] = (
     Rule("ANN001", "schema", "fields have the types of the seed's annotation.json", _schema),
-    Rule("ANN002", "job-id", "job_id equals the job's id (step5/step1 job_id, else the directory name)", _job_id),
+    Rule("ANN002", "job-id", "job_id equals the job's id (step5/step1 job_id, else the directory name); empty is no job", _job_id),
     Rule("ANN003", "annotated-at", "annotated_at is present (ISO-8601 time of the annotation)", _annotated_at),
     Rule("ANN101", "category", "root_cause.category is one of the ten categories", _category),
     Rule("ANN102", "root-cause-confidence", "root_cause.confidence is high, medium or low", _rc_confidence),
@@ -499,6 +554,12 @@ RULES: tuple[Rule, ...] = (
         "summary_accurate is answered (true/false)",
         _answered("summary_accurate", "is the agent's summary accurate and specific?"),
     ),
+    Rule(
+        "ANN107",
+        "summary-consistent",
+        "summary_accurate true keeps the agent's summary as root_cause.summary",
+        _summary_consistent,
+    ),
     Rule("ANN110", "no-root-cause", "exactly one evidence item has is_root_cause: true (none has)", _no_root_cause),
     Rule(
         "ANN111",
@@ -512,19 +573,19 @@ RULES: tuple[Rule, ...] = (
         "every evidence item has a source_file",
         _missing("source_file", "which step file it comes from"),
     ),
-    Rule(
-        "ANN121",
-        "json-path",
-        "every evidence item has a json_path",
-        _missing("json_path", "where in the file the value is"),
-    ),
+    Rule("ANN121", "json-path", "every evidence item has a json_path naming one value (not `$`, the whole file)", _json_path),
     Rule("ANN122", "value-or-quote", "every evidence item has exact_value or exact_quote", _no_value_or_quote),
     Rule("ANN123", "inside-job-dir", "source_file stays inside the job directory", _outside),
     Rule("ANN124", "source-file-exists", "source_file is a readable JSON file of the job directory", _not_found),
     Rule("ANN125", "json-path-syntax", "json_path is well formed (name.sub[0].key)", _bad_path),
     Rule("ANN126", "json-path-resolves", "json_path resolves inside source_file", _unresolved),
     Rule("ANN127", "exact-value", "exact_value equals the value at json_path", _value_differs),
-    Rule("ANN128", "exact-quote", "exact_quote is contained in the value at json_path", _quote_missing),
+    Rule(
+        "ANN128",
+        "exact-quote",
+        "exact_quote says something (3+ letters or digits, or the whole value) and is contained in the value at json_path",
+        _quote_missing,
+    ),
     Rule("ANN129", "line-number", "line_number is the 1-based line of exact_quote inside the value", _wrong_line),
     Rule("ANN130", "github-line", "github_path's :line agrees with line_number", _github_line),
     Rule("ANN131", "evidence-source", "source is step1, step3 or step4 and matches source_file", _source),
@@ -549,7 +610,7 @@ RULES: tuple[Rule, ...] = (
     Rule(
         "ANN143",
         "justification-total",
-        "a total stated in difficulty_justification equals difficulty_score",
+        "difficulty_justification adds up to difficulty_score: a stated total, and the sum of the cited (+N) points (capped at 10)",
         _justification_total,
     ),
     Rule(
