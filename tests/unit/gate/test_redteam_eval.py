@@ -144,37 +144,26 @@ def test_redteam_an_early_exit_whose_reason_names_the_family_is_not_an_abstentio
 
 
 @pytest.mark.parametrize(
-    "cause",
+    ("cause", "hedges"),
     [
-        "config rollout shrank the pool; this is not a hypothesis",
-        "config rollout shrank the pool, which isn't provisional",
-        "config rollout shrank the pool — nothing here is unconfirmed",
-        "config rollout shrank the pool, never inconclusive",
-        "the pool shrank (no hypothesis, no provisional reading)",
+        # variants of the negated hedge: each denies its marker, so the familiar family is forced
+        ("config rollout shrank the pool; this is not a hypothesis", False),
+        ("config rollout shrank the pool, which isn't provisional", False),
+        ("config rollout shrank the pool — nothing here is unconfirmed", False),
+        ("config rollout shrank the pool, never inconclusive", False),
+        ("the pool shrank (no hypothesis, no provisional reading)", False),
+        # controls: the negation belongs to another clause, or is the marker itself
+        ("the pool (likely, to be confirmed)", True),
+        ("no direct log line yet, so this stays a hypothesis", True),
+        ("not seen in the logs; the pool size is unconfirmed", True),
+        ("the pool shrank, but this is not yet confirmed", True),
+        ("without the pod logs, the pool reading is provisional", True),
     ],
 )
-def test_a_denied_hedge_marker_is_no_hedge(cause):
-    """Variants of the negated hedge: each denies its marker, so the familiar family is forced."""
+def test_only_a_hedge_marker_no_word_before_it_denies_makes_the_answer_provisional(cause, hedges):
     mutated = MUTATED["known-01-pool@remove_signature"]
-    forced = score_case(mutated, judged_answer(family="configuration", confidence="medium", cause=cause))
-    assert not check(forced, "EV304").passed, cause
-
-
-@pytest.mark.parametrize(
-    "cause",
-    [
-        "the pool (likely, to be confirmed)",
-        "no direct log line yet, so this stays a hypothesis",
-        "not seen in the logs; the pool size is unconfirmed",
-        "the pool shrank, but this is not yet confirmed",
-        "without the pod logs, the pool reading is provisional",
-    ],
-)
-def test_control_a_hedge_beside_a_negation_of_something_else_still_hedges(cause):
-    """Control: a marker whose negation belongs to another clause (or is the marker itself) is a hedge."""
-    mutated = MUTATED["known-01-pool@remove_signature"]
-    hedging = score_case(mutated, judged_answer(family="configuration", confidence="medium", cause=cause))
-    assert check(hedging, "EV304").passed, cause
+    result = score_case(mutated, judged_answer(family="configuration", confidence="medium", cause=cause))
+    assert check(result, "EV304").passed is hedges, cause
 
 
 def early_exit(reason: str):

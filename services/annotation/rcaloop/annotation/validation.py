@@ -155,17 +155,17 @@ def _category_correct(ctx: Context) -> Iterator[Finding]:
         yield "category_correct must be true or false (was the agent's category right?)", "category_correct"
 
 
-def _agent_category(ctx: Context) -> str | None:
-    """The category the agent wrote in its summary (step5), when the job's files hold it."""
+def _agent_root_cause(ctx: Context, key: str) -> str | None:
+    """What the agent wrote as ``root_cause.<key>`` in its summary (step5), when the job's files hold it."""
     step5 = ctx.files.get(SUMMARY_FILE)
     rc = step5.get("root_cause") if isinstance(step5, dict) else None
-    category = rc.get("category") if isinstance(rc, dict) else None
-    return category if isinstance(category, str) else None
+    value = rc.get(key) if isinstance(rc, dict) else None
+    return value if isinstance(value, str) else None
 
 
 def _category_consistent(ctx: Context) -> Iterator[Finding]:
     """``category_correct: false`` needs a corrected category; ``true`` keeps the agent's."""
-    agent, answer = _agent_category(ctx), ctx.document.get("category_correct")
+    agent, answer = _agent_root_cause(ctx, "category"), ctx.document.get("category_correct")
     category = _root_cause(ctx).get("category")
     if agent is None or not isinstance(answer, bool):
         return
@@ -181,18 +181,10 @@ def _category_consistent(ctx: Context) -> Iterator[Finding]:
         )
 
 
-def _agent_summary(ctx: Context) -> str | None:
-    """The summary the agent wrote (step5), when the job's files hold it."""
-    step5 = ctx.files.get(SUMMARY_FILE)
-    rc = step5.get("root_cause") if isinstance(step5, dict) else None
-    summary = rc.get("summary") if isinstance(rc, dict) else None
-    return summary if isinstance(summary, str) else None
-
-
 def _summary_consistent(ctx: Context) -> Iterator[Finding]:
     """``summary_accurate: true`` keeps the agent's summary: an accurate summary needs no rewrite,
     and a rewritten one says the agent's was not accurate (answer false)."""
-    agent, summary = _agent_summary(ctx), _root_cause(ctx).get("summary")
+    agent, summary = _agent_root_cause(ctx, "summary"), _root_cause(ctx).get("summary")
     if agent is None or ctx.document.get("summary_accurate") is not True or not isinstance(summary, str):
         return
     if " ".join(summary.split()) != " ".join(agent.split()):
