@@ -3,9 +3,9 @@
 Ten thresholds, each a small named rule over a metric of a declared kind (a rate in
 [0, 1], a count, seconds, a flag). The gate fails closed: every violation — a missing
 metric, a wrong type, a value out of range, a threshold not met, provenance that is
-missing, not an ISO-8601 window that has closed, or dated in the future, a
-``synthetic`` marker that is not a boolean — is a finding with a stable code, and any
-finding fails the gate. Synthetic files check thresholds and schema only and are refused
+missing, not an ISO-8601 window that has closed, or dated in the future, a population
+that counts nothing, a merged metric that rcaloop measures itself, a ``synthetic`` marker
+that is not a boolean — is a finding with a stable code, and any finding fails the gate. Synthetic files check thresholds and schema only and are refused
 as gate input unless the caller allows them (tests).
 """
 
