@@ -10,53 +10,13 @@ from __future__ import annotations
 
 import html
 import re
-import unicodedata
-from functools import cache, lru_cache
+from functools import lru_cache
+
+from rcaloop.shared.lookalikes import fold
 
 CODE = "\x1a"
 """Marks a code span set aside: ``\\x1a3\\x1a`` stands for the fourth span of the line."""
 CODE_TOKEN = re.compile(r"\x1a(\d+)\x1a")
-
-_INVISIBLE = (
-    "\u00ad\u034f\u061c\u115f\u1160\u17b4\u17b5\u180e\u200b\u200c"
-    "\u200d\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2060\u2061"
-    "\u2062\u2063\u2064\u2066\u2067\u2068\u2069\ufeff"
-)
-_PUNCT = {
-    **dict.fromkeys("\u2010\u2011\u2043\u2212\ufe63", "-"),
-    **dict.fromkeys("\u2012\u2013\u2014\u2015\u2e3a\u2e3b", " \u2014 "),
-    **dict.fromkeys("\u2018\u2019\u201a\u201b\u2032\u02bc", "'"),
-    **dict.fromkeys("\u201c\u201d\u201e\u201f\u2033", '"'),
-    **dict.fromkeys("\u02cb\u02f4\u1fef\u2035", "`"),
-    "\u2192": " \u2192 ", "\u27f6": " \u2192 ", "\u21d2": " \u2192 ",
-}
-
-
-@cache
-def _fold_table() -> dict[int, str | None]:
-    """Every non-ASCII character that looks like an ASCII letter or digit, mapped to it."""
-    from confusable_homoglyphs import confusables
-
-    table: dict[int, str | None] = {}
-    for char, glyphs in confusables.confusables_data.items():
-        if len(char) != 1 or char.isascii():
-            continue
-        ascii_ = sorted((g["c"] for g in glyphs if g["c"].isascii() and g["c"].isalnum()), key=str.isdigit)
-        if ascii_:  # the table writes capital I as l (its skeleton); a capital stays a capital
-            table[ord(char)] = "I" if ascii_[0] == "l" and char.isupper() else ascii_[0]
-    table.update({ord(c): None for c in _INVISIBLE})
-    table.update({ord(c): v for c, v in _PUNCT.items()})
-    return table
-
-
-def fold(text: str) -> str:
-    """Unicode folded to what it looks like: compatibility forms, accents, look-alikes, invisibles."""
-    if text.isascii():
-        return text
-    text = unicodedata.normalize("NFKC", text).translate(_fold_table())
-    text = "".join(c for c in unicodedata.normalize("NFD", text) if not unicodedata.combining(c))
-    return unicodedata.normalize("NFC", text).translate(_fold_table())
-
 
 _ESCAPE = re.compile(r"\\([\\`*_{}\[\]()#+\-.!|~<>])")
 """A Markdown backslash escape: the operator sees the character itself."""
