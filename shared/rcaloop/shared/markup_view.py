@@ -3,14 +3,18 @@
 Markup renders as nothing, so a value split by it is whole on screen — and in the chat
 post, where links are reduced to their labels: ``AKIA**Q3EG**RT7P…`` (emphasis),
 ``AKIA`Q3EG`RT7P…`` (code), ``AKIA[Q3EG](#)RT7P…`` (a link), ``AKIA<b>Q3EG</b>RT7P…``
-(a tag), ``AKIA&#81;3EG…`` (an entity). The secret detector reads this view as well and
-redacts, in the source, the span that produced what it found there.
+(a tag), ``AKIA&#81;3EG…`` (an entity), ``ghp\\_R8mZ…`` (an escape); and a look-alike letter
+reads as the letter it looks like (``pаssword`` with a Cyrillic ``а``). The secret detector
+reads this view as well and redacts, in the source, the span that produced what it found
+there.
 
 Removed: emphasis, code and strike-through markers (``*``, `````, ``~``), underscores that
 can be emphasis (not those inside a word, ``max_size``, which CommonMark keeps), link
 brackets and targets (``[label](target)`` and ``[label][ref]`` leave the label), HTML tags
-and inline comments (``<!-- -->``) within a line; an entity becomes its character. A
-redaction marker (``[REDACTED:token]``) stays as written.
+and inline comments (``<!-- -->``) within a line, and the backslash of an escape (``\\_``
+before any ASCII punctuation shows the character, and that character is no markup); an
+entity becomes its character, and a character ``lookalikes`` folds becomes what it reads
+as. A redaction marker (``[REDACTED:token]``) stays as written.
 """
 
 from __future__ import annotations
@@ -18,9 +22,12 @@ from __future__ import annotations
 import re
 from bisect import bisect_right
 from dataclasses import dataclass, field
+from functools import cache
 from html import unescape
 
-_FIRST = r"[\[\]!<*`~_&]"
+from rcaloop.shared.lookalikes import classes, lookalike, read_as
+
+_FIRST = r"[\[\]!<*`~_&\\]"
 _AFTER_FIRST = (  # each piece of markup by its first character (a search skips to those quickly)
     r"(?:(?<=\[)(?:REDACTED:[a-z][a-z0-9-]{0,39}\])?"  # a link's "[", or a redaction marker (kept)
     r"|(?<=\])(?:\([^()\s]{0,2048}\)|\[[^\[\]\s]{0,500}\])?"  # "]" and a link's target or reference
@@ -29,6 +36,7 @@ _AFTER_FIRST = (  # each piece of markup by its first character (a search skips 
     r"|(?<=[*`~])[*`~]*"  # emphasis, code, strike-through
     r"|(?<=_)(?<!__)(?:(?<![A-Za-z0-9]_)_*|_*(?![A-Za-z0-9_]))"  # a run of underscores, unless inside a word
     r"|(?<=&)(?:#[0-9]{1,7}|#[xX][0-9A-Fa-f]{1,6}|[A-Za-z][A-Za-z0-9]{1,31});"  # an entity
+    r"|(?<=\\)[!-/:-@\[-`{-~]"  # an escape: the punctuation after a backslash, as itself
     r")"
 )
 MARKUP = re.compile(_FIRST + _AFTER_FIRST)
@@ -46,6 +54,61 @@ SPACED_JUNCTION = re.compile(
 )
 """A tag with attributes or an inline comment right after a token character: markup with
 blanks inside, so it is not inside one word."""
+
+_WORD = "A-Za-z0-9_*~`\\\\"
+"""What a word that reads as ASCII is made of (besides look-alikes): ASCII letters and digits,
+and the markup that renders as nothing inside a word."""
+
+
+@cache
+def _lookalikes() -> tuple[re.Pattern[str], re.Pattern[str], re.Pattern[str]]:
+    """Any character ``lookalike`` folds; a word (or joining punctuation) it makes read as ASCII."""
+    letters, joining = classes().letters, classes().joining
+    word = "[" + _WORD + letters + "]"
+    return (
+        re.compile("[" + letters + joining + "]"),
+        re.compile(
+            "[^\\w" + _WORD + letters + "]"  # what a word follows (found quickly: one class; "\\n" before a line)
+            + "((?=" + word + "{3})(?=" + word + "*?[" + letters + "])" + word + "++)(?!\\w)"
+        ),
+        re.compile("[" + joining + "](?:(?<=[A-Za-z0-9].)|(?=[A-Za-z0-9]))"),
+    )
+
+
+def find_lookalike_word(text: str, marks: bytes, start: int = 0) -> int:
+    """Where the first word from ``start`` on that a look-alike makes read as ASCII starts
+    (``pаssword``, ``p**а**ssword``, ``𝐭𝐨𝐤𝐞𝐧``; not a word of another script, ``пароль``),
+    or look-alike punctuation joins ASCII (``password：``); -1 if none. ``marks`` is
+    ``lookalikes.latin_marks`` of the text: most texts hold no look-alike, and it shows that
+    at C speed; only the lines around look-alikes are searched for such words."""
+    any_, word, joining = _lookalikes()
+    pos = _next_lookalike(text, marks, start, any_)
+    while pos >= 0:
+        line_start = max(start, text.rfind("\n", 0, pos) + 1)
+        line_end = text.find("\n", pos)
+        line_end = len(text) if line_end < 0 else line_end
+        if line_start:  # a word follows a character: the line's first one follows its "\n"
+            m = word.search(text, line_start - 1, line_end)
+            found = m.start(1) if m else -1
+        else:
+            m = word.search(" " + text[:line_end])
+            found = m.start(1) - 1 if m else -1
+        if (j := joining.search(text, line_start, line_end)) is not None and (found < 0 or j.start() < found):
+            found = j.start()
+        if found >= 0:
+            return found
+        pos = _next_lookalike(text, marks, line_end, any_)
+    return -1
+
+
+def _next_lookalike(text: str, marks: bytes, pos: int, any_: re.Pattern[str]) -> int:
+    pos = marks.find(1, pos)
+    for _ in range(32):  # a few "?" and symbols; many: a text beyond Latin-1, searched for look-alikes
+        if pos < 0 or lookalike(text[pos]) is not None:
+            return pos
+        pos = marks.find(1, pos + 1)
+    m = any_.search(text, pos)
+    return -1 if m is None else m.start()
 
 
 @dataclass(frozen=True)
@@ -78,7 +141,8 @@ def rendered_view(text: str, start: int = 0, end: int | None = None) -> View:
     pieces: list[str] = []
     starts: list[int] = []
     sources: list[tuple[int, int, bool]] = []
-    at, length, changed = start, 0, False
+    length = 0
+    folds = not text.isascii() and not text[start:end].isascii()
 
     def add(piece: str, source: tuple[int, int, bool]) -> None:
         nonlocal length
@@ -87,18 +151,29 @@ def rendered_view(text: str, start: int = 0, end: int | None = None) -> View:
         pieces.append(piece)
         length += len(piece)
 
+    def literal(at: int, to: int) -> None:
+        """``text[at:to]`` as written, look-alikes read as what they look like."""
+        if not folds:
+            if to > at:
+                add(text[at:to], (at, to, True))
+            return
+        for piece_start, piece_end, reads in read_as(text, at, to):
+            if reads:  # an accent alone reads as nothing
+                add(reads, (piece_start, piece_end, len(reads) == piece_end - piece_start))
+
+    at = start
     for m in MARKUP.finditer(text, start, end):
         piece = m.group()
         char = unescape(piece) if piece[0] == "&" else ""
         if piece.startswith("[REDACTED:") or len(char) > 1:  # a marker, or an entity that is not one character
             continue
-        if m.start() > at:
-            add(text[at : m.start()], (at, m.start(), True))
+        literal(at, m.start())
         if char:
             add(char, (m.start(), m.end(), False))
-        at, changed = m.end(), True
-    if not changed:
-        return View(text[start:end], [0], [(start, end, True)])
-    if at < end:
-        add(text[at:end], (at, end, True))
-    return View("".join(pieces), starts, sources)
+        elif piece[0] == "\\":
+            literal(m.start() + 1, m.end())
+        at = m.end()
+    literal(at, end)
+    if not sources:
+        return View("", [0], [(start, end, True)])
+    return View("".join(pieces) if len(pieces) > 1 else pieces[0], starts, sources)

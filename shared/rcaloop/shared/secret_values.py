@@ -15,9 +15,10 @@ how sure they are, so each rule names one ``Check``:
 
 Under every check a value is not a secret when it names the absence of one (``none``,
 ``REDACTED``, ``xxxx``), refers to one (``${TOKEN}``, ``{{ token }}``, ``os.environ[…]``),
-states one's condition (``expired``, ``revoked``, ``stored-in-vault``), says where one is
-kept (``/etc/tls/tls.key``, ``payments/webhook-signing``), is given to a name about a secret
-and does not look generated (``SECRET_NAME: checkout-db``) or is an id (``api_key_id: 7``;
+states one's condition (``expired``, ``revoked``, ``stored-in-vault``, an error's name such
+as ``TokenExpiredError``), says where one is kept (``/etc/tls/tls.key``,
+``payments/webhook-signing``), is given to a name about a secret and does not look generated
+(``SECRET_NAME: checkout-db``, ``PASSWORD_HASH_ALGO=argon2id``) or is an id (``api_key_id: 7``;
 but a Vault ``secret_id`` is the role's password, so that name is never an id).
 detect-secrets' own false-positive filters do most of it.
 """
@@ -39,9 +40,11 @@ PLACEHOLDERS = frozenset(
 STATES = frozenset(
     {"active", "inactive", "valid", "invalid", "missing", "present", "absent", "wrong", "incorrect", "correct",
      "ok", "stale", "old", "new", "default", "blank", "pending", "unknown", "live", "broken", "gone", "same",
-     "different", "available", "unavailable", "rotating", "expiring", "working", "failing"}
+     "different", "available", "unavailable", "rotating", "expiring", "working", "failing", "error", "exception",
+     "failure", "fault", "mismatch", "forbidden", "timeout"}
 )  # fmt: skip
-"""Words that state a secret's condition (so does any word ending in ``-ed``: ``expired``)."""
+"""Words that state a secret's condition or an error about it (so does any word ending in
+``-ed``: ``expired``)."""
 FUNCTION_WORDS = frozenset(
     {"in", "at", "from", "by", "via", "of", "on", "to", "the", "a", "an", "see", "not", "no", "is", "was", "and",
      "or", "for", "with", "per", "into", "after", "before", "below", "above"}
@@ -55,15 +58,23 @@ KEY_FILES = frozenset(
 
 _PLAIN_WORD = re.compile(r"[A-Za-z]+(?:[-/._][A-Za-z]+)*")
 _WORDS = re.compile(r"[A-Za-z]+(?:[-_][A-Za-z]+)*")
+_CAMEL_WORD = re.compile(r"[A-Z][a-z]+|[A-Z]+(?![a-z])")
+_CAMEL_WORDS = re.compile(f"(?:{_CAMEL_WORD.pattern}){{2,}}")
+"""Words joined in PascalCase (``TokenExpiredError``, ``InvalidJWTSignature``): the names of
+errors and classes a log quotes."""
 _PATH = re.compile(r"(?:~|\.{1,2})?/?[\w.-]+(?:/[\w.-]+)*/?")
 _GENERATED = re.compile(r"[A-Za-z0-9!@#$%^&*+=?~]{8,}")
 _CREDENTIAL_ID = re.compile(r"secret[_-]?id\b", re.I)
 _NAME = re.compile(r"[\w.-]+")
 ABOUT_A_SECRET = frozenset(
-    {"name", "file", "path", "ref", "header", "ttl", "length", "type", "arn", "version", "count", "expiry", "rotation"}
+    {"name", "file", "path", "ref", "header", "ttl", "length", "type", "arn", "version", "count", "expiry", "rotation",
+     "algo", "algorithm", "alg", "hasher", "scheme", "cipher", "policy", "rounds", "iterations", "cost", "strength",
+     "complexity", "format", "encoding", "mode", "provider", "backend", "store", "source", "url", "endpoint"}
 )  # fmt: skip
-"""Last words of a name that is about a secret, not the secret (``SECRET_NAME: checkout-db``,
-``DB_PASSWORD_FILE``): its value is a secret only when it looks generated."""
+"""Last words of a name that is about a secret, not the secret: where it is kept or found
+(``SECRET_NAME: checkout-db``, ``DB_PASSWORD_FILE``, ``TOKEN_URL``) and how it is made or
+handled (``PASSWORD_HASH_ALGO=argon2id``, ``TOKEN_FORMAT``): its value is a secret only
+when it looks generated."""
 TRAILING = ".,;:!?)]}>*"
 """Punctuation that may follow a value in a sentence."""
 
@@ -118,9 +129,14 @@ def _about_a_secret(name: str) -> bool:
 
 
 def _describes(value: str) -> bool:
-    """A state (``expired``, ``revoked``) or a phrase (``stored-in-vault``), not a secret."""
-    words = re.split(r"[-_]", value.lower()) if _WORDS.fullmatch(value) else []
-    return any(w in STATES or w in FUNCTION_WORDS or (len(w) >= 5 and w.endswith("ed")) for w in words)
+    """A state (``expired``, ``revoked``) or a phrase (``stored-in-vault``, an error's name
+    ``TokenExpiredError``), not a secret."""
+    if not _WORDS.fullmatch(value):
+        return False
+    words: list[str] = []
+    for part in re.split(r"[-_]", value):
+        words += _CAMEL_WORD.findall(part) if _CAMEL_WORDS.fullmatch(part) else [part]
+    return any(w in STATES or w in FUNCTION_WORDS or (len(w) >= 5 and w.endswith("ed")) for w in map(str.lower, words))
 
 
 def _location(value: str) -> bool:

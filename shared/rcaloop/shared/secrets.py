@@ -5,7 +5,9 @@ tokens, private keys, credentials in URLs) and its keyword detector (password, s
 key assignments) with its false-positive filters. The patterns run directly, and only on
 the lines that hold a literal the pattern needs (a substring test first), so an 8 KB report
 is scanned in tens of microseconds, not the milliseconds of running every pattern on every
-line. ``EXTRA_RULES`` fill what the library lacks for chat output: webhook URLs (with or
+line. ``SHAPE_RULES`` add the vendors' token shapes the library does not know
+(``secret_shapes``: Google, Vault, current OpenAI and Anthropic keys …), and
+``EXTRA_RULES`` fill what it lacks for chat output: webhook URLs (with or
 without their scheme), token query parameters, ``Authorization`` headers, ``token`` and
 hyphenated key assignments, ``{name, value}`` entries, command-line passwords and
 passwords stated in a sentence. Whether a matched value is a secret or only names one
@@ -13,8 +15,9 @@ passwords stated in a sentence. Whether a matched value is a secret or only name
 
 A text is read as written and as a reader sees it rendered (``markup_view``): code points
 that render as nothing are removed first, and a line where markup sits inside a token
-(``AKIA**Q3EG**RT7P…``, ``AKIA[Q3EG](#)RT7P…``) is read again without it; a secret found
-there is redacted over the whole source span it renders from.
+(``AKIA**Q3EG**RT7P…``, ``AKIA[Q3EG](#)RT7P…``, ``ghp\\_R8mZ…``) or a look-alike makes a word
+read as ASCII (``pаssword:`` with a Cyrillic ``а``: ``lookalikes``) is read again that way;
+a secret found there is redacted over the whole source span it renders from.
 
 Redaction replaces each value by ``[REDACTED:<type>]`` and keeps every line where it was
 (a private key's lines become empty lines after its marker). A marker already in the text
@@ -40,7 +43,9 @@ from detect_secrets.plugins import (
 )  # fmt: skip
 
 from rcaloop.contracts import DeadLetter, EvidenceArtifact, RawResult
-from rcaloop.shared.markup_view import JUNCTION, SPACED_JUNCTION, View, rendered_view
+from rcaloop.shared.lookalikes import INVISIBLE, latin_marks
+from rcaloop.shared.markup_view import JUNCTION, SPACED_JUNCTION, View, find_lookalike_word, rendered_view
+from rcaloop.shared.secret_shapes import SHAPES
 from rcaloop.shared.secret_values import TRAILING, Check, is_secret, secret_type
 
 MARKER = re.compile(r"\[REDACTED:([a-z][a-z0-9-]{0,39})\]")
@@ -51,15 +56,6 @@ TYPES = (
     "connection-string", "webhook-url",
 )  # fmt: skip
 """Every type the detector reports (a declared ``sensitive_data`` item may name others)."""
-
-INVISIBLE = re.compile(
-    "[\u00ad\u034f\u115f\u1160\u180e\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\u3164"
-    "\ufe00-\ufe0f\ufeff\uffa0\U000e0000-\U000e007f]"
-)
-"""Code points that render as nothing (soft hyphen, zero-width and bidi marks, the grapheme
-joiner, variation selectors, Hangul fillers, tag characters): removed first, so they
-cannot split a secret."""
-
 
 @dataclass(frozen=True, eq=False)
 class Rule:
@@ -245,7 +241,11 @@ hyphenated key assignments, ``{name: DB_PASSWORD, value: …}`` entries (on one 
 command-line passwords (``--password …``, ``mysql -p…``, ``sshpass -p``, ``curl -u user:…``)
 and passwords stated in a sentence (``the admin password is …``)."""
 
-RULES = LIBRARY_RULES + EXTRA_RULES
+SHAPE_RULES: tuple[Rule, ...] = tuple(Rule(shape.type, shape.pattern, shape.needs) for shape in SHAPES)
+"""Tokens by their vendor's shape that the library lacks (``secret_shapes``): Google, Vault,
+OpenAI, Anthropic, GitHub fine-grained, GitLab routable, npm, Hugging Face and more."""
+
+RULES = LIBRARY_RULES + SHAPE_RULES + EXTRA_RULES
 _TOKEN = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_+/=-")
 
 
@@ -442,12 +442,34 @@ def _gates(rules: tuple[Rule, ...]) -> dict[Rule, tuple[tuple[str, bool, bool], 
     }
 
 
+def _trie(literals: set[str]) -> str:
+    """A pattern that matches the longest of ``literals`` at a position, with common prefixes
+    merged (``sk-(?:proj-|ant-)?``): one character test per position instead of one per
+    literal, which keeps the search as quick when vendors are added."""
+    trie: dict[str, dict] = {}
+    for literal in literals:
+        node = trie
+        for char in literal:
+            node = node.setdefault(char, {})
+        node[""] = {}
+
+    def branch(node: dict[str, dict]) -> str:
+        alternatives = [re.escape(char) + branch(child) for char, child in sorted(node.items()) if char]
+        if not alternatives:
+            return ""
+        if len(alternatives) == 1 and "" not in node:
+            return alternatives[0]
+        body = "(?:" + "|".join(alternatives) + ")"
+        return body + "?" if "" in node else body
+
+    return branch(trie)
+
+
 _GATES = _gates(RULES)
 _NARROW = {
-    ci: re.compile("|".join(sorted({re.escape(k[0]) for g in _GATES.values() for k in g if not k[2] and k[1] == ci}, key=len, reverse=True)))
-    for ci in (False, True)
+    ci: re.compile(_trie({k[0] for g in _GATES.values() for k in g if not k[2] and k[1] == ci})) for ci in (False, True)
 }
-"""Every in-word literal, one alternation per case (longest first)."""
+"""Every in-word literal, one pattern per case (the longest that matches)."""
 _WIDE = tuple(sorted({k for g in _GATES.values() for k in g if k[2]}))
 _BY_GATE: dict[tuple[str, bool, bool], list[Rule]] = {}
 for _rule, _keys in _GATES.items():
@@ -488,8 +510,8 @@ def _scan(text: str, rendered: bool = True) -> list[_Hit]:
 
 def _rendered_hits(scan: _Text) -> list[_Hit]:
     """Secrets of the rendered lines (``markup_view``) where markup joins two parts of a
-    token, each as the source span it renders from. Only long words can hold one, so the
-    search runs over them alone."""
+    token (only long words can hold one, so the search runs over them alone) or a
+    look-alike character stands for a letter, each as the source span it renders from."""
     hay, _ = scan.hay(False)
     lines: dict[int, int] = {}
     m = JUNCTION.search(hay) if hay else None
@@ -502,12 +524,29 @@ def _rendered_hits(scan: _Text) -> list[_Hit]:
         at = 0
         while (m := SPACED_JUNCTION.search(scan.text, at)) is not None:
             at = scan.line_of(m.start(), lines)
+    if not scan.text.isascii():
+        marks = latin_marks(scan.lower)
+        at = 0
+        while (at := find_lookalike_word(scan.text, marks, at)) >= 0:
+            at = scan.line_of(at, lines)
     hits = []
-    for start, end in lines.items():
+    for start, end in _blocks(lines):
         view = rendered_view(scan.text, start, end)
         for hit in _scan(view.text, rendered=False):
             hits.append(_Hit(*view.source(hit.start, hit.end), hit.type, hit.specific))
     return hits
+
+
+def _blocks(lines: dict[int, int]) -> list[tuple[int, int]]:
+    """The lines (start → end), each run of consecutive ones as one block: a text in another
+    script is read as one view, not line by line."""
+    blocks: list[tuple[int, int]] = []
+    for start, end in sorted(lines.items()):
+        if blocks and blocks[-1][1] + 1 == start:
+            blocks[-1] = (blocks[-1][0], end)
+        else:
+            blocks.append((start, end))
+    return blocks
 
 
 def _private_key_start(text: str, start: int) -> int:

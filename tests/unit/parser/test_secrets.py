@@ -4,6 +4,7 @@ that every place rcaloop stores or logs text goes through it."""
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import pytest
 import structlog
@@ -13,6 +14,7 @@ from rcaloop.ingestion import core as ingestion
 from rcaloop.ingestion.app import dead_letter
 from rcaloop.shared.logs import configure_logging
 from rcaloop.shared.markup_view import rendered_view
+from rcaloop.shared.secret_shapes import SHAPES
 from rcaloop.shared.secrets import (
     TYPES,
     redact_dead_letter,
@@ -67,6 +69,19 @@ LINES = [
     ("key AKIAQ3EG\u034fRT7PLMN4XWZY (grapheme joiner)", "aws-access-key", "RT7PLMN4XWZY"),
     ("key AKIAQ3EG\U000e0041RT7PLMN4XWZY (tag character)", "aws-access-key", "RT7PLMN4XWZY"),
     ("key AKIAQ3EG\u3164RT7PLMN4XWZY (Hangul filler)", "aws-access-key", "RT7PLMN4XWZY"),
+    # a backslash escape renders as the character: the token is whole on screen
+    ("the CI token ghp\\_R8mZq2LvX9tWc4NbY7kHs1JdF6gPa3Ue5Ko0 is live", "token", "R8mZq2LvX9tWc4NbY7kHs1JdF6gPa3Ue5Ko0"),
+    ("bot xoxb\\-2044721865\\-4096212837\\-Zq8rT2vLw9NcY4bHk6sMd3Jx", "token", "Zq8rT2vLw9NcY4bHk6sMd3Jx"),
+    # a look-alike letter reads as the letter: the name, the key and its separators as a reader sees them
+    ("the admin p\u0430ssword: Kq7vR2xW9mZt", "password", "Kq7vR2xW9mZt"),  # Cyrillic а
+    ("\uff50\uff41\uff53\uff53\uff57\uff4f\uff52\uff44: Kq7vR2xW9mZt (full width)", "password", "Kq7vR2xW9mZt"),
+    ("\U0001d42d\U0001d428\U0001d424\U0001d41e\U0001d427=Zq8rT2vLw9NcY4bHk6sMd3Jx (mathematical bold)", "token",
+     "Zq8rT2vLw9NcY4bHk6sMd3Jx"),
+    ("p\u0430\u0301ssword: Kq7vR2xW9mZt (an accent too)", "password", "Kq7vR2xW9mZt"),
+    ("p**\u0430**ssword: Kq7vR2xW9mZt (and markup)", "password", "Kq7vR2xW9mZt"),
+    ("key AKI\u0410Q3EGRT7PLMN4XWZY in the log", "aws-access-key", "Q3EGRT7PLMN4XWZY"),  # Cyrillic А
+    ("bot xoxb\u20102044721865\u20104096212837\u2010Zq8rT2vLw9NcY4bHk6sMd3Jx", "token", "Zq8rT2vLw9NcY4bHk6sMd3Jx"),
+    ("password\uff1aKq7vR2xW9mZt (a full-width colon)", "password", "Kq7vR2xW9mZt"),
     # a {name, value} entry assigns the value to the name
     ('env: [{"name": "DB_PASSWORD", "value": "Kq7vR2xW9mZt"}]', "password", "Kq7vR2xW9mZt"),
     ("env: {name: API_TOKEN, value: plainwordtoken}", "token", "plainwordtoken"),
@@ -156,6 +171,19 @@ def test_each_kind_is_found_typed_and_redacted(line, type_, value):
         "- name: DB_PASSWORD\n  valueFrom:\n    secretKeyRef: {name: checkout-db, key: password}",
         # underscores inside a word are not emphasis, so they never join one
         "region ASIA_PACIFIC_REGION_NAME_PRIMARY, setting db.pool.max_size",
+        # an error's name quoted from a log, and settings about a password, not a password
+        "the auth sidecar logged `invalid token: TokenExpiredError` twice",
+        "jwt verify failed: token: JsonWebTokenError; api_key: InvalidApiKeyException",
+        "the auth service runs with PASSWORD_HASH_ALGO=argon2id and PASSWORD_POLICY=strict-v2",
+        "TOKEN_URL=https://auth.example/oauth2/token, SECRET_PROVIDER=aws-sm",
+        # escapes and other scripts that hold no secret
+        "the path is C:\\Users\\svc\\token.txt and the glob \\*.key matched nothing",
+        "\u043f\u0430\u0440\u043e\u043b\u044c \u0441\u043c\u0435\u043d\u0451\u043d, \u0442\u043e\u043a\u0435\u043d: \u043d\u0435\u0442",
+        "\ube44\ubc00\ubc88\ud638 \ubcc0\uacbd\ub428; \ud1a0\ud070: \uc5c6\uc74c",
+        "\u539f\u56e0\uff1a\u6570\u636e\u5e93\u8fde\u63a5\u6c60\u8017\u5c3d",
+        # words that start like a vendor's token but are not one
+        "the pod s.makeKubeConfigController failed; disk-pressure on sk-eu-west-1; hf_transfer on",
+        "npm_config_cache=/tmp/npm, the dapi-server restarted, AIzaSy (truncated in the log)",
     ],
 )
 def test_secret_words_without_secret_values_are_left_alone(text):
@@ -172,6 +200,59 @@ def test_a_split_key_is_redacted_in_the_source_so_no_rendering_shows_it():
     assert [f.type for f in parsed.red_flags] == ["aws-access-key"]
 
 
+SHAPE_EXAMPLES = {  # one token of each vendor's shape (made up)
+    "Google API key": "AIzaU8JZpDE0iGXlD6gNCFbaEPFjbD0kH8Oool8",
+    "Google OAuth client secret": "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",
+    "Google OAuth access token": "ya29.a0jtEkDnNfribxUdl7dXTPyLsxPFkThf4VucSmEHgaKwVJ7faC9qEwjky40UVs",
+    "Vault token": "hvs.CAESIWmflzdE1F8ResqEDusTpkr0cStY4qWB8dWKnHfDN",
+    "Vault token (before 1.10)": "s.xSIvPZZ63fFKcZjR4I0b3jRt",
+    "OpenAI API key": "sk-proj-aWr4Y9OJFLJOqOAf1lLQSAJaiXnkU8Is2g8nprvDd53x83rzjZZZZGeoZDME",
+    "OpenAI-style API key": "sk-NcKHVmDGAkJiG8XnBE3NnYJoQ9WmXeHH2fdeeTFJGvVvQe1s",
+    "Anthropic API key": "sk-ant-api03-KhBN88hXJsi6BwhTp3Fs2QhX6KWxOiixgVoOnzyw2MzP0ZvzOMhfWuBByReQMsm9Wcz7uW9XFOGOe",
+    "GitHub fine-grained token": "github_pat_11HYM4L1VFZ3ZFKKIBJ3J4_q7WJjjIBAzupGhv7Ib3M03NBQNSgPwlUQia1ID6vW5dql05ha0",
+    "GitLab token": "glpat-3cxLmAxzJLJenuHjDUrhhjeyxG4jDPMRCxGgcjBw56EcUngmgMsRcgizeg8P.01.0w7q9m2i0",
+    "npm token": "npm_HZcUEqPbENqTyH5xJ8tpqXJQ4I9dOv8GZ4fK",
+    "Hugging Face token": "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",
+    "Shopify token": "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",
+    "Slack app or refresh token": "xapp-1-A0IC7PHKQDL-3448347824504-1006f7e3dfc967a64cb14028d512c9791e558e08baa7196b5",
+    "Docker Hub access token": "dckr_pat_ZBTToOFl9h2wJq5ty4mYwUufJSu",
+    "DigitalOcean token": "dop_v1_41d4072014b3ce107f80e222f828767efc2f91624a8940f1f836f99eee3692f0",
+    "Grafana token": "glsa_SdE0g9cRYN687NElFJvhQ8XIm0ogR4Ht_b7ffc050",
+    "Atlassian API token": "ATATT3xFfGF08frcZTuJaWYUH1VAUwV1ZH87MtA5vSQXEZY3lEX7bwR2DRGD1qSo7JPRbgUMxXy9b4=166873AE",
+    "Databricks token": "dapi1dff02cee737443e210471948d33296c",
+    "Sentry token": "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",
+    "Doppler token": "dp.pt.c5t4UuHF7KVMLp7hvdCTquY1XVcKGAFRFWa94Hj9wNY",
+    "Terraform Cloud token": "wt1fd4mx82mux4.atlasv1.BoaPzoxZCYCdEz6DQMvE5mVXRV99nCQvtsU7RTAuwm6zo88EB0OGet9d9xYyQ6b0fI7",
+    "1Password service account token": "ops_eyJfLAz7vT0sxJmPU3UdXyymFgMZwKPaEpCejiUKb4GEQnFNGaftcLOIadn5rPvi2xqwHx1",
+    "Stripe webhook signing secret": "whsec_m0lM7EXg3LcmQxxq8AGomtnWNCXVJCNQ",
+    "Linear API key": "lin_api_Cmup6N0A0UarXLnTENCyfjeEaGyZqjJoiFpKZsRa",
+    "Postman API key": "PMAK-99d19bdd0b6cc60d5d32cbe5-4014c2b54b95523cf6941fa1c257c6f561",
+    "New Relic user key": "NRAK-Z7KYWHJPMC9CUHY39T0TP1YX262",
+    "Heroku API key": "HRKU-AALBAnfdPcwnx0d1LzeZGEIWbXFzcggqCCoIF7uUxugFDwg5Yp8yIB2Enus0",
+    "Groq API key": "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",
+    "xAI API key": "xai-rU5YKyyQHxhDo2X93cjhls45GQio2ZvzXQYXkJXVwFcOLnv9DS0hQTo93l7q5UuAvCOJSnobagX5DIfO",
+    "LangSmith API key": "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",
+    "Azure AD client secret": "x7K8Q~D6xGAnjq8MJaMhmpgppa0nLgTEToD4uyet",
+    "age secret key": "AGE-SECRET-KEY-1QCMA9UTWXSWZ84SR3MSJD9Q2S0V25VC40C77QPMWNDEY2FZP8X2KFPPZGZ",
+}
+
+
+@pytest.mark.parametrize("shape", SHAPES, ids=[s.vendor for s in SHAPES])
+def test_a_vendor_token_is_a_secret_by_its_shape_alone(shape):
+    token = SHAPE_EXAMPLES[shape.vendor]  # every shape has its example
+    for text in (f"the nightly job still calls the API with {token} since the 13:55 deploy", f"TOKEN='{token}'"):
+        done = redact_text(text)
+        assert done.found == ((shape.type, 1),) and token not in done.text, text
+        assert shape.type in TYPES
+    assert redact_text(f"the job calls {token[:12]}… (cut off)").found == ()  # a vendor's prefix alone is no token
+
+
+def test_every_vendor_shape_is_listed_in_the_output_contract():
+    contract = " ".join((Path(__file__).parents[3] / "docs" / "output-contract.md").read_text().split())
+    assert [s.vendor for s in SHAPES if s.vendor not in contract] == []
+    assert set(SHAPE_EXAMPLES) == {s.vendor for s in SHAPES}
+
+
 def test_the_rendered_view_traces_each_character_to_its_source():
     text = "a **b** [c](x) d&amp;e <i>f</i> max_size _g_ [REDACTED:token]"
     view = rendered_view(text)
@@ -181,6 +262,20 @@ def test_the_rendered_view_traces_each_character_to_its_source():
     start, end = view.source(view.text.index("&"), view.text.index("&") + 1)
     assert text[start:end] == "&amp;"
     assert rendered_view("plain text", 2, 6).source(0, 4) == (2, 6)
+
+
+def test_the_rendered_view_drops_escapes_and_reads_look_alikes_as_letters():
+    text = "ghp\\_R8 \\*x\\* \\\\_y_ p\u0430ssword \ufb01x e\u0301 \u00d7 \u043f\u0430\u0440\u043e\u043b\u044c"
+    view = rendered_view(text)
+    # "\\_" shows "_" (no emphasis), "\\\\" one backslash; the Cyrillic "а" reads as "a", "ﬁ" as
+    # "fi", an accent as nothing; a symbol ("×") stays, and letters with no Latin look-alike
+    assert view.text == "ghp_R8 *x* \\y password fix e \u00d7 \u043fapo\u043b\u044c"
+    start, end = view.source(view.text.index("password"), view.text.index("password") + 8)
+    assert text[start:end] == "p\u0430ssword"
+    start, end = view.source(view.text.index("fix"), view.text.index("fix") + 2)
+    assert text[start:end] == "\ufb01"  # a ligature is one source character for both letters
+    start, end = view.source(0, 6)
+    assert text[start:end] == "ghp\\_R8"
 
 
 def test_an_env_entry_assigns_its_value_across_two_lines():
