@@ -37,14 +37,18 @@ PLACEHOLDERS = frozenset(
      "optional", "undefined", "example", "placeholder", "xxx", "xxxx", "xxxxx", "xxxxxx", "xxxxxxxx"}
 )  # fmt: skip
 """Values that name the absence of a secret rather than being one."""
-STATES = frozenset(
-    {"active", "inactive", "valid", "invalid", "missing", "present", "absent", "wrong", "incorrect", "correct",
-     "ok", "stale", "old", "new", "default", "blank", "pending", "unknown", "live", "broken", "gone", "same",
-     "different", "available", "unavailable", "rotating", "expiring", "working", "failing", "error", "exception",
-     "failure", "fault", "mismatch", "forbidden", "timeout"}
+ERROR_WORDS = frozenset(
+    {"invalid", "missing", "wrong", "incorrect", "unknown", "error", "exception", "failure", "fault", "mismatch",
+     "forbidden", "timeout"}
 )  # fmt: skip
-"""Words that state a secret's condition or an error about it (so does any word ending in
-``-ed``: ``expired``)."""
+"""Words of an error about a secret (so is any word ending in ``-ed``: ``expired``): an error's
+name (``TokenExpiredError``, ``InvalidApiKeyException``) holds one."""
+STATES = ERROR_WORDS | frozenset(
+    {"active", "inactive", "valid", "present", "absent", "correct", "ok", "stale", "old", "new", "default", "blank",
+     "pending", "live", "broken", "gone", "same", "different", "available", "unavailable", "rotating", "expiring",
+     "working", "failing"}
+)  # fmt: skip
+"""Words that state a secret's condition (so does any word ending in ``-ed``: ``expired``)."""
 FUNCTION_WORDS = frozenset(
     {"in", "at", "from", "by", "via", "of", "on", "to", "the", "a", "an", "see", "not", "no", "is", "was", "and",
      "or", "for", "with", "per", "into", "after", "before", "below", "above"}
@@ -129,14 +133,18 @@ def _about_a_secret(name: str) -> bool:
 
 
 def _describes(value: str) -> bool:
-    """A state (``expired``, ``revoked``) or a phrase (``stored-in-vault``, an error's name
-    ``TokenExpiredError``), not a secret."""
+    """A state (``expired``, ``revoked``), a phrase (``stored-in-vault``) or an error's name
+    (``TokenExpiredError``), not a secret. Words joined in PascalCase count only for an error:
+    ``CorrectHorseBatteryStaple`` is a passphrase."""
     if not _WORDS.fullmatch(value):
         return False
-    words: list[str] = []
-    for part in re.split(r"[-_]", value):
-        words += _CAMEL_WORD.findall(part) if _CAMEL_WORDS.fullmatch(part) else [part]
-    return any(w in STATES or w in FUNCTION_WORDS or (len(w) >= 5 and w.endswith("ed")) for w in map(str.lower, words))
+    if _CAMEL_WORDS.fullmatch(value):
+        return any(w in ERROR_WORDS or _past(w) for w in map(str.lower, _CAMEL_WORD.findall(value)))
+    return any(w in STATES or w in FUNCTION_WORDS or _past(w) for w in re.split(r"[-_]", value.lower()))
+
+
+def _past(word: str) -> bool:
+    return len(word) >= 5 and word.endswith("ed")
 
 
 def _location(value: str) -> bool:

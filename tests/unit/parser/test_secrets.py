@@ -15,6 +15,7 @@ from rcaloop.ingestion.app import dead_letter
 from rcaloop.shared.logs import configure_logging
 from rcaloop.shared.markup_view import rendered_view
 from rcaloop.shared.secret_shapes import SHAPES
+from rcaloop.shared.secret_values import ABOUT_A_SECRET, ERROR_WORDS
 from rcaloop.shared.secrets import (
     TYPES,
     redact_dead_letter,
@@ -109,6 +110,9 @@ LINES = [
     ("vault write auth/approle/login role_id=ci secret_id=7c1e4b2a-9f3d-4e8a-b6c5-d4e3f2a1b0c9", "secret",
      "7c1e4b2a-9f3d-4e8a-b6c5-d4e3f2a1b0c9"),
     ("SECRET_NAME: Kq7vR2xW9mZt", "secret", "Kq7vR2xW9mZt"),  # a generated value, whatever the name says
+    ("PASSWORD_HASH_ALGO=Kq7vR2xW9mZt", "password", "Kq7vR2xW9mZt"),
+    # words joined in PascalCase are a passphrase unless they name an error
+    ("the bastion password: CorrectHorseBatteryStaple since", "password", "CorrectHorseBatteryStaple"),
 ]
 
 
@@ -173,7 +177,7 @@ def test_each_kind_is_found_typed_and_redacted(line, type_, value):
         "region ASIA_PACIFIC_REGION_NAME_PRIMARY, setting db.pool.max_size",
         # an error's name quoted from a log, and settings about a password, not a password
         "the auth sidecar logged `invalid token: TokenExpiredError` twice",
-        "jwt verify failed: token: JsonWebTokenError; api_key: InvalidApiKeyException",
+        "jwt verify failed: token: JsonWebTokenError; api_key: InvalidApiKeyException; token: ExpiredToken",
         "the auth service runs with PASSWORD_HASH_ALGO=argon2id and PASSWORD_POLICY=strict-v2",
         "TOKEN_URL=https://auth.example/oauth2/token, SECRET_PROVIDER=aws-sm",
         # escapes and other scripts that hold no secret
@@ -247,10 +251,11 @@ def test_a_vendor_token_is_a_secret_by_its_shape_alone(shape):
     assert redact_text(f"the job calls {token[:12]}… (cut off)").found == ()  # a vendor's prefix alone is no token
 
 
-def test_every_vendor_shape_is_listed_in_the_output_contract():
+def test_the_output_contract_lists_every_vendor_shape_and_every_word_the_value_rules_read():
     contract = " ".join((Path(__file__).parents[3] / "docs" / "output-contract.md").read_text().split())
     assert [s.vendor for s in SHAPES if s.vendor not in contract] == []
     assert set(SHAPE_EXAMPLES) == {s.vendor for s in SHAPES}
+    assert sorted(w for w in ERROR_WORDS | ABOUT_A_SECRET if f"`{w}`" not in contract) == []
 
 
 def test_the_rendered_view_traces_each_character_to_its_source():
