@@ -209,9 +209,10 @@ EXTRA_RULES: tuple[Rule, ...] = (
         r"([A-Za-z0-9._~+/=-]{8,})", re.I), ("authorization",), group=1, check="assignment", spans_words=True),
     Rule("token", re.compile(r"\bbearer[ \t]+([A-Za-z0-9._~+/-]{16,}=*)", re.I), ("bearer",), group=1, spans_words=True),
     Rule("secret", re.compile(
-        r"(?<![\w-])([\w-]*?(?:token|api-key|apikey|access-key|secret-key|auth-key|private-key|client-secret)s?)"
+        r"(?<![\w-])([\w-]*?(?:token|api-key|apikey|app[-_]?key|access-key|secret-key|auth-key|private-key"
+        r"|client-secret)s?)"
         r"[\"'\]]{0,2}[ \t]*(?::=|=>|={1,3}|:)[ \t]*[\"'`]?([^\s\"'`,;]{3,})", re.I),
-         ("token", "-key", "apikey", "-secret"), group=2, check="assignment", spans_words=True),
+         ("token", "-key", "apikey", "appkey", "app_key", "-secret"), group=2, check="assignment", spans_words=True),
     Rule("secret", re.compile(
         r"[\"']?\b(?:name|key)[\"']?[ \t]*[:=][ \t]*[\"']?(?P<name>[\w.-]*?" + _SECRET_NAME + r"[\w.-]*)[\"']?"
         r"[ \t]*(?:,[ \t]*|\n[ \t]*-?[ \t]*)[\"']?value[\"']?[ \t]*[:=][ \t]*[\"']?([^\s\"',}]+)", re.I),
@@ -236,9 +237,9 @@ EXTRA_RULES: tuple[Rule, ...] = (
 )  # fmt: skip
 """What the library lacks: webhook URLs (Slack with or without its scheme, Discord, Teams,
 Google Chat, any ``/hooks/<id>``), secrets in query parameters, credentials after an empty
-user name (``redis://:pw@host``), ``Authorization`` headers and bearer tokens, ``token`` and
-hyphenated key assignments, ``{name: DB_PASSWORD, value: …}`` entries (on one line or two),
-command-line passwords (``--password …``, ``mysql -p…``, ``sshpass -p``, ``curl -u user:…``)
+user name (``redis://:pw@host``), ``Authorization`` headers and bearer tokens, ``token``,
+application-key (``DD_APP_KEY``) and hyphenated key assignments, ``{name: DB_PASSWORD,
+value: …}`` entries (on one line or two), command-line passwords (``--password …``, ``mysql -p…``, ``sshpass -p``, ``curl -u user:…``)
 and passwords stated in a sentence (``the admin password is …``)."""
 
 SHAPE_RULES: tuple[Rule, ...] = tuple(Rule(shape.type, shape.pattern, shape.needs) for shape in SHAPES)
