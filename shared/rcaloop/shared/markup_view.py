@@ -55,9 +55,9 @@ SPACED_JUNCTION = re.compile(
 """A tag with attributes or an inline comment right after a token character: markup with
 blanks inside, so it is not inside one word."""
 
-_WORD = "A-Za-z0-9_*~`\\\\"
+_WORD = r"A-Za-z0-9_*~`\\\[\]()!<>&#;/"
 """What a word that reads as ASCII is made of (besides look-alikes): ASCII letters and digits,
-and the markup that renders as nothing inside a word."""
+and the markup that can render as nothing inside a word (``p**а**ssword``, ``p[а](#)ssword``)."""
 
 
 @cache
@@ -168,8 +168,8 @@ def rendered_view(text: str, start: int = 0, end: int | None = None) -> View:
         if piece.startswith("[REDACTED:") or len(char) > 1:  # a marker, or an entity that is not one character
             continue
         literal(at, m.start())
-        if char:
-            add(char, (m.start(), m.end(), False))
+        if char:  # an entity may name a look-alike too (p&#1072;ssword)
+            add(lookalike(char) or char, (m.start(), m.end(), False))
         elif piece[0] == "\\":
             literal(m.start() + 1, m.end())
         at = m.end()

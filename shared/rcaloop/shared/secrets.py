@@ -57,6 +57,7 @@ TYPES = (
 )  # fmt: skip
 """Every type the detector reports (a declared ``sensitive_data`` item may name others)."""
 
+
 @dataclass(frozen=True, eq=False)
 class Rule:
     """One pattern: the type it finds and the literals one of which must be on a line for it
@@ -239,8 +240,9 @@ EXTRA_RULES: tuple[Rule, ...] = (
 Google Chat, any ``/hooks/<id>``), secrets in query parameters, credentials after an empty
 user name (``redis://:pw@host``), ``Authorization`` headers and bearer tokens, ``token``,
 application-key (``DD_APP_KEY``) and hyphenated key assignments, ``{name: DB_PASSWORD,
-value: …}`` entries (on one line or two), command-line passwords (``--password …``, ``mysql -p…``, ``sshpass -p``, ``curl -u user:…``)
-and passwords stated in a sentence (``the admin password is …``)."""
+value: …}`` entries (on one line or two), command-line passwords (``--password …``,
+``mysql -p…``, ``sshpass -p``, ``curl -u user:…``) and passwords stated in a sentence (``the
+admin password is …``)."""
 
 SHAPE_RULES: tuple[Rule, ...] = tuple(Rule(shape.type, shape.pattern, shape.needs) for shape in SHAPES)
 """Tokens by their vendor's shape that the library lacks (``secret_shapes``): Google, Vault,
@@ -539,8 +541,8 @@ def _rendered_hits(scan: _Text) -> list[_Hit]:
 
 
 def _blocks(lines: dict[int, int]) -> list[tuple[int, int]]:
-    """The lines (start → end), each run of consecutive ones as one block: a text in another
-    script is read as one view, not line by line."""
+    """The lines (start → end), each run of consecutive ones as one block: a run of lines to
+    read again is rendered and scanned once, not line by line."""
     blocks: list[tuple[int, int]] = []
     for start, end in sorted(lines.items()):
         if blocks and blocks[-1][1] + 1 == start:

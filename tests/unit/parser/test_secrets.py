@@ -81,6 +81,8 @@ LINES = [
      "Zq8rT2vLw9NcY4bHk6sMd3Jx"),
     ("p\u0430\u0301ssword: Kq7vR2xW9mZt (an accent too)", "password", "Kq7vR2xW9mZt"),
     ("p**\u0430**ssword: Kq7vR2xW9mZt (and markup)", "password", "Kq7vR2xW9mZt"),
+    ("p[\u0430](#)ssword: Kq7vR2xW9mZt (and a link)", "password", "Kq7vR2xW9mZt"),
+    ("p&#1072;ssword: Kq7vR2xW9mZt (an entity of one)", "password", "Kq7vR2xW9mZt"),
     ("key AKI\u0410Q3EGRT7PLMN4XWZY in the log", "aws-access-key", "Q3EGRT7PLMN4XWZY"),  # Cyrillic А
     ("bot xoxb\u20102044721865\u20104096212837\u2010Zq8rT2vLw9NcY4bHk6sMd3Jx", "token", "Zq8rT2vLw9NcY4bHk6sMd3Jx"),
     ("password\uff1aKq7vR2xW9mZt (a full-width colon)", "password", "Kq7vR2xW9mZt"),
