@@ -30,15 +30,15 @@ REPO_ARTIFACTS = frozenset({
     "test", "tests", "lint", "linter", "linting", "ci", "pipeline", "workflow", "code", "manifest", "manifests",
     "chart", "template", "dockerfile", "schema", "alert", "alerts", "alerting", "dashboard", "runbook", "docs",
     "documentation", "readme", "repo", "repository", "library", "module", "playbook", "inventory", "validation",
-    "validator", "pr", "pull", "merge", "commit", "unit", "regression", "function", "handler", "loader", "client",
+    "validator", "pr", "commit", "function", "handler", "loader",
 })  # fmt: skip
 """Words that name something kept in a repository: a change to it goes through review."""
 AUTHORING_VERBS = frozenset({
     "add", "write", "rewrite", "create", "introduce", "implement", "extend", "change", "update", "edit", "modify",
     "fix", "correct", "set", "unset", "pin", "unpin", "bump", "raise", "lower", "increase", "decrease", "make", "move",
-    "rename", "refactor", "replace", "remove", "reload", "fail", "cache", "reject", "split", "merge", "tune", "adjust",
+    "rename", "refactor", "replace", "remove", "reload", "fail", "cache", "reject", "split", "tune", "adjust",
     "configure", "reconfigure", "enforce", "require", "use", "limit", "cap", "derive", "document", "handle", "guard",
-    "wrap", "upgrade", "downgrade", "patch", "default", "drop-in", "read", "load", "emit", "alert", "log", "retry",
+    "wrap", "upgrade", "downgrade", "patch", "alert", "log", "retry",
 })  # fmt: skip
 """Verbs that author a change to code or configuration (``add a lint``, ``fail fast on 403``,
 ``pin the chart version``). A step led by any other verb (``restart``, ``delete``, ``scale``,
