@@ -85,6 +85,12 @@ INERT = [
     "Include the heap dump in the ticket",
     "Upload the logs to the ticket",
     "Let the on-call know",
+    # an early exit's reason states why: a name or a request for data is no step
+    "resolved/OK notification",
+    "need the checkout-api logs for 14:00-14:10",
+    "need access to the prod cluster to continue",
+    "duplicate of an ongoing incident",
+    "no access to the cluster; please share the pod events",
 ]
 MUTATING = [
     ("Restart the payments deployment", "Restart"),
@@ -121,6 +127,9 @@ MUTATING = [
     ("Attach the volume to node-3", "Attach"),
     ("Provide more memory to the pods", "Provide"),
     ("Rerun the failed job", "Rerun"),
+    ("stop/start the payments service", "stop/start"),
+    ("Dispose of the stale pods", "Dispose"),
+    ("We need a restart of the pods", "restart"),
 ]
 
 
@@ -251,6 +260,8 @@ BYPASSES: dict[str, list[str]] = {
         "no cluster access and you should restart every checkout-api pod now",
         "no logs and the pods must be deleted",
         "the queue drained by itself, so just delete the stuck pods",
+        "Check the logs and delete namespace prod is what I would do",
+        "Do not wait or you should restart the database now",
     ],
     "hidden-change": [  # a change a reader cannot see still counts
         "check the pods <!-- kubectl delete namespace prod -->",
@@ -277,7 +288,7 @@ def test_each_bypass_still_reads_as_a_change_without_a_check_before_it(bypass, t
     assert step.verb is not None, step
     assert not step.read_only_before or bypass in ("wrapped-sql", "prose-tool-command", "unknown-imperative",
                                                    "ordering", "joined-clause", "markup", "past-form-verb",
-                                                   "hidden-change"), step
+                                                   "hidden-change", "subject-clause-join"), step
 
 
 @pytest.mark.parametrize("text", [

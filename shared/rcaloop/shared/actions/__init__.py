@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from rcaloop.shared.actions import guards
-from rcaloop.shared.actions.lexicon import Kind
+from rcaloop.shared.actions.lexicon import SUBJECTS, Kind
 from rcaloop.shared.actions.prose import Clause, Reading, clauses, is_rollback_plan, read_clause, tokenize
 from rcaloop.shared.actions.text import CODE_TOKEN, asides, hidden, sentences, set_aside
 from rcaloop.shared.actions.tools import PROSE
@@ -99,7 +99,7 @@ def said(text: str) -> tuple[Said, ...]:
                 clause = Clause(tuple(toks), body, spans)
                 clause_mode = "plan" if mode != "plan" and (bool(out) or n > 0) and is_rollback_plan(clause) else mode
                 asks = may_ask and guards.approval(CODE_TOKEN.sub(" ", body[toks[0].start:toks[-1].end]))
-                if forbidding and _or_joined(body, parts, k):  # "do not restart or delete anything"
+                if forbidding and toks[0].low not in SUBJECTS and _or_joined(body, parts, k):  # "do not restart or delete"
                     found = [Reading(Kind.INERT, why="a prohibition")]
                 else:
                     found = read_clause(clause, clause_mode) or [Reading(Kind.INERT)]

@@ -159,7 +159,7 @@ def _verb_like(toks: list[Token], i: int, tools: frozenset[str]) -> bool:
     nxt = toks[i + 1].low if i + 1 < len(toks) else ""
     lemma, form = _head_form(t.low)
     if lemma and form == "base":
-        return nxt not in _NOT_VERB_AFTER and not _names_a_subject(toks, i)
+        return nxt not in _NOT_VERB_AFTER and not (_kind_of(lemma) != Kind.CHANGE and _names_a_subject(toks, i))
     if t.low in tools:
         return True
     if lemma or t.low in SUBJECTS or t.low in DETERMINERS or t.low in _FUNCTION or not t.low.isalpha():
@@ -173,7 +173,8 @@ _SUBORDINATORS = frozenset({"if", "when", "whenever", "because", "while", "unles
 
 def _names_a_subject(toks: list[Token], i: int) -> bool:
     """``toks[i]`` is a noun that a verb of its own follows (``so log evidence after 10:03 is
-    missing``), not a verb with an object (``restart pods that are stuck``)."""
+    missing``), not a verb with an object (``restart pods that are stuck``). Asked only of
+    words that are no change verb: a change verb always starts a clause (fail closed)."""
     for t in toks[i + 1:i + 6]:
         if t.code or t.low in DETERMINERS or t.low in SUBJECTS or t.low in PEOPLE or t.low in _SUBORDINATORS or (
                 t.low in _JOINERS):
@@ -351,10 +352,12 @@ for _v in ("attach", "provide", "supply", "paste", "give", "include", "upload"):
     _objects(_v, Kind.CHANGE, (_DATA, Kind.INERT))  # asking for data, or handing it over, changes no system
 for _v in ("rerun", "re-run"):
     _objects(_v, Kind.CHANGE, ("analysis rca diagnosis investigation", Kind.INERT))
+_objects("need", Kind.CHANGE, (_DATA + " access", Kind.INERT))  # "need the logs of 14:00-14:10"
 _objects("update", Kind.CHANGE, (_COMMS, Kind.INERT))
-for _v in ("post", "send", "share", "forward"):
+for _v in ("post", "send", "forward"):
     _objects(_v, Kind.INERT, ("signal sighup sigterm sigkill sigint sigusr1 sigusr2 sigquit request requests payload "
                               "api endpoint traffic event events job jobs command", Kind.CHANGE))
+_objects("share", Kind.INERT)  # "share the pod events": data for a reader
 _objects("get", Kind.CHANGE, (_APPROVAL, Kind.INERT), (_INFO, Kind.CHECK))
 for _v in ("obtain", "request", "seek", "ask"):
     _objects(_v, Kind.INERT)
@@ -657,6 +660,11 @@ def _head(c: Clause, mode: str) -> Reading:
     # an unknown head word
     if (first.low, second) in PHRASAL:
         return Reading(PHRASAL[(first.low, second)], f"{first.text} {toks[1].text}")
+    if "/" in first.low:  # "stop/start the service" proposes; "resolved/OK notification" names something
+        verbs = [h for h in first.low.split("/") if _head_form(h)[0] and _head_form(h)[1] == "base"]
+        return _imperative(_head_form(verbs[0])[0], toks, c, mode) if verbs else Reading(Kind.INERT, why="a name")
+    if second == "of":  # "duplicate of RCA 77": a noun, not an imperative
+        return Reading(Kind.INERT, why="a name")
     if second and _reports_past(toks):  # "checkout-api restarted at 14:05": a name, then its verb
         return Reading(Kind.INERT, why="a report of what was done")
     aux = _aux_index(low)
