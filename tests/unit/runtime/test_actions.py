@@ -90,6 +90,10 @@ INERT = [
     "need the checkout-api logs for 14:00-14:10",
     "need access to the prod cluster to continue",
     "duplicate of an ongoing incident",
+    "github, splunk unavailable; no evidence of the failure",
+    "logs missing for the window",
+    "competing hypotheses: network, resource",
+    "splunk data missing: search-api: request failed after timeout",
     "no access to the cluster; please share the pod events",
 ]
 MUTATING = [

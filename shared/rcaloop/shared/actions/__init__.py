@@ -19,9 +19,9 @@ from functools import lru_cache
 
 from rcaloop.shared.actions import guards
 from rcaloop.shared.actions.lexicon import SUBJECTS, Kind
-from rcaloop.shared.actions.prose import Clause, Reading, clauses, is_rollback_plan, read_clause, tokenize
+from rcaloop.shared.actions.prose import Clause, Reading, clauses, inflect, is_rollback_plan, read_clause, tokenize
 from rcaloop.shared.actions.text import CODE_TOKEN, asides, hidden, sentences, set_aside
-from rcaloop.shared.actions.tools import PROSE
+from rcaloop.shared.actions.tools import PROSE, TOOLS
 
 MAX_ACTION_CHARS = 2000
 """An action line is read this far (keeps every reading linear-time); a longer one counts as a
@@ -66,6 +66,34 @@ def _label(sentence: str) -> tuple[str, str]:
     return "", sentence
 
 
+def _labels(sentence: str) -> tuple[list[str], str]:
+    """Every label before the text (``splunk data missing: search-api: request failed``)."""
+    labels: list[str] = []
+    label, body = _label(sentence)
+    while label and len(labels) < 3:
+        labels.append(label)
+        label, rest = _label(body)
+        body = rest if label else body
+    return labels, body
+
+
+STEP_LABELS = frozenset({"now", "next", "then", "fix", "action", "actions", "step", "todo", "to do", "mitigation",
+                         "remediation", "immediate", "first", "finally", "do", "run", "command"})
+"""Labels that introduce a step: what follows them is read as one, however short."""
+_VALUE_JOINERS = frozenset({",", "and", "or", "/", "&"})
+
+
+def _is_value(body: str, labels: list[str]) -> bool:
+    """The text after a label is a value, not a step: single words, none a verb, a tool or code
+    (``owner: payments-team``, ``competing hypotheses: network, resource``)."""
+    if STEP_LABELS.intersection(labels) or any(label.startswith("step ") for label in labels):
+        return False
+    toks = tokenize(body)
+    items = [t for t in toks if t.low not in _VALUE_JOINERS and t.low != "."]
+    return bool(items) and len(items) <= 6 and len(toks) - len(items) >= len(items) - 1 and all(
+        t.word and not t.code and not inflect(t.low)[0] and t.low not in TOOLS for t in items)
+
+
 _OR = re.compile(r"\b(?:or|nor)\b", re.I)
 
 
@@ -90,9 +118,13 @@ def said(text: str) -> tuple[Said, ...]:
     out: list[Said] = []
     for n, part in enumerate((main, *notes)):
         for sentence in sentences(part):
-            label, body = _label(sentence)
+            labels, body = _labels(sentence)
             follows = bool(out) or n > 0
-            mode = "guidance" if label in GUIDANCE_LABELS else "plan" if label in PLAN_LABELS and follows else "step"
+            mode = ("guidance" if GUIDANCE_LABELS.intersection(labels) else
+                    "plan" if PLAN_LABELS.intersection(labels) and follows else "step")
+            if labels and _is_value(body, labels):  # "competing hypotheses: network, resource"
+                out.append(Said(Reading(Kind.INERT, why="a value"), False, n > 0))
+                continue
             parts = clauses(tokenize(body), PROSE)
             forbidding = False
             for k, toks in enumerate(parts):

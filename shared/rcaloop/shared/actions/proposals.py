@@ -40,7 +40,8 @@ DESCRIPTIVE_SECTIONS = frozenset({
     "root causes", "root cause analysis", "cause", "causes", "context", "background", "impact", "customer impact",
     "symptoms", "symptom", "candidates", "ranked candidates", "claims", "observations", "related",
     "related incidents", "references", "links", "harness notes", "analysis", "details", "confidence", "findings",
-    "key findings", "evidence ledger",
+    "key findings", "evidence ledger", "missing data", "data gaps", "limitations", "caveats", "assumptions",
+    "open questions", "unknowns",
 })  # fmt: skip
 """Report headings that describe, matched as whole names (after numbering, emphasis and a
 trailing colon are dropped): their text is not read as proposals. Any other heading's is."""
@@ -122,7 +123,7 @@ def _report_proposals(markdown: str, skip_preamble: bool) -> list[list[tuple[str
             out.append([(forbidding(t), False) for t in items])
         else:
             lasting = name in ("permanent fixes", "permanent fix", "long-term fixes", "prevention")
-            out.append([(t, _reviewed_item(t, lasting)) for t in items])
+            out.append([(_TAG.sub("", t, count=1), _reviewed_item(t, lasting)) for t in items])
     return out
 
 
@@ -132,7 +133,8 @@ _FILE_SPAN = re.compile(r"\(`([^`\s]+/[^`\s]*|[^`\s/]+\.[A-Za-z]{1,8})`\)\s*$")
 
 def _reviewed_item(text: str, lasting: bool) -> bool:
     """A report item read as a recommendation: ``[medium] … (`path/to/file`)`` (the shape the
-    parser writes recommendations in), or an item of a Permanent fixes section."""
+    parser writes recommendations in: the tag is its priority, not part of the step), or an
+    item of a Permanent fixes section."""
     tag = _TAG.match(text)
     file = _FILE_SPAN.search(text)
     priority = tag.group(1) if tag else ("medium" if lasting else None)

@@ -665,6 +665,8 @@ def _head(c: Clause, mode: str) -> Reading:
         return _imperative(_head_form(verbs[0])[0], toks, c, mode) if verbs else Reading(Kind.INERT, why="a name")
     if second == "of":  # "duplicate of RCA 77": a noun, not an imperative
         return Reading(Kind.INERT, why="a name")
+    if _names_a_state(low):  # "github, splunk unavailable": names, then what state they are in
+        return Reading(Kind.INERT, why="a statement")
     if second and _reports_past(toks):  # "checkout-api restarted at 14:05": a name, then its verb
         return Reading(Kind.INERT, why="a report of what was done")
     aux = _aux_index(low)
@@ -716,6 +718,26 @@ def _reports_past(toks: list[Token]) -> bool:
         if inflect(w)[1] == "ed" and not w.endswith("eed") and len(w) > 2:
             nxt = low[i + 1] if i + 1 < len(low) else ""
             return low[i - 1] not in DETERMINERS and low[i - 1] not in SUBJECTS and nxt != "by"
+    return False
+
+
+STATES = frozenset({
+    "unavailable", "unreachable", "missing", "empty", "stale", "broken", "degraded", "offline", "unhealthy",
+    "healthy", "failing", "slow", "full", "absent", "unknown", "inaccessible", "gone", "flaky", "incomplete",
+    "partial", "ok", "fine", "lagging", "saturated", "exhausted", "unresponsive", "inconclusive", "unclear",
+})
+"""Words that say what state something is in: after names (``splunk, github unavailable``) they
+make a statement, not an imperative."""
+
+
+def _names_a_state(low: list[str]) -> bool:
+    """An unknown head word, maybe more names after a comma, then a state word (``github,
+    splunk unavailable``, ``logs missing``); a determiner before it means an object instead."""
+    for w in low[1:5]:
+        if w in STATES:
+            return True
+        if w in DETERMINERS or inflect(w)[0] or not (w == "," or w.replace("-", "").isalnum()):
+            return False
     return False
 
 
