@@ -198,6 +198,8 @@ BYPASSES: dict[str, list[str]] = {
         "Check the pods and bounce them",
         "Check the pods, then nuke the cache",
         "Frobnicate `payments`",
+        "Nuke pods unhealthy",
+        "yeet/nuke the pods",
     ],
     "passive-proposal": [
         "The pods should be restarted",

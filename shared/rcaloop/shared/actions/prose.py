@@ -662,7 +662,10 @@ def _head(c: Clause, mode: str) -> Reading:
         return Reading(PHRASAL[(first.low, second)], f"{first.text} {toks[1].text}")
     if "/" in first.low:  # "stop/start the service" proposes; "resolved/OK notification" names something
         verbs = [h for h in first.low.split("/") if _head_form(h)[0] and _head_form(h)[1] == "base"]
-        return _imperative(_head_form(verbs[0])[0], toks, c, mode) if verbs else Reading(Kind.INERT, why="a name")
+        if verbs:
+            return _imperative(_head_form(verbs[0])[0], toks, c, mode)
+        if not (second in DETERMINERS or second.startswith("\x1a") or second[:1].isdigit()):
+            return Reading(Kind.INERT, why="a name")
     if second == "of":  # "duplicate of RCA 77": a noun, not an imperative
         return Reading(Kind.INERT, why="a name")
     if _names_a_state(low):  # "github, splunk unavailable": names, then what state they are in
@@ -731,12 +734,13 @@ make a statement, not an imperative."""
 
 
 def _names_a_state(low: list[str]) -> bool:
-    """An unknown head word, maybe more names after a comma, then a state word (``github,
-    splunk unavailable``, ``logs missing``); a determiner before it means an object instead."""
-    for w in low[1:5]:
-        if w in STATES:
+    """One name, or names between commas, then a state word (``github, splunk unavailable``,
+    ``logs missing``). Two words before it may be a verb and its object (``nuke pods
+    unhealthy``): an imperative, failing closed."""
+    for i in range(1, min(len(low), 8), 2):
+        if low[i] in STATES:
             return True
-        if w in DETERMINERS or inflect(w)[0] or not (w == "," or w.replace("-", "").isalnum()):
+        if low[i] != "," or i + 1 >= len(low) or not low[i + 1].replace("-", "").isalnum() or inflect(low[i + 1])[0]:
             return False
     return False
 
