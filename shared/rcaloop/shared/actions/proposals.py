@@ -40,8 +40,7 @@ DESCRIPTIVE_SECTIONS = frozenset({
     "root causes", "root cause analysis", "cause", "causes", "context", "background", "impact", "customer impact",
     "symptoms", "symptom", "candidates", "ranked candidates", "claims", "observations", "related",
     "related incidents", "references", "links", "harness notes", "analysis", "details", "confidence", "findings",
-    "key findings", "evidence ledger", "missing data", "data gaps", "limitations", "caveats", "assumptions",
-    "open questions", "unknowns",
+    "key findings", "evidence ledger", "missing data",
 })  # fmt: skip
 """Report headings that describe, matched as whole names (after numbering, emphasis and a
 trailing colon are dropped): their text is not read as proposals. Any other heading's is."""
