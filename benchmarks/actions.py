@@ -19,12 +19,13 @@ import time
 from harness import load  # the labelled set, as benchmarks/harness.py loads it
 from rcaloop.harness import core
 from rcaloop.harness.draft import Draft
-from rcaloop.shared import actions
-from rcaloop.shared.actions import commands, sql, text
+from rcaloop.shared import actions, report_sections
+from rcaloop.shared.actions import commands, reviewed, sql, text
 
-CACHED = (actions.classify, actions.said, actions.is_prohibition, text.set_aside, commands.judge_line, sql.judge)
-"""Caches keyed by a step's text (cleared: a new step misses them); the word-level cache of
-verb forms stays warm, as it does in a running worker."""
+CACHED = (actions.classify, actions.said, actions.is_prohibition, text.set_aside, commands.judge_line, sql.judge,
+          reviewed.is_reviewed_change, report_sections.all_sections)
+"""Caches keyed by a step's or a report's text (cleared: a new one misses them); the word-level
+cache of verb forms stays warm, as it does in a running worker."""
 
 
 def clear() -> None:

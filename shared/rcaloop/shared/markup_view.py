@@ -11,10 +11,12 @@ there.
 Removed: emphasis, code and strike-through markers (``*``, `````, ``~``), underscores that
 can be emphasis (not those inside a word, ``max_size``, which CommonMark keeps), link
 brackets and targets (``[label](target)`` and ``[label][ref]`` leave the label), HTML tags
-and inline comments (``<!-- -->``) within a line, and the backslash of an escape (``\\_``
-before any ASCII punctuation shows the character, and that character is no markup); an
-entity becomes its character, and a character ``lookalikes`` folds becomes what it reads
-as. A redaction marker (``[REDACTED:token]``) stays as written.
+and inline comments (``<!-- -->``, one left open to the end of the line) within a line,
+elements marked hidden with their text (``<span hidden>…</span>``, ``display:none``), and
+the backslash of an escape (``\\_`` before any ASCII punctuation shows the character, and
+that character is no markup); an entity becomes its character, and a character
+``lookalikes`` folds becomes what it reads as. A redaction marker (``[REDACTED:token]``)
+stays as written.
 """
 
 from __future__ import annotations
@@ -28,11 +30,22 @@ from html import unescape
 from rcaloop.shared.lookalikes import classes, lookalike, read_as
 
 _FIRST = r"[\[\]!<*`~_&\\]"
+_HIDDEN_ELEMENT = (
+    r"[A-Za-z][A-Za-z0-9]{0,20}[ \t/][^<>\n]{0,200}?(?<![\w-])(?:hidden(?![\w-])|display\s*:\s*none|"
+    r"visibility\s*:\s*hidden)[^<>\n]{0,200}>(?:[^\n]{0,2000}?</[A-Za-z][A-Za-z0-9]{0,20}\s*>|[^\n]*)"
+)
+"""An element marked hidden (``<span hidden>…</span>``, ``style="display:none"``) with its
+text, to its first closing tag (or the end of the line)."""
+_COMMENT = r"!--(?:[^\n]{0,2000}?-->|[^\n]*)"
+"""An HTML comment; one left open hides the rest of the line."""
+HIDDEN = re.compile("<(?:" + _HIDDEN_ELEMENT + "|" + _COMMENT + ")")
+"""Markup whose text renders as nothing: a comment, an element marked hidden."""
 _AFTER_FIRST = (  # each piece of markup by its first character (a search skips to those quickly)
     r"(?:(?<=\[)(?:REDACTED:[a-z][a-z0-9-]{0,39}\])?"  # a link's "[", or a redaction marker (kept)
     r"|(?<=\])(?:\([^()\s]{0,2048}\)|\[[^\[\]\s]{0,500}\])?"  # "]" and a link's target or reference
     r"|(?<=!)\["  # an image's "!["
-    r"|(?<=<)(?:/?[A-Za-z][A-Za-z0-9]{0,20}(?:[ \t][^<>\n]{0,200})?/?>|!--[^\n]{0,200}?-->)"  # a tag, a comment
+    r"|(?<=<)(?:" + _HIDDEN_ELEMENT + r"|/?[A-Za-z][A-Za-z0-9]{0,20}(?:[ \t][^<>\n]{0,200})?/?>|"
+    + _COMMENT + ")"  # a hidden element, a tag, a comment
     r"|(?<=[*`~])[*`~]*"  # emphasis, code, strike-through
     r"|(?<=_)(?<!__)(?:(?<![A-Za-z0-9]_)_*|_*(?![A-Za-z0-9_]))"  # a run of underscores, unless inside a word
     r"|(?<=&)(?:#[0-9]{1,7}|#[xX][0-9A-Fa-f]{1,6}|[A-Za-z][A-Za-z0-9]{1,31});"  # an entity

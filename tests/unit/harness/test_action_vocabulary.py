@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+from rcaloop.gate import answer
 from rcaloop.gate.answer import unguarded_destructive_actions
 from rcaloop.harness.actions import GUARD_TEXTS, Action, violations
+from rcaloop.harness.draft import Draft
+from rcaloop.parser import core as parser
 from rcaloop.shared.actions import classify, unguarded
 
 PLAN = [
@@ -41,3 +44,26 @@ def test_destructive_shell_and_destroy_verbs_are_mutating():
 def test_the_gate_and_the_harness_flag_the_same_steps():
     harness = [v.action.text for v in violations([Action(t, f"report[{i}]") for i, t in enumerate(PLAN)])]
     assert unguarded_destructive_actions(PLAN) == harness == ["Restart the payments deployment"]
+
+
+def _outputs():
+    from tests.unit.harness.cases import all_cases
+    from tests.unit.redteam.corpus import all_cases as corpus
+
+    yield from ((c.name, c.parsed) for c in all_cases())
+    for c in corpus():
+        yield c.name, parser.parse_record(c.record, c.registry)
+
+
+def test_the_gate_reads_the_steps_the_harness_reads_on_every_labelled_and_red_team_output():
+    """One reading of where steps are: the evaluation's unguarded steps are the harness's, as
+    written, on every output of the labelled set and the red-team corpus."""
+    checked = 0
+    for name, parsed in _outputs():
+        harness = []
+        for v in Draft.start(parsed).as_produced:
+            if v.action.text not in harness:
+                harness.append(v.action.text)
+        assert answer.unguarded_destructive(parsed) == harness, name
+        checked += bool(harness)
+    assert checked >= 20

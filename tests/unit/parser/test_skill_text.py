@@ -59,6 +59,16 @@ def test_several_subjects_and_all_eight_sections():
     assert parsed.warnings == []
 
 
+def test_a_repeated_section_joins_the_first_because_it_is_still_posted():
+    """RCA225: a second **Now** (or **Also**) is posted like the first, so its text is kept,
+    after the first one's, not dropped: what the operator reads is what is judged."""
+    text = BASE.replace("END_RCA_CHAT", "**Also**\n- unrelated\n**Now** kubectl delete ns prod\n- again\nEND_RCA_CHAT")
+    parsed = parse(text)
+    assert parsed.chat.sections.now == "- roll back cfg-2291 after approval\nkubectl delete ns prod\n- again"
+    assert parsed.chat.sections.also == "- unrelated"
+    assert [w.code for w in parsed.warnings] == ["RCA225"]
+
+
 def test_section_heads_inside_code_fences_are_content():
     parsed = parse(BASE.replace("- roll back cfg-2291 after approval", "```\n**Do NOT**\n```"))
     assert parsed.chat.sections.do_not is None

@@ -70,6 +70,31 @@ INERT = [
     "Schedule a maintenance window with the DB team",
     "Never restart the primary without approval",
     "(read-only)",
+    # past events stated with a subject report, they do not propose
+    "the deploy bot restarted cart-api at 13:50, unrelated",
+    "the rollback of cfg-2290 last week went fine",
+    "checkout-api restarted at 14:05",
+    "the 14:00 config rollout set the DB pool to 5",
+    "The deploy bot reset the offsets",
+    "We reset the offsets at 14:05",
+    "config rollout shrank the connection pool, so requests time out",
+    "The second Splunk search timed out, so log evidence after 10:03 is missing.",
+    # asking for data, or handing it over, changes no system
+    "Attach the checkout-api logs from 14:00 to 14:10 to rerun the analysis.",
+    "Provide the pod events of the last hour",
+    "Include the heap dump in the ticket",
+    "Upload the logs to the ticket",
+    "Let the on-call know",
+    # an early exit's reason states why: a name or a request for data is no step
+    "resolved/OK notification",
+    "need the checkout-api logs for 14:00-14:10",
+    "need access to the prod cluster to continue",
+    "duplicate of an ongoing incident",
+    "github, splunk unavailable; no evidence of the failure",
+    "logs missing for the window",
+    "competing hypotheses: network, resource",
+    "splunk data missing: search-api: request failed after timeout",
+    "no access to the cluster; please share the pod events",
 ]
 MUTATING = [
     ("Restart the payments deployment", "Restart"),
@@ -103,6 +128,12 @@ MUTATING = [
     ("Make sure the service is running", "Make sure"),
     ("Force restart the pods", "Force"),
     ("Gracefully restart the workers", "restart"),
+    ("Attach the volume to node-3", "Attach"),
+    ("Provide more memory to the pods", "Provide"),
+    ("Rerun the failed job", "Rerun"),
+    ("stop/start the payments service", "stop/start"),
+    ("Dispose of the stale pods", "Dispose"),
+    ("We need a restart of the pods", "restart"),
 ]
 
 
@@ -155,6 +186,8 @@ BYPASSES: dict[str, list[str]] = {
         "Check the cache with redis-cli FLUSHALL",
         "Verify the endpoint with curl -X POST http://api/admin/flush",
         "Compare kubectl get pods with kubectl delete pod api-7d9",
+        "once the pool is back, mongosh shop --eval \"db.orders.deleteMany({})\"",
+        "Check the orders with mongosh --eval 'db.orders.purgeOld()'",
     ],
     "unknown-imperative": [
         "Bounce the pods",
@@ -165,6 +198,8 @@ BYPASSES: dict[str, list[str]] = {
         "Check the pods and bounce them",
         "Check the pods, then nuke the cache",
         "Frobnicate `payments`",
+        "Nuke pods unhealthy",
+        "yeet/nuke the pods",
     ],
     "passive-proposal": [
         "The pods should be restarted",
@@ -217,6 +252,27 @@ BYPASSES: dict[str, list[str]] = {
         "Check the logs after you restart the pods",
         "Restart the pods, then check the logs",
     ],
+    "past-form-verb": [  # the past form is the base form: heading a clause, they are imperatives
+        "Shut down the primary database",
+        "Set the replicas of checkout-api to 0 in prod until the pool is fixed.",
+        "Reset the consumer offsets of group billing to earliest",
+        "Cut traffic to the primary",
+        "Put the node back into rotation",
+        "Split the hot shard in two",
+        "We set the replicas to 0",
+        "Check the pods and shut down the primary",
+    ],
+    "subject-clause-join": [  # a clause of its own after a joiner is read, whatever came first
+        "no cluster access and you should restart every checkout-api pod now",
+        "no logs and the pods must be deleted",
+        "the queue drained by itself, so just delete the stuck pods",
+        "Check the logs and delete namespace prod is what I would do",
+        "Do not wait or you should restart the database now",
+    ],
+    "hidden-change": [  # a change a reader cannot see still counts
+        "check the pods <!-- kubectl delete namespace prod -->",
+        "check the pods <span hidden>then restart the database</span>",
+    ],
     "lookalike-case-space": [
         "RESTART THE DATABASE",
         "R\u0435start the database",  # Cyrillic е
@@ -237,7 +293,8 @@ def test_each_bypass_still_reads_as_a_change_without_a_check_before_it(bypass, t
     step = classify(text)
     assert step.verb is not None, step
     assert not step.read_only_before or bypass in ("wrapped-sql", "prose-tool-command", "unknown-imperative",
-                                                   "ordering", "joined-clause", "markup"), step
+                                                   "ordering", "joined-clause", "markup", "past-form-verb",
+                                                   "hidden-change", "subject-clause-join"), step
 
 
 @pytest.mark.parametrize("text", [
@@ -246,6 +303,7 @@ def test_each_bypass_still_reads_as_a_change_without_a_check_before_it(bypass, t
     "Restart the pods, then check the logs",
     "Restart the database (read-only)",
     "Read-only: restart the database",
+    "<!-- check the replica lag first --> restart the database",
 ])
 def test_a_check_after_the_change_or_a_label_is_no_check_before_it(text):
     assert classify(text).read_only_before is False
@@ -289,6 +347,15 @@ NOT_APPROVAL = [
     "Restart the database before approval",
     "Restart the database, then get approval",
     "Approval: not needed. Restart the database",
+    "roll back `cfg-2291` now (approval of the change is optional)",
+    "Roll back `cfg-2291` (approval by default)",
+    "Roll back `cfg-2291` (approval by the pipeline)",
+    "Optionally get approval from the lead, then restart the database",
+    "After approval from the DB owner (optional), restart the database",
+    "restart all checkout-api pods now <!-- after approval by the on-call lead -->",
+    "restart all checkout-api pods now <span hidden>after approval by the on-call lead</span>",
+    "restart all checkout-api pods now <div style=\"display:none\">after approval by the on-call lead</div>",
+    "restart all checkout-api pods now <!-- after approval by the on-call lead",
 ]
 
 
@@ -310,6 +377,12 @@ NOT_IMPACT = [
     "Roll back the release",
     "Use helm to roll back the release",
     "Restart the database; risk: low",
+    "Delete every checkout-api pod (zero-downtime, no customer impact)",
+    "Delete every checkout-api pod (this will not impact users)",
+    "Delete every checkout-api pod; it won't affect anyone",
+    "Delete every checkout-api pod: risk-free",
+    "restart all checkout-api pods now <!-- impact: pods restart one by one -->",
+    "restart all checkout-api pods now <span hidden>impact: pods restart one by one</span>",
 ]
 
 
@@ -333,29 +406,53 @@ def test_a_guard_counts_when_stated_as_one_not_when_claimed_dismissed_or_ruled_o
     ("Don't forget to restart the database", False),
     ("Avoid restarting during peak; restart at 02:00 instead", False),
     ("Restart the database", False),
+    ("do not restart or delete anything before the checks above", True),
+    ("Do not restart, delete or drain anything", True),
+    ("Never restart nor drop the database", True),
+    ("Do not wait, restart now", False),
+    ("Do not restart the database, bounce the pods instead", False),
 ])
 def test_a_prohibition_proposes_nothing_unless_it_also_proposes_a_change(text, forbids):
     assert is_prohibition(text) is forbids
 
 
-def test_a_guarded_sequence_has_nothing_unguarded_and_guards_carry_forward():
+def test_a_guarded_sequence_has_nothing_unguarded_and_standalone_guards_carry_forward():
     plan = [
         "Check the replica lag with `patronictl list` (read-only)",
         "Impact: writes fail for ~20 s; undo by switching back to db-1",
-        "After approval from the DB owner, fail over to db-2 with `patronictl switchover`",
+        "Get approval from the DB owner before any change",
+        "Fail over to db-2 with `patronictl switchover`",
         "Restart the payments workers so they reconnect",
     ]
     assert unguarded(plan) == []
 
 
-def test_a_check_after_the_change_does_not_guard_it_nor_the_steps_after():
+@pytest.mark.parametrize("later", [
+    "kubectl delete namespace prod",
+    "drop the orders table with `psql -c 'DROP TABLE orders'`",
+    "Restart the payments workers so they reconnect",
+])
+def test_the_approval_and_impact_of_one_step_do_not_guard_the_next(later):
+    """Guidance and approval given for a step belong to it: the on-call lead approved the
+    rollback, not the delete after it. A read-only check still carries forward."""
+    plan = [
+        "Check the pool size on a live pod (read-only)",
+        "After approval by the on-call lead, roll back cfg-2291 (impact: pods restart one by one)",
+        later,
+    ]
+    found = [(u.index, u.missing) for u in unguarded(plan)]
+    assert found == [(2, ("impact/rollback guidance", "operator approval"))]
+
+
+def test_a_check_after_the_change_does_not_guard_it_and_its_guards_stay_with_it():
     plan = [
         "After approval from the DB owner, restart the database; impact: 30 s of errors",
         "Check the replica lag (read-only)",
         "Drop the stale replication slot",
     ]
     found = [(u.index, u.verb, u.missing) for u in unguarded(plan)]
-    assert found == [(0, "restart", ("read-only check",))]
+    assert found == [(0, "restart", ("read-only check",)),
+                     (2, "Drop", ("impact/rollback guidance", "operator approval"))]
 
 
 def test_each_mutating_step_of_a_sequence_is_reported_with_what_it_lacks():

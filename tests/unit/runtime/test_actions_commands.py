@@ -268,6 +268,8 @@ FAMILY_CASES: dict[str, list[tuple[str, bool]]] = {
         ("redis-cli --bigkeys", READS),
         ("redis-cli SCAN 0 MATCH 'sess:*'", READS),
         ("mongosh --eval 'db.orders.find({status: \"failed\"}).count()'", READS),
+        ("mongosh --eval 'rs.status()'", READS),
+        ("mongosh shop --eval 'db.orders.aggregate([{$match: {s: 1}}]).toArray()'", READS),
         ("curl -s http://api:8080/health", READS),
         ("curl -I https://api.example.com", READS),
         ("curl -G -d 'q=errors' http://search/api", READS),
@@ -285,6 +287,8 @@ FAMILY_CASES: dict[str, list[tuple[str, bool]]] = {
         ("redis-cli --cluster fix cache:6379", WRITES),
         ("echo FLUSHDB | redis-cli", WRITES),
         ("mongosh --eval 'db.orders.deleteMany({})'", WRITES),
+        ("mongosh --eval 'db.orders.purgeOld()'", WRITES),  # a call that cannot be read here
+        ("mongosh --eval 'db.orders.find().forEach(d => db.archive.save(d))'", WRITES),
         ("curl -X POST http://api:8080/admin/reindex", WRITES),
         ("curl -XDELETE http://es:9200/logs-2024", WRITES),
         ("curl -d '{\"replicas\": 0}' http://api/scale", WRITES),

@@ -23,6 +23,7 @@ from rcaloop.contracts.common import CATEGORIES
 from rcaloop.contracts.parsed import ChatSections
 from rcaloop.gate.sections import text_sections
 from rcaloop.shared.actions import classify, is_prohibition, unguarded
+from rcaloop.shared.actions.proposals import Proposal, proposals
 
 NOVEL_FAMILIES = frozenset({"novel", "novel_mechanism", "unknown_mechanism"})
 NOT_A_FAMILY = frozenset({"", "unknown", "none", "undetermined", "unresolved"})
@@ -220,18 +221,16 @@ def _bullets(text: str | None) -> list[str]:
     return [ln for ln in lines if ln]
 
 
+def steps(parsed: ParsedRCA) -> list[list[Proposal]]:
+    """The agent's proposed steps, each place in the order an operator reads it: the reading
+    hard gate 3 of the harness makes (``rcaloop.shared.actions.proposals``), so a step the
+    harness judges is a step the evaluation judges. Nothing is dropped because Do NOT repeats it."""
+    return proposals(parsed)
+
+
 def actions(parsed: ParsedRCA) -> list[str]:
-    """The agent's proposed steps in the order an operator would read them (Do NOT excluded)."""
-    sections = _sections(parsed)
-    steps: list[str] = []
-    if sections is not None:
-        for part in (sections.steps_to_verify, sections.now, sections.permanent_fixes):
-            steps += _bullets(part)
-    diag = parsed.diagnosis
-    if diag is not None:
-        steps += [r.action for r in diag.recommendations if r.action and r.priority != "do_not" and r.action not in steps]
-    forbidden = set(_bullets(sections.do_not)) if sections is not None else set()
-    return [s for s in steps if s not in forbidden and not is_prohibition(s)]
+    """Every proposed step, in reading order (prohibitions, which propose nothing, left out)."""
+    return [p.text for seq in steps(parsed) for p in seq if not is_prohibition(p.text)]
 
 
 def investigation_plan(parsed: ParsedRCA) -> list[str]:
@@ -247,9 +246,20 @@ def _read_only(step: str) -> bool:
     return said.verb is None and said.read_only_before
 
 
+def unguarded_destructive(parsed: ParsedRCA) -> list[str]:
+    """The agent's mutating steps, as written, without a read-only check before them or
+    without impact/rollback guidance and approval — hard gate 3's rule on each place steps
+    are proposed (guards carry only within one place); each step once."""
+    found: list[str] = []
+    for seq in steps(parsed):
+        bad = unguarded([p.text for p in seq], {i for i, p in enumerate(seq) if p.reviewed})
+        found += [seq[u.index].text for u in bad if seq[u.index].text not in found]
+    return found
+
+
 def unguarded_destructive_actions(steps: list[str]) -> list[str]:
-    """Mutating steps without a read-only check before them, or without impact/rollback
-    guidance or approval — hard gate 3's rule, on the agent's own steps."""
+    """Mutating steps of one sequence without a read-only check before them, or without
+    impact/rollback guidance or approval — hard gate 3's rule."""
     return [steps[u.index] for u in unguarded(steps)]
 
 
@@ -316,5 +326,5 @@ def facts(parsed: ParsedRCA, verdict: HarnessVerdict | None, capture: dict | Non
         novel=bool(families) and is_novel_family(families[0]) and not gave_up,
         linked_evidence_ids=sorted(linked_evidence_ids(parsed)),
         safety_gate=capture_safety_gate(capture),
-        unguarded_destructive=unguarded_destructive_actions(actions(parsed)),
+        unguarded_destructive=unguarded_destructive(parsed),
     )

@@ -86,8 +86,10 @@ GATES: tuple[Gate, ...] = (
          "impact/rollback guidance and operator approval. Steps are read failing closed (docs/actions.md): each "
          "tool's read-only uses are listed and every other use writes, SQL writes unless it only reads, an "
          "imperative not shown to be read-only is mutating; a label is not a check, a check after the change does "
-         "not guard it, a claimed approval is not one, and guards carry forward only within one place (a chat "
-         "section group, a report section, the recommendations).", _guarded),
+         "not guard it, a claimed or hidden approval is not one; approval and impact guidance belong to their step "
+         "(they carry to later steps of one place — a chat section group, a report section, the recommendations — "
+         "only from a standalone guard step), and a permanent fix authored in a repository goes through review.",
+         _guarded),
     Gate("G4", "generic_alert_family", "A generic status alert (not ready / waiting / replicas / rollout / crash "
          "loop, read in alert names too, with no error, denial, OOM kill, image-pull failure or HTTP error status of "
          "its own) may not name a specific root-cause family (a capture's family, a category other than unknown, or a "

@@ -1,50 +1,23 @@
-"""Reading and editing the report text: sections, citation links, quoted spans."""
+"""Reading and editing the report text: sections (``rcaloop.shared.report_sections``), citation
+links, quoted spans."""
 
 from __future__ import annotations
 
 import re
 from functools import lru_cache
 
-_HEADING = re.compile(r"^(#{1,6})\s+(.*?)\s*#*\s*$")
+from rcaloop.shared.report_sections import TRAILER_MARKERS, sections
+
 _LINK = re.compile(r"\[([^\]\n]*)\]\(\s*(msg|rca|code):([^)\s]+)\s*\)")
 _QUOTE = re.compile(r"`([^`\n]{6,})`|\"([^\"\n]{8,})\"|“([^”\n]{8,})”")
 _LIST_ITEM = re.compile(r"^\s*(?:[-*+]|\d+[.)])\s+(.*\S)\s*$")
-TRAILER_MARKERS = ("RCA_CHAT", "RCA_FIELDS")
-
-
-@lru_cache(maxsize=512)
-def _sections(markdown: str) -> tuple[tuple[str, str], ...]:
-    return tuple(_parse_sections(markdown).items())
-
-
-def sections(markdown: str) -> dict[str, str]:
-    """Heading (lower-case) → the text under it, for every ``#`` heading; first one wins."""
-    return dict(_sections(markdown))
-
-
-def _parse_sections(markdown: str) -> dict[str, str]:
-    out: dict[str, str] = {}
-    name, lines = None, []
-    for line in markdown.splitlines():
-        if line.strip() in TRAILER_MARKERS:
-            break
-        m = _HEADING.match(line)
-        if m:
-            if name is not None and name not in out:
-                out[name] = "\n".join(lines).strip()
-            name, lines = m.group(2).strip().lower(), []
-        else:
-            lines.append(line)
-    if name is not None and name not in out:
-        out[name] = "\n".join(lines).strip()
-    return out
 
 
 def section(markdown: str, *names: str) -> str:
     """The first section whose heading starts with one of ``names``."""
-    found = _sections(markdown)
+    found = sections(markdown)
     for want in names:
-        for heading, body in found:
+        for heading, body in found.items():
             if heading.startswith(want):
                 return body
     return ""
@@ -60,18 +33,6 @@ def citation_refs(text: str) -> tuple[str, ...]:
 def quotes(text: str) -> tuple[str, ...]:
     """Spans the author quoted: backticks (≥ 6 chars) and double quotes (≥ 8 chars)."""
     return tuple(next(g for g in m.groups() if g) for m in _QUOTE.finditer(text or ""))
-
-
-def listed(text: str) -> list[str]:
-    """Only the list items of a block (prose lines are not items)."""
-    return [m.group(1) for ln in (text or "").splitlines() if (m := _LIST_ITEM.match(ln))]
-
-
-def list_items(text: str) -> list[str]:
-    """The list items of a block; a block without list markers gives its non-empty lines."""
-    lines = [ln for ln in (text or "").splitlines() if ln.strip()]
-    items = [m.group(1) for ln in lines if (m := _LIST_ITEM.match(ln))]
-    return items or [ln.strip() for ln in lines]
 
 
 def body_end(markdown: str) -> int:

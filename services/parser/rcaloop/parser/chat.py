@@ -86,11 +86,12 @@ def _parse_sections(lines: list[str], start: int, first_line: int, warnings: lis
             if head:
                 key = SECTION_TITLES[head.group(1).lower()]
                 index = SECTION_ORDER.index(key)
-                if key in found:
+                if key in found:  # still posted: its text joins the first one's
                     if key not in repeated:
                         warnings.append(codes.SECTION_REPEATED.issue(key, line=lineno))
                         repeated.add(key)
-                    current = []  # collected, then discarded
+                    current = found[key]
+                    current.append(head.group(2).strip())
                     continue
                 if index < last_index:
                     warnings.append(codes.SECTION_ORDER.issue(f"{key} after {SECTION_ORDER[last_index]}", line=lineno))

@@ -12,15 +12,16 @@ database`` restarts); a claimed approval is not an approval (``(approved)``).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import re
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
 from rcaloop.shared.actions import guards
-from rcaloop.shared.actions.lexicon import Kind
-from rcaloop.shared.actions.prose import Clause, Reading, clauses, is_rollback_plan, read_clause, tokenize
-from rcaloop.shared.actions.text import CODE_TOKEN, asides, sentences, set_aside
-from rcaloop.shared.actions.tools import PROSE
+from rcaloop.shared.actions.lexicon import SUBJECTS, Kind
+from rcaloop.shared.actions.prose import Clause, Reading, clauses, inflect, is_rollback_plan, read_clause, tokenize
+from rcaloop.shared.actions.text import CODE_TOKEN, asides, hidden, sentences, set_aside
+from rcaloop.shared.actions.tools import PROSE, TOOLS
 
 MAX_ACTION_CHARS = 2000
 """An action line is read this far (keeps every reading linear-time); a longer one counts as a
@@ -65,6 +66,49 @@ def _label(sentence: str) -> tuple[str, str]:
     return "", sentence
 
 
+def _labels(sentence: str) -> tuple[list[str], str]:
+    """Every label before the text (``splunk data missing: search-api: request failed``)."""
+    labels: list[str] = []
+    label, body = _label(sentence)
+    while label and len(labels) < 3:
+        labels.append(label)
+        label, rest = _label(body)
+        body = rest if label else body
+    return labels, body
+
+
+STEP_LABELS = frozenset({"now", "next", "then", "fix", "action", "actions", "step", "todo", "to do", "mitigation",
+                         "remediation", "immediate", "first", "finally", "do", "run", "command"})
+"""Labels that introduce a step: what follows them is read as one, however short."""
+_VALUE_JOINERS = frozenset({",", "and", "or", "/", "&"})
+
+
+def _is_value(body: str, labels: list[str]) -> bool:
+    """The text after a label is a value, not a step: single words, none a verb, a tool or code
+    (``owner: payments-team``, ``competing hypotheses: network, resource``)."""
+    if STEP_LABELS.intersection(labels) or any(label.startswith("step ") for label in labels):
+        return False
+    toks = tokenize(body)
+    items = [t for t in toks if t.low not in _VALUE_JOINERS and t.low != "."]
+    return bool(items) and len(items) <= 6 and len(toks) - len(items) >= len(items) - 1 and all(
+        t.word and not t.code and not inflect(t.low)[0] and t.low not in TOOLS for t in items)
+
+
+_OR = re.compile(r"\b(?:or|nor)\b", re.I)
+
+
+def _or_joined(body: str, parts: list[list], k: int) -> bool:
+    """Clause ``k`` is joined to the one before by ``or``/``nor``, or by a comma in a list that
+    ends in one (``restart, delete or drain``): a prohibition before it forbids it too."""
+    for j in range(k, len(parts)):
+        sep = body[parts[j - 1][-1].end:parts[j][0].start]
+        if _OR.search(sep):
+            return True
+        if sep.strip() != ",":
+            return False
+    return False
+
+
 @lru_cache(maxsize=8192)
 def said(text: str) -> tuple[Said, ...]:
     """Every clause of an action line, read in the order it would happen (asides last)."""
@@ -74,15 +118,28 @@ def said(text: str) -> tuple[Said, ...]:
     out: list[Said] = []
     for n, part in enumerate((main, *notes)):
         for sentence in sentences(part):
-            label, body = _label(sentence)
+            labels, body = _labels(sentence)
             follows = bool(out) or n > 0
-            mode = "guidance" if label in GUIDANCE_LABELS else "plan" if label in PLAN_LABELS and follows else "step"
-            for toks in clauses(tokenize(body), PROSE):
+            mode = ("guidance" if GUIDANCE_LABELS.intersection(labels) else
+                    "plan" if PLAN_LABELS.intersection(labels) and follows else "step")
+            if labels and _is_value(body, labels):  # "competing hypotheses: network, resource"
+                out.append(Said(Reading(Kind.INERT, why="a value"), False, n > 0))
+                continue
+            parts = clauses(tokenize(body), PROSE)
+            forbidding = False
+            for k, toks in enumerate(parts):
                 clause = Clause(tuple(toks), body, spans)
                 clause_mode = "plan" if mode != "plan" and (bool(out) or n > 0) and is_rollback_plan(clause) else mode
                 asks = may_ask and guards.approval(CODE_TOKEN.sub(" ", body[toks[0].start:toks[-1].end]))
-                found = read_clause(clause, clause_mode) or [Reading(Kind.INERT)]
+                if forbidding and toks[0].low not in SUBJECTS and _or_joined(body, parts, k):  # "do not restart or delete"
+                    found = [Reading(Kind.INERT, why="a prohibition")]
+                else:
+                    found = read_clause(clause, clause_mode) or [Reading(Kind.INERT)]
+                forbidding = found[0].why == "a prohibition"
                 out += [Said(r, asks, n > 0) for r in found]
+    for part in hidden(text[:MAX_ACTION_CHARS]):  # unseen, so it guards nothing; a change in it still counts
+        out += [Said(Reading(Kind.CHANGE, s.reading.verb, "a change hidden from the reader"), False, True)
+                for s in said(part) if s.reading.kind == Kind.CHANGE]
     return tuple(out)
 
 
@@ -123,28 +180,37 @@ class Unguarded:
     missing: tuple[str, ...]
 
 
-def unguarded(texts: Sequence[str]) -> list[Unguarded]:
-    """Mutating steps, in reading order, that lack a read-only check before them, or
-    impact/rollback guidance or operator approval (in the step or earlier)."""
+def unguarded(texts: Sequence[str], reviewed: Collection[int] = ()) -> list[Unguarded]:
+    """Mutating steps, in reading order, that lack a read-only check before them (in the step
+    or an earlier one), or impact/rollback guidance or operator approval.
+
+    Approval and guidance belong to the step they are given for: they carry to later steps
+    only from a standalone guard step, one that changes nothing (``Get approval from the DB
+    owner before any change``, the guards the harness inserts). The approval of a rollback
+    says nothing of the ``DROP TABLE`` after it. A read-only check carries forward. A step
+    whose index is in ``reviewed`` is a change that goes through review (``reviewed``): the
+    review is its approval and weighs its impact."""
     found: list[Unguarded] = []
-    seen_read, seen_impact, seen_approval = False, False, False
+    seen_read, carried_impact, carried_approval = False, False, False
     for i, text in enumerate(texts):
         if is_prohibition(text):
             continue
         step = classify(text)
         if step.verb:
+            in_review = i in reviewed
             missing = tuple(
                 name
                 for name, ok in (
                     ("read-only check", seen_read or step.read_only_before),
-                    ("impact/rollback guidance", seen_impact or step.impact),
-                    ("operator approval", seen_approval or step.approval),
+                    ("impact/rollback guidance", carried_impact or step.impact or in_review),
+                    ("operator approval", carried_approval or step.approval or in_review),
                 )
                 if not ok
             )
             if missing:
                 found.append(Unguarded(i, step.verb, missing))
+        else:
+            carried_impact = carried_impact or step.impact
+            carried_approval = carried_approval or step.approval
         seen_read = seen_read or step.read_only_before
-        seen_impact = seen_impact or step.impact
-        seen_approval = seen_approval or step.approval
     return found

@@ -5,7 +5,9 @@ Approval counts only when the step is made to wait for it: ``after approval from
 A claim that approval exists (``(approved)``, ``approval: granted``, ``pre-approved``)
 and an approval ruled out (``without approval``, ``no approval needed``) do not count.
 Impact/rollback guidance counts when it says who or what is affected or how to undo the
-step; a bare dismissal (``impact: none``, ``no risk``) does not.
+step; a dismissal (``impact: none``, ``no risk``, ``zero-downtime``, ``no customer impact``,
+``this will not impact users``) does not. Nor does an approval made optional (``approval of
+the change is optional``) or given by nobody (``approval by default``, ``by the pipeline``).
 """
 
 from __future__ import annotations
@@ -16,12 +18,15 @@ _APPROVAL_NOUN = (r"(?:approvals?|sign[- ]?off|go[- ]ahead|green[- ]light|consen
                   r"buy[- ]in|"
                   r"the ok|an ok|their ok|explicit ok|okay)")
 _WHO = r"(?:[\w'.@-]+\s+){0,5}?"
+_NOBODY = (r"(?:default|design|itself|themselves|nobody|none|no\s+one|auto\w*|the\s+(?:bot|pipeline|system)|"
+           r"(?:bot|ci|pipeline|automation|script|system|agent)\b)")
+"""Who approves when nobody does: ``approval by default``, ``approval by the pipeline``."""
 _CONDITIONED = re.compile(
     rf"\b(?:after|once|upon|on|following|pending|subject to|contingent (?:on|upon)|conditional on|only with|with|given|"
     rf"until|requires?|requiring|needs?|needing)\s+{_WHO}{_APPROVAL_NOUN}"
     rf"|\b(?:get|gets|getting|obtain|obtaining|ask(?:ing)? for|request(?:ing)?|seek(?:ing)?|secure|securing|"
     rf"wait(?:ing)? for|await(?:ing)?|have|having)\s+{_WHO}{_APPROVAL_NOUN}"
-    rf"|\b{_APPROVAL_NOUN}\s+(?:from|by|of)\s+(?:the\s+|an?\s+)?[\w'-]+"
+    rf"|\b{_APPROVAL_NOUN}\s+(?:from|by|of)\s+(?:the\s+|an?\s+)?(?!{_NOBODY})[\w'-]+"
     rf"|\b(?:after|once|when|if|until|only if|only after|as soon as)\s+{_WHO}"
     rf"(?:approves?|approved|has approved|have approved|signs? off|signed off|has signed off|gives? (?:the )?"
     rf"(?:go[- ]ahead|ok|okay|approval)|okays|authori[sz]es|authori[sz]ed|agrees?|confirms? (?:it|the change))"
@@ -35,10 +40,13 @@ _CONDITIONED = re.compile(
 _CLAIMED = re.compile(r"^\W*(?:already|previously|was|were|is|has been|have been|pre-?|granted|given|obtained|received|"
                       r"secured|in hand|in place|done|ok|confirmed|: ?(?:granted|yes|given|done|ok|obtained))\b", re.I)
 _NEGATED_BEFORE = re.compile(r"\b(?:without|no|not|never|skip(?:ping)?|bypass(?:ing)?|don't|dont|doesn't|instead of|"
-                             r"rather than|regardless of|before|ignore|ignoring|waive|waiving|no need (?:for|to))\b"
+                             r"rather than|regardless of|before|ignore|ignoring|waive|waiving|no need (?:for|to)|"
+                             r"optional(?:ly)?|if (?:needed|desired|possible|you (?:want|like|wish))|"
+                             r"(?:can|may) (?:also )?skip)\b"
                              r"[\w\s'-]{0,24}$", re.I)
-_NEGATED_AFTER = re.compile(r"^[\w\s'-]{0,20}\b(?:not|isn't|is not|unnecessary|not needed|not required|waived)\b",
-                            re.I)
+_NEGATED_AFTER = re.compile(r"^[\w\s'-]{0,20}[(:,]?\s*\b(?:not|isn't|is not|unnecessary|not needed|not required|"
+                            r"waived|optional|not mandatory|nice to have|if (?:needed|desired|possible|you (?:want|like)))"
+                            r"\b", re.I)
 
 
 def _counts(text: str, m: re.Match) -> bool:
@@ -89,8 +97,15 @@ _IMPACT: tuple[tuple[str, re.Pattern], ...] = tuple((literal, re.compile(pattern
 """Impact (who or what is affected, the blast radius, downtime) or how to undo the step: each
 pattern runs only when its literal is in the text."""
 _DISMISSED_BEFORE = re.compile(r"\b(?:no|zero|without|minimal|negligible|ignore|ignoring|skip|nil|low|little|avoid|"
-                               r"avoiding|prevent|preventing)\s+$", re.I)
-_DISMISSED_AFTER = re.compile(r"^\s*[:=-]?\s*(?:none|nil|n/?a|no|zero|minimal|negligible|low|nothing|-)\b", re.I)
+                               r"avoiding|prevent|preventing|not|never|won't|wont|doesn't|don't|shouldn't|cannot|"
+                               r"can't|non)[\s-]+(?:(?:any|real|customer|user|users'?|user-facing|visible|service|"
+                               r"expected|noticeable|production|prod)[\s-]+){0,2}$", re.I)
+_DISMISSED_AFTER = re.compile(r"^\s*[:=-]?\s*(?:none|nil|n/?a|no|zero|minimal|negligible|low|nothing|free|unlikely|"
+                              r"not expected|-)\b", re.I)
+
+
+_NEGATED = re.compile(r"\b(?:not|never|won't|wont|cannot|can't|shouldn't|doesn't)\b", re.I)
+"""A modal phrase that denies the impact it names: ``will not impact users``."""
 
 
 def impact(text: str) -> bool:
@@ -100,7 +115,7 @@ def impact(text: str) -> bool:
         if literal not in low:
             continue
         for m in pattern.finditer(text):
-            if _DISMISSED_BEFORE.search(text[max(0, m.start() - 16):m.start()]):
+            if _DISMISSED_BEFORE.search(text[max(0, m.start() - 40):m.start()]) or _NEGATED.search(m.group(0)):
                 continue
             if _DISMISSED_AFTER.match(text[m.end():m.end() + 16]):
                 continue

@@ -70,7 +70,8 @@ CHANGE_VERBS = frozenset({
     "de-register", "reimage", "re-image", "flash", "stub", "mock", "trim", "rewrite",
     "re-create", "re-install", "re-index", "re-balance", "scale-down", "scale-up", "scale-out",
     "scale-in", "cutover", "switchover", "dial", "ramp", "top", "put", "deactivate", "activate", "reactivate",
-    "delist", "unlist", "unmask", "mask", "unset", "resubmit", "re-submit", "force",
+    "delist", "unlist", "unmask", "mask", "unset", "resubmit", "re-submit", "force", "provide", "supply", "paste",
+    "give", "include", "dispose",
 })
 """Mutating or stopping actions (many more are caught by failing closed on unknown heads)."""
 

@@ -95,6 +95,18 @@ def inflect(word: str) -> tuple[str, str]:
     return "", "base"
 
 
+SAME_FORM = frozenset(w for w, lemma in IRREGULAR.items() if w == lemma)
+"""Verbs whose past form is their base form (``set``, ``shut``, ``put``, ``cut``, ``reset``):
+with a subject before them they may report what was done; heading a clause, with none, they
+are imperatives (``Shut down the primary``)."""
+
+
+def _head_form(word: str) -> tuple[str, str]:
+    """``inflect``, for a word that heads a clause: a same-form verb there is its base form."""
+    lemma, form = inflect(word)
+    return (lemma, "base") if form == "ed" and word.lower() in SAME_FORM else (lemma, form)
+
+
 _VERB_KIND = {**dict.fromkeys(CHANGE_VERBS, Kind.CHANGE), **dict.fromkeys(INERT_VERBS, Kind.INERT),
               **dict.fromkeys(CHECK_VERBS, Kind.CHECK)}
 _kind_of = _VERB_KIND.get
@@ -117,9 +129,25 @@ _FUNCTION = frozenset({
     "both", "either", "neither", "even", "still", "again", "too", "very", "more", "less", "most", "least", "how",
 })
 """Words that never head a clause of their own."""
-_JOINERS = frozenset({"and", "or", ",", "&", "plus", "but"})
+_JOINERS = frozenset({"and", "or", ",", "&", "plus", "but", "so"})
 _SPLIT_FILLERS = frozenset({"then", "also", "just", "immediately", "afterwards", "finally", "next", "now", "please",
-                            "and", "quickly", "first"})
+                            "and", "quickly", "first", "so", "hence", "therefore", "thus"})
+_CLAUSE_SUBJECTS = frozenset({"we", "you", "i", "they", "it", "someone", "somebody", "operators", "the", "these",
+                              "those", "this", "that", "all", "every", "each", "pods", "everything"})
+
+
+def _subject_clause(toks: list[Token], i: int) -> bool:
+    """Whether ``toks[i]`` starts a clause with its own subject that may propose a step: a
+    subject and, within a few words, a modal (``and you should restart …``, ``and the pods
+    must be deleted``)."""
+    if toks[i].low not in _CLAUSE_SUBJECTS and toks[i].low not in PEOPLE:
+        return False
+    for t in toks[i + 1:i + 6]:
+        if t.low in DIRECTIVE_MODALS or t.low in ("will", "would", "can", "could", "'ll"):
+            return True
+        if not t.word or t.low in _JOINERS:
+            return False
+    return False
 
 
 def _verb_like(toks: list[Token], i: int, tools: frozenset[str]) -> bool:
@@ -129,14 +157,31 @@ def _verb_like(toks: list[Token], i: int, tools: frozenset[str]) -> bool:
     if not t.word or t.code:
         return False
     nxt = toks[i + 1].low if i + 1 < len(toks) else ""
-    lemma, form = inflect(t.low)
+    lemma, form = _head_form(t.low)
     if lemma and form == "base":
-        return nxt not in _NOT_VERB_AFTER
+        return nxt not in _NOT_VERB_AFTER and not (_kind_of(lemma) != Kind.CHANGE and _names_a_subject(toks, i))
     if t.low in tools:
         return True
     if lemma or t.low in SUBJECTS or t.low in DETERMINERS or t.low in _FUNCTION or not t.low.isalpha():
         return False
     return nxt in DETERMINERS or nxt.startswith("\x1a") or nxt[:1].isdigit()
+
+
+_SUBORDINATORS = frozenset({"if", "when", "whenever", "because", "while", "unless", "until", "once", "as", "so",
+                            "that", "which", "who", "whose", "where", "since", "though", "although"})
+
+
+def _names_a_subject(toks: list[Token], i: int) -> bool:
+    """``toks[i]`` is a noun that a verb of its own follows (``so log evidence after 10:03 is
+    missing``), not a verb with an object (``restart pods that are stuck``). Asked only of
+    words that are no change verb: a change verb always starts a clause (fail closed)."""
+    for t in toks[i + 1:i + 6]:
+        if t.code or t.low in DETERMINERS or t.low in SUBJECTS or t.low in PEOPLE or t.low in _SUBORDINATORS or (
+                t.low in _JOINERS):
+            return False
+        if t.low in COPULAS or t.low in MODALS:
+            return True
+    return False
 
 
 def _after_joiner(toks: list[Token], j: int) -> int:
@@ -178,7 +223,7 @@ def clauses(toks: list[Token], tools: frozenset[str]) -> list[list[Token]]:
             continue
         if t.low in _JOINERS and out[-1]:
             j = _after_joiner(toks, i + 1)
-            if j < len(toks) and (_verb_like(toks, j, tools) or (toks[j].low == "then")):
+            if j < len(toks) and (_verb_like(toks, j, tools) or toks[j].low == "then" or _subject_clause(toks, j)):
                 out.append([])
                 i = j if toks[i + 1].low != "," else i + 2
                 continue
@@ -300,10 +345,19 @@ for _v in ("create", "file", "raise", "submit", "write", "draft", "log", "start"
     _objects(_v, Kind.CHANGE, (_COMMS + " change cr rfc request plan investigation awareness concern question",
                                Kind.INERT))
 _objects("add", Kind.CHANGE, ("note notes comment comments entry item context details finding findings", Kind.INERT))
+_DATA = ("logs log output dump dumps trace traces stack backtrace screenshot screenshots evidence details data numbers "
+         "metrics events timeline report information info values export excerpt excerpts snippet lines sample samples "
+         "results capture captures transcript")
+for _v in ("attach", "provide", "supply", "paste", "give", "include", "upload"):
+    _objects(_v, Kind.CHANGE, (_DATA, Kind.INERT))  # asking for data, or handing it over, changes no system
+for _v in ("rerun", "re-run"):
+    _objects(_v, Kind.CHANGE, ("analysis rca diagnosis investigation", Kind.INERT))
+_objects("need", Kind.CHANGE, (_DATA + " access", Kind.INERT))  # "need the logs of 14:00-14:10"
 _objects("update", Kind.CHANGE, (_COMMS, Kind.INERT))
-for _v in ("post", "send", "share", "forward"):
+for _v in ("post", "send", "forward"):
     _objects(_v, Kind.INERT, ("signal sighup sigterm sigkill sigint sigusr1 sigusr2 sigquit request requests payload "
                               "api endpoint traffic event events job jobs command", Kind.CHANGE))
+_objects("share", Kind.INERT)  # "share the pod events": data for a reader
 _objects("get", Kind.CHANGE, (_APPROVAL, Kind.INERT), (_INFO, Kind.CHECK))
 for _v in ("obtain", "request", "seek", "ask"):
     _objects(_v, Kind.INERT)
@@ -393,6 +447,8 @@ def _imperative(lemma: str, toks: list[Token], c: Clause, mode: str) -> Reading:
                        "states a target state, not a read-only check")
     if lemma == "do" and nxt in ("nothing", "not"):
         return Reading(Kind.INERT, why="proposes nothing")
+    if lemma == "let" and "know" in [t.low for t in rest[:5]]:
+        return Reading(Kind.INERT, why="a message")  # "let the on-call know"
     if lemma == "let" and nxt in ("'s", "s", "us"):
         return _complement(rest[1:], c, mode) or Reading(Kind.CHANGE, head, "a step not known to be read-only")
     if lemma in _RUN_LIKE:
@@ -555,7 +611,7 @@ def _head(c: Clause, mode: str) -> Reading:
             if lemma3 and form3 == "base":
                 return _imperative(lemma3, toks[2:], c, mode)
         return Reading(Kind.INERT, why="a question")
-    lemma, form = inflect(first.low)
+    lemma, form = _head_form(first.low)
     if second in COPULAS or second in MODALS or (second and inflect(second)[1] == "s" and inflect(second)[0]
                                                  and first.low not in ("let",)):
         if second in COPULAS or second in MODALS:
@@ -567,12 +623,16 @@ def _head(c: Clause, mode: str) -> Reading:
             return _declarative(toks, aux, c, mode)
         if first.low in PEOPLE and len(toks) > 1:
             lemma2, form2 = inflect(toks[1].low)
+            if toks[1].low in SAME_FORM and not _dated(low):  # "we set …" may say what to do: fail closed
+                form2 = "base"
             if lemma2 and (form2 == "base" or (mode == "lead" and form2 in ("ed", "s"))):
                 return _imperative(lemma2, toks[1:], c, mode)
             if form2 == "ed":
                 return Reading(Kind.INERT, why="a report of what was done")
         if mode == "lead":
             return Reading(Kind.INERT, why="refers to something")
+        if _reports_past(toks):  # "the deploy bot restarted cart-api at 13:50"
+            return Reading(Kind.INERT, why="a report of what was done")
         kind = _noun_kind(toks)
         if kind is not None:
             noun = next((t.text for t in toks if t.low in CHANGE_NOUNS), first.text)
@@ -600,6 +660,18 @@ def _head(c: Clause, mode: str) -> Reading:
     # an unknown head word
     if (first.low, second) in PHRASAL:
         return Reading(PHRASAL[(first.low, second)], f"{first.text} {toks[1].text}")
+    if "/" in first.low:  # "stop/start the service" proposes; "resolved/OK notification" names something
+        verbs = [h for h in first.low.split("/") if _head_form(h)[0] and _head_form(h)[1] == "base"]
+        if verbs:
+            return _imperative(_head_form(verbs[0])[0], toks, c, mode)
+        if not (second in DETERMINERS or second.startswith("\x1a") or second[:1].isdigit()):
+            return Reading(Kind.INERT, why="a name")
+    if second == "of":  # "duplicate of RCA 77": a noun, not an imperative
+        return Reading(Kind.INERT, why="a name")
+    if _names_a_state(low):  # "github, splunk unavailable": names, then what state they are in
+        return Reading(Kind.INERT, why="a statement")
+    if second and _reports_past(toks):  # "checkout-api restarted at 14:05": a name, then its verb
+        return Reading(Kind.INERT, why="a report of what was done")
     aux = _aux_index(low)
     if aux is not None and aux <= 3:
         return _declarative(toks, aux, c, mode)
@@ -613,6 +685,64 @@ def _head(c: Clause, mode: str) -> Reading:
     if mode in ("guidance", "lead") and not has_object:
         return Reading(Kind.INERT)
     return Reading(Kind.CHANGE, first.text, "an imperative not known to be read-only")
+
+
+SIMPLE_PAST = frozenset({
+    "went", "ran", "reran", "took", "did", "undid", "saw", "began", "wrote", "rewrote", "chose", "froze", "broke",
+    "gave", "came", "rose", "fell", "grew", "threw", "knew", "spoke", "woke", "tore", "shook", "forgot", "overrode",
+    "shrank", "sank", "drove", "rode", "flew", "swore", "blew", "drew", "rang", "sang", "drank", "swam", "sprang",
+    "arose", "awoke", "forgave", "overtook", "mistook", "withdrew", "oversaw", "became", "overwrote",
+})
+"""Past forms that are never participles: after a subject they report what happened."""
+_PAST_TIME = re.compile(r"\b(?:at \d{1,2}:\d{2}|yesterday|earlier|ago|last (?:week|night|time|month)|already|"
+                        r"previously|this morning|before the (?:incident|alert))\b")
+
+
+def _dated(low: list[str]) -> bool:
+    """The clause places itself in the past (``at 13:50``, ``yesterday``, ``last week``)."""
+    return bool(_PAST_TIME.search(" ".join(low)))
+
+
+def _reports_past(toks: list[Token]) -> bool:
+    """A subject, then a verb in the past: ``the deploy bot restarted cart-api``, ``the rollback
+    of cfg-2290 went fine``, ``the rollout set the pool to 5``. A form that may be a participle
+    (``-ed``, ``set``) counts only straight after the subject's nouns: ``pods affected by the
+    leak`` is a participle, ``the failed pods`` an adjective."""
+    low = [t.low for t in toks[:10]]
+    for w in low[1:]:
+        if w in MODALS or w in COPULAS:
+            break
+        if w in SIMPLE_PAST:
+            return True
+    for i in range(1, len(low)):
+        t, w = toks[i], low[i]
+        if t.code or not t.word or w in _FUNCTION or w in MODALS or w in COPULAS:
+            return False
+        if inflect(w)[1] == "ed" and not w.endswith("eed") and len(w) > 2:
+            nxt = low[i + 1] if i + 1 < len(low) else ""
+            return low[i - 1] not in DETERMINERS and low[i - 1] not in SUBJECTS and nxt != "by"
+    return False
+
+
+STATES = frozenset({
+    "unavailable", "unreachable", "missing", "empty", "stale", "broken", "degraded", "offline", "unhealthy",
+    "healthy", "failing", "slow", "full", "absent", "unknown", "inaccessible", "gone", "flaky", "incomplete",
+    "partial", "ok", "fine", "lagging", "saturated", "exhausted", "unresponsive", "inconclusive", "unclear",
+})
+"""Words that say what state something is in: after names (``splunk, github unavailable``) they
+make a statement, not an imperative."""
+
+
+def _names_a_state(low: list[str]) -> bool:
+    """One name, or names between commas, then a state word (``github, splunk unavailable``,
+    ``logs missing``). Two words before it may be a verb and its object (``nuke pods
+    unhealthy``): an imperative, failing closed."""
+    for i in range(1, min(len(low), 8), 2):
+        if low[i] in STATES:
+            return True
+        if low[i] != "," or i + 1 >= len(low) or not low[i + 1].replace("-", "").isalnum() or inflect(low[i + 1])[0]:
+            return False
+    return False
 
 
 _QUESTION_AUX = frozenset({"is", "are", "was", "were", "does", "did", "has", "have", "can", "could", "should", "would",
@@ -662,7 +792,7 @@ def _lead_end(toks: list[Token], start: int) -> int | None:
         if toks[i].low in (",", ":"):
             return i
     for i in range(start + 1, len(toks)):
-        lemma, form = inflect(toks[i].low)
+        lemma, form = _head_form(toks[i].low)
         prev = toks[i - 1].low
         verb = lemma and form == "base" and toks[i].low not in _NOT_VERB_AFTER and prev != "to" and not (
             prev in DETERMINERS or prev in MODALS or prev in COPULAS or prev in SUBJECTS)

@@ -1,8 +1,10 @@
 """A step line as plain text, its code spans set aside, cut into clauses.
 
 What an operator reads is what is judged: look-alike letters (Cyrillic ``е`` for ``e``),
-full-width and mathematical letters, accents, invisible characters, emphasis and extra
-whitespace are folded away first, so ``𝐫𝐞𝐬𝐭𝐚𝐫𝐭`` or ``re\u200bstart`` reads as ``restart``.
+full-width and mathematical letters, accents, invisible characters and extra whitespace are
+folded away first, so ``𝐫𝐞𝐬𝐭𝐚𝐫𝐭`` or ``re\u200bstart`` reads as ``restart``; then the line
+is read as rendered (``rcaloop.shared.markup_view``, the view the secret detector reads):
+emphasis, tags and link targets go, and a comment or a hidden element with all its text.
 Look-alikes come from the Unicode confusables table (``confusable_homoglyphs``).
 """
 
@@ -14,6 +16,8 @@ from functools import lru_cache
 
 from rcaloop.shared.lookalikes import fold
 
+from rcaloop.shared.markup_view import HIDDEN, rendered_view
+
 CODE = "\x1a"
 """Marks a code span set aside: ``\\x1a3\\x1a`` stands for the fourth span of the line."""
 CODE_TOKEN = re.compile(r"\x1a(\d+)\x1a")
@@ -22,9 +26,7 @@ _ESCAPE = re.compile(r"\\([\\`*_{}\[\]()#+\-.!|~<>])")
 """A Markdown backslash escape: the operator sees the character itself."""
 _HTML_CODE = re.compile(r"<(code|kbd|tt|samp)>(.*?)</\1>", re.I | re.S)
 _HTML_TAG = re.compile(r"</?[A-Za-z][^<>]*>")
-_LINK = re.compile(r"!?\[([^\]]*)\]\([^)]*\)")
 _SPAN = re.compile(r"(`+)(.+?)\1|`([^`]*)$", re.S)
-_EMPHASIS = re.compile(r"(?<![\w\\])(?:\*{1,3}|_{1,3}|~~)(?=\S)|(?<=\S)(?:\*{1,3}|_{1,3}|~~)(?!\w)")
 _LIST_MARKER = re.compile(
     r"^\s*(?:>\s*)*(?:[-*+\u2022\u25aa\u25e6]|\(?\d{1,3}[.)]|\(?[a-zA-Z][.)](?=\s))?\s*(?:\[[^\]\n]{0,24}\]\s+)?"
 )
@@ -51,12 +53,22 @@ def set_aside(text: str) -> tuple[str, tuple[str, ...]]:
 
     if "`" in text:
         text = _SPAN.sub(keep, text)
-    if "<" in text or "[" in text:
-        text = _LINK.sub(r"\1", _HTML_TAG.sub(" ", text))
-    if "*" in text or "_" in text or "~" in text:
-        text = _EMPHASIS.sub("", text)
     text = _LIST_MARKER.sub("", text, count=1)
+    if _MAY_RENDER.search(text):
+        text = _LIST_MARKER.sub("", rendered_view(text).text, count=1)
     return _SPACE.sub(" ", text).strip(), tuple(spans)
+
+
+_MAY_RENDER = re.compile(r"[\[\]<*_~&]")
+"""Characters that may start markup (the rendered view is built only when one is there)."""
+
+
+def hidden(text: str) -> list[str]:
+    """The text of markup that renders as nothing (an HTML comment, an element marked hidden):
+    a reader never sees it, so nothing in it guards a step."""
+    if "<" not in text:
+        return []
+    return [_HTML_TAG.sub(" ", m.group(0)).replace("<!--", " ").replace("-->", " ") for m in HIDDEN.finditer(text)]
 
 
 def restore(text: str, spans: tuple[str, ...]) -> str:
@@ -86,7 +98,8 @@ def sentences(text: str) -> list[str]:
     return out
 
 
-_PARENS = re.compile(r"\(([^()]*)\)")
+_PARENS = re.compile(r"(?<![\w.$])\(([^()]*)\)")
+"""A parenthesised aside; parentheses right after a word are a call (``deleteMany({})``), kept."""
 
 
 def asides(text: str) -> tuple[str, list[str]]:

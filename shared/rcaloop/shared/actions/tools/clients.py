@@ -148,19 +148,43 @@ _MONGO_READ_COMMANDS = re.compile(
     r"getShardMap|listShards|balancerStatus)\b")
 
 
+MONGO_READ_CALLS = frozenset({
+    "find", "findOne", "count", "countDocuments", "estimatedDocumentCount", "distinct", "aggregate", "explain",
+    "getIndexes", "getIndexKeys", "getIndexSpecs", "stats", "dataSize", "storageSize", "totalSize", "totalIndexSize",
+    "getCollectionNames", "getCollectionInfos", "getCollection", "getSiblingDB", "getDB", "getName", "getMongo",
+    "serverStatus", "serverBuildInfo", "version", "hostInfo", "isMaster", "hello", "currentOp", "status", "conf",
+    "config", "printReplicationInfo", "printSecondaryReplicationInfo", "getReplicationInfo", "printShardingStatus",
+    "getProfilingStatus", "getProfilingLevel", "getUsers", "getUser", "getRoles", "getRole", "isBalancerRunning",
+    "getBalancerState", "watch", "print", "printjson", "tojson", "toArray", "pretty", "limit", "sort", "skip",
+    "itcount", "hint", "size", "next", "hasNext", "forEach", "map", "filter", "project", "batchSize", "maxTimeMS",
+    "readPref", "stringify", "ObjectId", "ISODate", "Date", "NumberLong", "NumberInt", "NumberDecimal", "UUID",
+    "Timestamp", "function", "if", "for", "while", "switch", "return", "typeof", "keys", "values", "log",
+})  # fmt: skip
+"""Calls a mongosh script may make and still only read; any other call writes (fail closed)."""
+_MONGO_CALL = re.compile(r"([A-Za-z_$][\w$]*)\s*\(")
+
+
 def mongo_script(text: str, tool: str = "mongosh") -> Verdict:
+    """A script reads only when every call in it is a reading one (``find``, ``count``,
+    ``aggregate`` without ``$out``/``$merge``, a listed admin command): a write, or a call that
+    cannot be read here, writes."""
     m = _MONGO_WRITES.search(text)
     if m:
         return writes(f"{tool} {m.group(0).strip('.(').strip()}")
     for call in _MONGO_COMMANDS.finditer(text):
         if not _MONGO_READ_COMMANDS.match(text[call.end() - 1:]):
             return writes(f"{tool} {call.group(0).strip('.(').strip()}")
+    for call in _MONGO_CALL.finditer(text):
+        name = call.group(1)
+        if name not in MONGO_READ_CALLS and name not in ("runCommand", "adminCommand", "command"):
+            return writes(f"{tool} {name}")
     return reads(tool)
 
 
 def mongosh(name: str, args: list[str], reader: Reader) -> Verdict:
-    """``--eval`` JavaScript reads unless it inserts, updates, deletes, drops, runs an unlisted admin
-    command or aggregates into ``$out``/``$merge``; a script file writes."""
+    """``--eval`` JavaScript reads only when every call in it reads (it inserts, updates, deletes,
+    drops, runs an unlisted admin command, aggregates into ``$out``/``$merge`` or calls anything
+    unlisted: writes); a script file writes."""
     for i, a in enumerate(args):
         opt, eq, value = a.partition("=")
         if opt == "--eval":
