@@ -128,7 +128,12 @@ class Draft:
         """An early exit's reason that goes on to state a cause ("logs are missing, but the secret_id
         expired, so …"): then the reason is the root-cause statement to judge."""
         reason = self.parsed.outcome_reason or ""
-        return reason if self.early_exit and CAUSAL.search(reason) else None
+        if not self.early_exit:
+            return None
+        for m in CAUSAL.finditer(reason):  # what follows the connective is a cause, not a step to take
+            if not _is_step(reason[m.start():].split(None, 1)[1] if " " in reason[m.start():] else ""):
+                return reason
+        return None
 
     def repaired_diagnosis(self) -> Diagnosis | None:
         diag = self.diagnosis
