@@ -10,7 +10,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from rcaloop.contracts import ParsedRCA
-from rcaloop.contracts.parsed import Diagnosis
 from rcaloop.shared.actions import is_prohibition, unguarded
 from rcaloop.shared.actions.proposals import proposals
 
@@ -44,10 +43,9 @@ class Violation:
     missing: tuple[str, ...]
 
 
-def sequences(parsed: ParsedRCA, diagnosis: Diagnosis | None = None) -> list[list[Action]]:
+def sequences(parsed: ParsedRCA) -> list[list[Action]]:
     """Each place actions are proposed (chat, report, recommendations, early exit), in reading
-    order: the one reading the gate's evaluation shares (``rcaloop.shared.actions.proposals``).
-    The recommendations read are ``parsed``'s own (``diagnosis`` is that one, as the draft passes it)."""
+    order: the one reading the gate's evaluation shares (``rcaloop.shared.actions.proposals``)."""
     return [[Action(p.text, p.origin, reviewed=p.reviewed) for p in seq] for seq in proposals(parsed)]
 
 

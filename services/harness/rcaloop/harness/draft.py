@@ -93,7 +93,7 @@ class Draft:
     @classmethod
     def start(cls, parsed: ParsedRCA) -> Draft:
         diag = parsed.diagnosis
-        sequences = actions.sequences(parsed, diag)
+        sequences = actions.sequences(parsed)
         return cls(
             parsed=parsed,
             evidence=evidence.collect(parsed),
