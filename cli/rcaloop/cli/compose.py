@@ -1,31 +1,38 @@
-"""The composition root of the CLI: wires services' pure cores for cross-service commands."""
+"""The composition root of the CLI: wires services' pure cores for cross-service commands.
+
+Each core is imported the first time a command calls it, so a command pays only for the
+cores it uses (``rcaloop parse`` never loads the harness).
+"""
 
 from __future__ import annotations
 
 import os
 from functools import lru_cache
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from rcaloop.annotation.files import job_annotation_issues
-from rcaloop.contracts import HarnessVerdict, ParsedRCA, RawResult, analysis_hash
-from rcaloop.contracts.common import utcnow
-from rcaloop.contracts.results import IngestedRecord
-from rcaloop.harness import core as harness_core
-from rcaloop.harness.settings import HarnessSettings
-from rcaloop.parser import core as parser_core
-from rcaloop.parser.registry import Registry
-from rcaloop.parser.registry_file import load_registry
 from rcaloop.shared.cli_deps import CliDeps
+
+if TYPE_CHECKING:
+    from rcaloop.contracts import HarnessVerdict, Issue, ParsedRCA, RawResult
+    from rcaloop.harness.core import HarnessConfig
+    from rcaloop.parser.registry import Registry
 
 
 @lru_cache(maxsize=8)
 def _registry(path: Path) -> Registry:
     """Read once per command: ``eval run`` parses every case against the same file."""
+    from rcaloop.parser.registry_file import load_registry  # noqa: PLC0415 - see the module docstring
+
     return load_registry(path)
 
 
 def _parse(raw: RawResult, registry: Path | None) -> ParsedRCA:
     """Raises ``RegistryError`` (a ``ValueError``) when the registry file is unusable."""
+    from rcaloop.contracts import analysis_hash  # noqa: PLC0415
+    from rcaloop.contracts.results import IngestedRecord  # noqa: PLC0415
+    from rcaloop.parser import core as parser_core  # noqa: PLC0415
+
     record = IngestedRecord(**raw.model_dump(), analysis_hash=analysis_hash(raw.kind, raw.content))
     return parser_core.parse_record(record, _registry(Path(registry)) if registry else None)
 
@@ -34,15 +41,26 @@ _HARNESS_ENV = ("ENABLE_RCA_OUTPUT_HARNESS", "MAX_RCA_REPAIR_ATTEMPTS", "RCA_HAR
 
 
 @lru_cache(maxsize=4)
-def _harness_config(_env: tuple[str | None, ...]):
+def _harness_config(_env: tuple[str | None, ...]) -> HarnessConfig:
     """Built once per distinct environment, not once per output (it cost as much as judging)."""
+    from rcaloop.harness.settings import HarnessSettings  # noqa: PLC0415
+
     return HarnessSettings().harness_config()
 
 
 def _evaluate(parsed: ParsedRCA) -> HarnessVerdict:
+    from rcaloop.contracts.common import utcnow  # noqa: PLC0415
+    from rcaloop.harness import core as harness_core  # noqa: PLC0415
+
     config = _harness_config(tuple(os.environ.get(name) for name in _HARNESS_ENV))
     return harness_core.evaluate(parsed, config, now=utcnow())
 
 
+def _check_annotation(job_dir: Path) -> list[Issue]:
+    from rcaloop.annotation.files import job_annotation_issues  # noqa: PLC0415
+
+    return job_annotation_issues(job_dir)
+
+
 def cli_deps() -> CliDeps:
-    return CliDeps(parse=_parse, evaluate=_evaluate, check_annotation=job_annotation_issues)
+    return CliDeps(parse=_parse, evaluate=_evaluate, check_annotation=_check_annotation)

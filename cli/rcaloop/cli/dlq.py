@@ -12,6 +12,11 @@ import typer
 
 app = typer.Typer(help="Dead letters: list, show, replay onto their stream, drop.", no_args_is_help=True)
 
+
+def register(root: typer.Typer, deps: object = None) -> None:  # noqa: ARG001 - needs no service core
+    """Add ``rcaloop dlq …`` to the ``rcaloop`` CLI."""
+    root.add_typer(app, name="dlq")
+
 _UNITS = {"s": 1, "m": 60, "h": 3600, "d": 86400}
 STREAMS = typer.Option(None, "--stream", "-s", help="source stream, e.g. rca.results (repeatable; default: every stream)")
 CODES = typer.Option(None, "--code", "-c", help="error code, e.g. handler_failed (repeatable)")

@@ -1,229 +1,120 @@
-"""``rcaloop``: one CLI for running the pipeline and for every service's offline core."""
+"""``rcaloop``: one CLI for running the pipeline and for every service's offline core.
+
+A command's module is imported only when that command runs: ``rcaloop parse FILE`` loads
+the parser and nothing of the HTTP API, the stores or the other services, and
+``rcaloop --help`` loads none of them. ``COMMANDS`` is the whole command line: each
+top-level name, the module whose ``register(app, deps)`` adds it, and the one-line help
+``--help`` lists without importing that module (``tests/unit/cli`` checks both against the
+registered commands).
+
+Adding a command: write ``register(app: typer.Typer, deps: CliDeps)`` in its module (it
+may add several names, e.g. a group and a command) and list each name it adds here.
+"""
 
 from __future__ import annotations
 
-import asyncio
-import os
+import importlib
 import sys
-from pathlib import Path
+from dataclasses import dataclass
+from functools import lru_cache
 
+import click
 import typer
-from pydantic import ValidationError
-from redis.exceptions import ConnectionError as RedisConnectionError
-from rich.markup import escape
-from rich.table import Table
-
-from rcaloop.annotation import cli as annotation_cli
-from rcaloop.cli import dlq, pipeline, show
-from rcaloop.cli.compose import cli_deps
-from rcaloop.cli.runtime import NoRedis, cli_redis_url, embedded_socket, producer_hint
-from rcaloop.gate import cli as gate_cli
-from rcaloop.harness import cli as harness_cli
-from rcaloop.ingestion import cli as ingestion_cli
-from rcaloop.knowledge import cli as knowledge_cli
-from rcaloop.parser import cli as parser_cli
-from rcaloop.shared.embedded import EmbeddedRedis, EmbeddedRedisError
-from rcaloop.shared.logs import configure_logging
-from rcaloop.shared.metrics import MetricsPortError, serve_metrics
-from rcaloop.shared.redis_conn import connect
-from rcaloop.shared.service import HostError, docs_enabled, install_stop_signals, run_services
-from rcaloop.shared.settings import RuntimeSettings, redact_url, settings_problems
-from rcaloop.shared.tokens import HOW_TO_MAKE, STRENGTH_RULE
-from rcaloop.shared.sources import SourceError
-from rcaloop.shared.status import stream_status
-from rcaloop.shared.cli_output import err, fail
-from rcaloop.shared.cli_output import out
-
-app = typer.Typer(help="rcaloop — the quality loop for root-cause-analysis agents.", no_args_is_help=True)
-
-EXAMPLES = Path(__file__).resolve().parents[3] / "examples"
-DEFAULT_METRICS_PORT = 9100
-
-for module in (ingestion_cli, parser_cli, harness_cli, annotation_cli, knowledge_cli, gate_cli):
-    module.register(app, cli_deps())
-
-app.add_typer(dlq.app, name="dlq")  # these commands import what they need when they run
-show.register(app)
+from typer.core import TyperGroup
 
 
+@dataclass(frozen=True)
+class Command:
+    module: str
+    """Imported when the command runs; its ``register(app, deps)`` adds the command."""
+    help: str
+    """The first paragraph of the command's help, as ``rcaloop --help`` lists it."""
 
-async def _run_pipeline(settings: RuntimeSettings, http_port: int | None, demo_paths: list[Path] | None) -> int:
-    """Runs every service; with ``demo_paths`` submits them, waits for the drain, exits.
 
-    The embedded Redis (``REDIS_URL`` unset) is the data directory's one server: started
-    here or shared with another command (``up`` running while ``demo`` runs), and left by
-    this command however it ends — stopped only when no other command uses it.
+COMMANDS: dict[str, Command] = {  # in the order --help lists them
+    "download": Command("rcaloop.ingestion.cli",
+                        "Fetch JUMPBOX_ROOT/<job_id>/ into .analysis/<job_id>/ (JUMPBOX_URI unset: check the local files)."),
+    "upload": Command("rcaloop.ingestion.cli",
+                      "Validate, then push .analysis/<job_id>/annotation.json to the jumpbox; the local copy is always kept."),
+    "ingest-check": Command("rcaloop.ingestion.cli",
+                            "Run the ingestion rules on one record offline. Exit 0 accepted, 1 rejected, 2 unreadable."),
+    "parse": Command("rcaloop.parser.cli",
+                     "Parse one RCA output against the output contract. Exit 0 with any outcome; 2 when unreadable."),
+    "harness": Command("rcaloop.harness.cli",
+                       "Judge one RCA output with the runtime harness. Exit 0 with any verdict; 2 when unreadable."),
+    "annotate": Command("rcaloop.annotation.cli",
+                        "Walk through annotating a CI-job RCA and write .analysis/<job_id>/annotation.json."),
+    "up": Command("rcaloop.cli.commands",
+                  "Run every service plus the HTTP API locally (embedded Redis when REDIS_URL is unset)."),
+    "demo": Command("rcaloop.cli.commands",
+                    "Bring the pipeline up, run the bundled samples through it, print where results are."),
+    "submit": Command("rcaloop.cli.commands", "Publish RCA results to rca.results (as an upstream agent would)."),
+    "status": Command("rcaloop.cli.commands", "Per-stream length, group lag, pending and DLQ counts."),
+    "annotation": Command("rcaloop.annotation.cli",
+                          "Annotation store: validation, rubric, migrations, export, agreement."),
+    "knowledge": Command("rcaloop.knowledge.cli",
+                         "Knowledge packages promoted from passed reviews, and the knowledge graph's queries."),
+    "eval": Command("rcaloop.gate.cli_eval",
+                    "Offline evaluation: fixture runs, novelty mutations, novel-incident E2E gate."),
+    "gate": Command("rcaloop.gate.cli_gate", "Release gate, measurement and rollout stages."),
+    "dlq": Command("rcaloop.cli.dlq", "Dead letters: list, show, replay onto their stream, drop."),
+    "show": Command("rcaloop.cli.show", "One result's path: ingested, parsed, verdict (gates, repairs), review task and its "
+                    "state, annotations, knowledge and gate records, dead letters."),
+}
+
+
+@lru_cache(maxsize=None)
+def registered(module: str) -> click.Group:
+    """Every command ``module`` registers, as one click group (imported once per process)."""
+    from rcaloop.cli.compose import cli_deps  # noqa: PLC0415 - the services' cores load on first use only
+
+    commands = typer.Typer()
+    importlib.import_module(module).register(commands, cli_deps())
+    return typer.main.get_group(commands)
+
+
+def load(name: str) -> click.Command:
+    """The real command ``name`` (imports its module)."""
+    return registered(COMMANDS[name].module).commands[name]
+
+
+class LazyGroup(TyperGroup):
+    """The root group: lists ``COMMANDS`` from the table, imports a command's module to run it.
+
+    While it writes its own help it hands out placeholders that carry only the listed help,
+    so ``rcaloop --help`` imports no command; every other lookup (running, completion,
+    ``rcaloop NAME --help``) gets the real command.
     """
-    services = pipeline.all_services()  # configuration errors surface before an embedded Redis starts
-    embedded = EmbeddedRedis(embedded_socket(settings).parent) if settings.redis_url is None else None
-    if embedded:
-        url = embedded.start()
-        how = "started here" if embedded.started_here else "shared with another rcaloop command"
-        out.print(f"embedded Redis on {url} ({how}; set REDIS_URL to use your own)", highlight=False)
-    else:
-        url = settings.redis_url.get_secret_value()
-        out.print(f"Redis at {redact_url(url)}", highlight=False)
-    if demo_paths is None:
-        for line in producer_hint(url, settings.prefix, embedded=embedded is not None):
-            out.print(line, highlight=False, soft_wrap=True)
-    try:
-        return await _serve(services, settings, url, http_port, demo_paths)
-    finally:
-        if embedded:
-            embedded.stop()
 
+    def __init__(self, **attrs) -> None:
+        super().__init__(**attrs)
+        self._listing = False
+        for name, command in COMMANDS.items():
+            self.commands.setdefault(name, _Listed(name, help=command.help))
 
-async def _serve(services, settings: RuntimeSettings, url: str, http_port: int | None, demo_paths: list[Path] | None) -> int:
-    stop = asyncio.Event()
-    install_stop_signals(stop)
-    greet = (lambda: _print_greeting(settings, http_port)) if demo_paths is None else None
-    host = asyncio.create_task(run_services(services, settings, stop, url=url, http_port=http_port, on_ready=greet))
-    code = 0
-    try:
-        if demo_paths is None:
-            await host
-            return 0
-        ids = await pipeline.submit_paths(url, demo_paths, settings.prefix)
-        out.print(f"submitted {len(ids)} sample results to rca.results")
-        drained = await pipeline.wait_until_drained(url, settings.prefix, timeout_s=120)
-        if not drained:
-            err.print("[red]the pipeline did not drain within 120 s[/red]")
-            code = 1
-        redis = connect(url)
+    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        command = self.commands.get(cmd_name)
+        if isinstance(command, _Listed) and not self._listing:
+            command = self.commands[cmd_name] = load(cmd_name)
+        return command
+
+    def format_help(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        self._listing = True
         try:
-            _print_status(await stream_status(redis, settings.prefix))
-            _print_verdicts(await pipeline.verdicts(redis, settings.prefix))
+            super().format_help(ctx, formatter)
         finally:
-            await redis.aclose()
-    finally:
-        stop.set()
-        await host
-    return code
+            self._listing = False
 
 
-def review_hint(settings: RuntimeSettings, http_port: int) -> list[str]:
-    """Where reviewers go and how they (and scripts) get in: printed by ``rcaloop up``."""
-    base = f"http://{settings.http_host}:{http_port}"
-    docs = f"API docs on {base}/docs" if docs_enabled(settings) else "API docs off: HTTP_DOCS=true serves them"
-    return [
-        f"review UI on {base}/ui/ ({docs})",
-        "  every request needs a token; sign in with an annotator token:",
-        "  `rcaloop annotation token create <name>` prints one, or list tokens in",
-        "  RCALOOP_ANNOTATOR_TOKENS=name:token,name:token before `rcaloop up`;",
-        "  knowledge: RCALOOP_REVIEWER_TOKENS=name:token,… decide, RCALOOP_READER_TOKENS=… read;",
-        f"  a token has {STRENGTH_RULE}: {HOW_TO_MAKE}",
-    ]
+class _Listed(click.Command):
+    """A command as ``rcaloop --help`` lists it, before its module is imported."""
 
 
-def _print_greeting(settings: RuntimeSettings, http_port: int | None) -> None:
-    for line in review_hint(settings, http_port) if http_port else []:
-        out.print(line, highlight=False)
-    out.print("pipeline running; Ctrl-C to stop")
+def _root() -> None:
+    """rcaloop — the quality loop for root-cause-analysis agents."""
 
 
-@app.command()
-def up(
-    http_port: int = typer.Option(8080, help="port of the HTTP API (annotation, knowledge); 0 = none"),
-    metrics_port: int = typer.Option(
-        None, help="port of /metrics, /healthz and /readyz; default METRICS_PORT, else 9100; 0 = none"),
-) -> None:
-    """Run every service plus the HTTP API locally (embedded Redis when REDIS_URL is unset)."""
-    settings = RuntimeSettings()
-    explicit = "log_format" in settings.model_fields_set  # LOG_FORMAT set: every line in it; else readable lines
-    configure_logging("rcaloop", settings.log_level, settings.log_format if explicit else "console")
-    port = (settings.metrics_port or DEFAULT_METRICS_PORT) if metrics_port is None else metrics_port
-    try:
-        serve_metrics(port or None, settings.metrics_host)
-    except MetricsPortError as exc:
-        fail(str(exc), code=1)
-    if port:
-        out.print(f"metrics on http://{settings.metrics_host}:{port}/metrics (and /healthz, /readyz)", highlight=False)
-    try:
-        raise typer.Exit(asyncio.run(_run_pipeline(settings, http_port or None, None)))
-    except (EmbeddedRedisError, HostError) as exc:
-        fail(str(exc), code=1)
-
-
-@app.command()
-def demo(
-    examples: Path = typer.Option(EXAMPLES, help="directory of sample results"),
-) -> None:
-    """Bring the pipeline up, run the bundled samples through it, print where results are."""
-    os.environ.setdefault("RCALOOP_REGISTRY", str(examples / "registry.json"))  # resolve the samples' citations
-    settings = RuntimeSettings()
-    configure_logging("rcaloop", "WARNING", "console")
-    paths = pipeline.example_paths(examples)
-    if not paths:
-        fail(f"no sample results under {examples}")
-    try:
-        code = asyncio.run(_run_pipeline(settings, None, paths))
-    except (EmbeddedRedisError, SourceError, HostError) as exc:
-        fail(str(exc), code=1)
-    data = settings.rcaloop_data_dir.resolve()
-    out.print(f"\nresults: streams in Redis (AOF under {data / 'redis'}), review store and files under {data}")
-    out.print("inspect: ./run up (all services, review UI at http://127.0.0.1:8080/ui/), then ./run status")
-    raise typer.Exit(code)
-
-
-@app.command()
-def submit(paths: list[Path] = typer.Argument(..., help="job directories, skill text outputs or capture JSON files")) -> None:
-    """Publish RCA results to rca.results (as an upstream agent would)."""
-    settings = RuntimeSettings()
-    try:
-        url = cli_redis_url(settings)
-        ids = asyncio.run(pipeline.submit_paths(url, paths, settings.prefix))
-    except (NoRedis, SourceError) as exc:
-        fail(str(exc))
-    except (OSError, RedisConnectionError) as exc:
-        fail(f"cannot reach Redis: {exc}")
-    for result_id in ids:
-        out.print(f"submitted {result_id}")
-
-
-def _print_status(rows) -> None:
-    table = Table(title="rcaloop streams")
-    gaps = any(r.trimmed_unread for r in rows)  # a column only when something was lost
-    for col in ("stream", "group", "length", "lag", "pending", "dlq", "consumers") + (("trimmed unread",) if gaps else ()):
-        table.add_column(col, justify="left" if col in ("stream", "group") else "right")
-    for r in rows:
-        cells = [r.stream, r.group or "-", str(r.length), "-" if r.lag is None else str(r.lag), str(r.pending), str(r.dlq),
-                 str(r.consumers)]
-        table.add_row(*cells, *([str(r.trimmed_unread)] if gaps else []))
-    out.print(table)
-    if gaps:
-        err.print("entries were trimmed before a group read them: raise STREAM_MAXLEN above the backlog, or add consumers")
-
-
-def _print_verdicts(rows) -> None:
-    table = Table(title="harness verdicts (rca.evaluated)")
-    for col in ("result_id", "kind", "outcome", "verdict", "score", "failed gates", "repairs"):
-        table.add_column(col, justify="right" if col in ("score", "repairs") else "left")
-    for v in rows:
-        failed = ", ".join(g.gate for g in v.hard_gates if not g.passed) or "-"
-        table.add_row(
-            v.result_id or "-", v.parsed.source_kind, v.parsed.outcome, v.verdict, f"{v.score:.0f}", failed, str(len(v.repairs))
-        )
-    out.print(table)
-
-
-@app.command()
-def status() -> None:
-    """Per-stream length, group lag, pending and DLQ counts."""
-    settings = RuntimeSettings()
-
-    async def fetch():
-        redis = connect(cli_redis_url(settings))
-        try:
-            return await stream_status(redis, settings.prefix)
-        finally:
-            await redis.aclose()
-
-    try:
-        _print_status(asyncio.run(fetch()))
-    except NoRedis as exc:
-        fail(str(exc))
-    except (OSError, RedisConnectionError) as exc:
-        fail(f"cannot reach Redis: {exc}")
+app = typer.Typer(cls=LazyGroup, callback=_root, no_args_is_help=True)
 
 
 def main() -> None:
@@ -231,8 +122,15 @@ def main() -> None:
         app()
     except KeyboardInterrupt:
         sys.exit(130)
-    except ValidationError as exc:
-        if not exc.title.endswith("Settings"):
+    except Exception as exc:
+        from pydantic import ValidationError  # noqa: PLC0415 - only on the way out
+
+        if not (isinstance(exc, ValidationError) and exc.title.endswith("Settings")):
             raise
+        from rich.markup import escape  # noqa: PLC0415
+
+        from rcaloop.shared.cli_output import err  # noqa: PLC0415
+        from rcaloop.shared.settings import settings_problems  # noqa: PLC0415
+
         err.print(f"[red]error:[/red] {escape(f'configuration: {settings_problems(exc)}')}", highlight=False)
         sys.exit(2)

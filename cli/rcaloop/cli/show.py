@@ -18,7 +18,7 @@ PIPELINE = ("rca.results", "rca.ingested", "rca.parsed", "rca.evaluated", "revie
             "knowledge.events")
 
 
-def register(app: typer.Typer) -> None:
+def register(app: typer.Typer, deps: object = None) -> None:  # noqa: ARG001 - needs no service core
     app.command("show")(show)
 
 

@@ -13,7 +13,7 @@ import json
 import sys
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import typer
 from pydantic import ValidationError
@@ -23,20 +23,21 @@ from rich.table import Table
 from rcaloop.annotation import export as export_schema
 from rcaloop.annotation import files, rubric, validation
 from rcaloop.annotation.auth import ANNOTATOR_NAME
-from rcaloop.annotation.reports import agreement_report, export_records
-from rcaloop.annotation.settings import AnnotationSettings
-from rcaloop.annotation.store import Store
 from rcaloop.annotation.walkthrough import Asker, AnswersEnded, Walkthrough, section_of
 from rcaloop.contracts import Annotation, Issue
 from rcaloop.contracts.common import CATEGORIES
 from rcaloop.shared.cli_deps import CliDeps
-from rcaloop.shared.cli_output import err, fail
-from rcaloop.shared.cli_output import out
+from rcaloop.shared.cli_output import err, fail, out
 
-
+if TYPE_CHECKING:
+    from rcaloop.annotation.settings import AnnotationSettings
+    from rcaloop.annotation.store import Store
 
 
 def _settings() -> AnnotationSettings:
+    """The store's settings, imported by the commands that open it (the offline ones need neither)."""
+    from rcaloop.annotation.settings import AnnotationSettings  # noqa: PLC0415 - loads the database drivers
+
     try:
         return AnnotationSettings()
     except ValidationError as exc:
@@ -45,6 +46,8 @@ def _settings() -> AnnotationSettings:
 
 
 async def _with_store(settings: AnnotationSettings, work):
+    from rcaloop.annotation.store import Store  # noqa: PLC0415 - see _settings
+
     store = Store(settings.store_url(), schema=settings.rcaloop_db_schema)
     try:
         await store.migrate()
@@ -178,6 +181,8 @@ def register(app: typer.Typer, deps: CliDeps) -> None:
         since_at = _parse_since(since) if since else None
 
         async def work(store: Store):
+            from rcaloop.annotation.reports import export_records  # noqa: PLC0415 - see _settings
+
             return await export_records(store, since=since_at, category=category, agreed_only=agreed_only)
 
         records = _run_store(work)
@@ -205,6 +210,8 @@ def register(app: typer.Typer, deps: CliDeps) -> None:
     @group.command("agreement")
     def agreement_cmd(as_json: bool = typer.Option(False, "--json", help="print as JSON")) -> None:
         """Per-field agreement on overlapping tasks (Cohen's kappa for two annotators, Krippendorff's alpha)."""
+        from rcaloop.annotation.reports import agreement_report  # noqa: PLC0415 - see _settings
+
         fields = _run_store(agreement_report)
         rows = [f.as_dict() for f in fields]
         if as_json:

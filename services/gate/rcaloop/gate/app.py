@@ -8,27 +8,14 @@ writes each message once into the gate's own SQLite store (insert-if-absent keye
 from __future__ import annotations
 
 import asyncio
-from pathlib import Path
-
-from pydantic import Field
 
 from rcaloop.contracts import AnnotationRecord, HarnessVerdict, KnowledgeEvent, Stream
 from rcaloop.gate import rollout
-from rcaloop.gate.store import GateStore, store_path
+from rcaloop.gate.settings import GateSettings
+from rcaloop.gate.store import GateStore
 from rcaloop.shared.consumer import Emit, Subscription
 from rcaloop.shared.logs import get_logger
 from rcaloop.shared.service import Service, lazy_app, run_main
-from rcaloop.shared.settings import RuntimeSettings
-
-
-class GateSettings(RuntimeSettings):
-    gate_database_url: str | None = Field(default=None, description="sqlite:///<path>; default <RCALOOP_DATA_DIR>/gate.db")
-    gate_shadow_max_regression: float = Field(
-        default=0.0, ge=0.0, le=1.0, description="how far a rate may be worse in the shadow artifact than at staging (0: not at all)"
-    )
-
-    def store_path(self) -> Path:
-        return store_path(self.gate_database_url, self.rcaloop_data_dir)
 
 
 def build(settings: GateSettings | None = None) -> Service:

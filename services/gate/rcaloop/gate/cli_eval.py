@@ -168,7 +168,11 @@ def _write(path: Path | None, text: str, what: str) -> None:
         fail(f"cannot write {what} {path}: {exc.strerror}")
 
 
-def register(eval_app: typer.Typer, deps: CliDeps) -> None:
+def register(app: typer.Typer, deps: CliDeps) -> None:
+    """Add ``rcaloop eval …`` to the ``rcaloop`` CLI."""
+    eval_app = typer.Typer(help="Offline evaluation: fixture runs, novelty mutations, novel-incident E2E gate.", no_args_is_help=True)
+    app.add_typer(eval_app, name="eval")
+
     @eval_app.command("run")
     def run(
         fixtures: Path = typer.Option(..., "--fixtures", help="fixture cases, JSONL (docs/evaluation.md)"),

@@ -12,28 +12,30 @@ from datetime import UTC, datetime
 from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
 
+from typing import TYPE_CHECKING
+
 import typer
-from redis.exceptions import RedisError
 from rich.markup import escape
 from rich.table import Table
 
 from rcaloop.contracts import GateDecision, Issue, Stream
 from rcaloop.gate import junit
-from rcaloop.gate.app import GateSettings
 from rcaloop.gate.intervals import WindowError, parse_window
-from rcaloop.gate.measure import StoredFacts, metrics_object
 from rcaloop.gate.release_gate import METRIC_NAMES, THRESHOLDS, GateResult, check_release_gate, exit_code
 from rcaloop.gate.rollout import STAGES, Promotion, decide_promotion, state_of, status
 from rcaloop.gate.store import GateStore, StoreError
 from rcaloop.shared.cli_deps import CliDeps
-from rcaloop.shared.redis_conn import connect
-from rcaloop.shared.settings import redact_url
-from rcaloop.shared.wire import encode
-from rcaloop.shared.cli_output import err, fail, read_input
-from rcaloop.shared.cli_output import out
+from rcaloop.shared.cli_output import err, fail, out, read_input
+
+if TYPE_CHECKING:
+    from rcaloop.gate.settings import GateSettings
 
 
+def _settings() -> GateSettings:
+    """Read by the commands that open the store; ``gate check`` reads a file only."""
+    from rcaloop.gate.settings import GateSettings  # noqa: PLC0415 - settings and Redis load on use only
 
+    return GateSettings()
 
 
 def _open_store(settings: GateSettings) -> GateStore:
@@ -94,6 +96,9 @@ def _cli_redis_url(settings: GateSettings) -> str:
 
 
 async def _publish(url: str, decision: GateDecision, prefix: str) -> None:
+    from rcaloop.shared.redis_conn import connect  # noqa: PLC0415 - see _settings
+    from rcaloop.shared.wire import encode  # noqa: PLC0415
+
     redis = connect(url)
     try:
         await redis.xadd(Stream.GATE_DECISIONS.key(prefix), encode(decision, producer="rcaloop-gate"))
@@ -101,7 +106,11 @@ async def _publish(url: str, decision: GateDecision, prefix: str) -> None:
         await redis.aclose()
 
 
-def register(gate_app: typer.Typer, deps: CliDeps) -> None:  # noqa: ARG001 - the gate needs no other core
+def register(app: typer.Typer, deps: CliDeps) -> None:  # noqa: ARG001 - the gate needs no other core
+    """Add ``rcaloop gate …`` to the ``rcaloop`` CLI."""
+    gate_app = typer.Typer(help="Release gate, measurement and rollout stages.", no_args_is_help=True)
+    app.add_typer(gate_app, name="gate")
+
     @gate_app.command("check")
     def check(
         metrics: Path = typer.Argument(..., help="one metrics JSON object from an external measurement job"),
@@ -138,6 +147,8 @@ def register(gate_app: typer.Typer, deps: CliDeps) -> None:  # noqa: ARG001 - th
             start, end = parse_window(window, datetime.now(UTC))
         except WindowError as exc:
             fail(str(exc))
+        from rcaloop.gate.measure import StoredFacts, metrics_object  # noqa: PLC0415 - see _settings
+
         merged, merged_from = None, None
         if merge is not None:
             raw = read_input(merge, "merge file")
@@ -150,7 +161,7 @@ def register(gate_app: typer.Typer, deps: CliDeps) -> None:  # noqa: ARG001 - th
             from rcaloop.gate.release_gate import artifact_hash  # noqa: PLC0415
 
             merged_from = f"{merge.name} {artifact_hash(raw)}"
-        store = _open_store(GateSettings())
+        store = _open_store(_settings())
         try:
             verdicts = store.verdicts(start, end)
             reviews = store.reviews(start, end)
@@ -193,13 +204,17 @@ def register(gate_app: typer.Typer, deps: CliDeps) -> None:  # noqa: ARG001 - th
             fail(f"unknown stage {stage!r} (one of {', '.join(STAGES)})")
         data = read_input(artifact, "artifact")
         gate = check_release_gate(data, allow_synthetic=False)
-        settings = GateSettings()
+        settings = _settings()
         store = _open_store(settings)
         try:
             state = state_of(store.promotions(), store.last_material_change(), settings.gate_shadow_max_regression)
             decision = decide_promotion(Promotion(stage, gate, state), decided_by=decided_by)
             if publish:
                 url = _cli_redis_url(settings)
+                from redis.exceptions import RedisError  # noqa: PLC0415 - see _settings
+
+                from rcaloop.shared.settings import redact_url  # noqa: PLC0415
+
                 try:
                     asyncio.run(_publish(url, decision, settings.prefix))
                 except (OSError, RedisError) as exc:
@@ -220,7 +235,7 @@ def register(gate_app: typer.Typer, deps: CliDeps) -> None:  # noqa: ARG001 - th
     @gate_app.command("status")
     def status_cmd(as_json: bool = typer.Option(False, "--json", help="print as JSON")) -> None:
         """Current rollout stage, last promotion, and whether knowledge changed since (gate re-run needed)."""
-        store = _open_store(GateSettings())
+        store = _open_store(_settings())
         try:
             st = status(store.promotions(), store.last_material_change(), store.counts())
         finally:
