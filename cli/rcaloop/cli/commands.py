@@ -10,7 +10,7 @@ import typer
 from redis.exceptions import ConnectionError as RedisConnectionError
 from rich.table import Table
 
-from rcaloop.cli import pipeline
+from rcaloop.cli import streams
 from rcaloop.cli.runtime import NoRedis, cli_redis_url, embedded_socket, producer_hint
 from rcaloop.shared.embedded import EmbeddedRedis, EmbeddedRedisError
 from rcaloop.shared.logs import configure_logging
@@ -35,7 +35,9 @@ async def _run_pipeline(settings: RuntimeSettings, http_port: int | None, demo_p
     here or shared with another command (``up`` running while ``demo`` runs), and left by
     this command however it ends — stopped only when no other command uses it.
     """
-    services = pipeline.all_services()  # configuration errors surface before an embedded Redis starts
+    from rcaloop.cli.pipeline import all_services  # noqa: PLC0415 - every service: up and demo only
+
+    services = all_services()  # configuration errors surface before an embedded Redis starts
     embedded = EmbeddedRedis(embedded_socket(settings).parent) if settings.redis_url is None else None
     if embedded:
         url = embedded.start()
@@ -64,16 +66,16 @@ async def _serve(services, settings: RuntimeSettings, url: str, http_port: int |
         if demo_paths is None:
             await host
             return 0
-        ids = await pipeline.submit_paths(url, demo_paths, settings.prefix)
+        ids = await streams.submit_paths(url, demo_paths, settings.prefix)
         out.print(f"submitted {len(ids)} sample results to rca.results")
-        drained = await pipeline.wait_until_drained(url, settings.prefix, timeout_s=120)
+        drained = await streams.wait_until_drained(url, settings.prefix, timeout_s=120)
         if not drained:
             err.print("[red]the pipeline did not drain within 120 s[/red]")
             code = 1
         redis = connect(url)
         try:
             _print_status(await stream_status(redis, settings.prefix))
-            _print_verdicts(await pipeline.verdicts(redis, settings.prefix))
+            _print_verdicts(await streams.verdicts(redis, settings.prefix))
         finally:
             await redis.aclose()
     finally:
@@ -131,7 +133,7 @@ def demo(
     os.environ.setdefault("RCALOOP_REGISTRY", str(examples / "registry.json"))  # resolve the samples' citations
     settings = RuntimeSettings()
     configure_logging("rcaloop", "WARNING", "console")
-    paths = pipeline.example_paths(examples)
+    paths = streams.example_paths(examples)
     if not paths:
         fail(f"no sample results under {examples}")
     try:
@@ -149,7 +151,7 @@ def submit(paths: list[Path] = typer.Argument(..., help="job directories, skill 
     settings = RuntimeSettings()
     try:
         url = cli_redis_url(settings)
-        ids = asyncio.run(pipeline.submit_paths(url, paths, settings.prefix))
+        ids = asyncio.run(streams.submit_paths(url, paths, settings.prefix))
     except (NoRedis, SourceError) as exc:
         fail(str(exc))
     except (OSError, RedisConnectionError) as exc:

@@ -15,7 +15,7 @@ from typer.testing import CliRunner
 
 from rcaloop.annotation.settings import AnnotationSettings
 from rcaloop.annotation.store import Store
-from rcaloop.cli import pipeline
+from rcaloop.cli import pipeline, streams
 from rcaloop.cli.main import app
 from rcaloop.contracts import Annotation, Stream
 from rcaloop.shared.redis_conn import connect
@@ -68,10 +68,10 @@ async def _one_result_reviewed(env: dict[str, str]) -> str:
     settings = RuntimeSettings()
     try:
         async with running(pipeline.all_services(), settings):
-            await pipeline.submit_paths(url, [JOB], prefix)
+            await streams.submit_paths(url, [JOB], prefix)
             bad = json.dumps({"result_id": "job-1234567", "kind": "bogus", "content": "x"})
             await redis.xadd(Stream.RESULTS.key(prefix), {"payload": bad, "producer": "agent-7"})
-            assert await pipeline.wait_until_drained(url, prefix, timeout_s=90)
+            assert await streams.wait_until_drained(url, prefix, timeout_s=90)
             [(_id, fields)] = await redis.xrange(Stream.EVALUATED.key(prefix))
             analysis = json.loads(fields[b"payload"])["analysis_hash"]
 
@@ -89,7 +89,7 @@ async def _one_result_reviewed(env: dict[str, str]) -> str:
                 return await redis.xlen(Stream.REVIEW_ANNOTATIONS.key(prefix)) == 1
 
             await wait_for(reviewed, timeout=30)
-            assert await pipeline.wait_until_drained(url, prefix, timeout_s=90)
+            assert await streams.wait_until_drained(url, prefix, timeout_s=90)
         return analysis
     finally:
         await redis.aclose()
