@@ -18,9 +18,9 @@ import sys
 from dataclasses import dataclass
 from functools import lru_cache
 
-import click
 import typer
-from typer.core import TyperGroup
+from typer import _click as click  # the click typer builds its commands on (it carries its own)
+from typer.core import TyperCommand, TyperGroup
 
 
 @dataclass(frozen=True)
@@ -64,7 +64,7 @@ COMMANDS: dict[str, Command] = {  # in the order --help lists them
 
 
 @lru_cache(maxsize=None)
-def registered(module: str) -> click.Group:
+def registered(module: str) -> TyperGroup:
     """Every command ``module`` registers, as one click group (imported once per process)."""
     from rcaloop.cli.compose import cli_deps  # noqa: PLC0415 - the services' cores load on first use only
 
@@ -106,7 +106,7 @@ class LazyGroup(TyperGroup):
             self._listing = False
 
 
-class _Listed(click.Command):
+class _Listed(TyperCommand):
     """A command as ``rcaloop --help`` lists it, before its module is imported."""
 
 

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import importlib
 
-import click
 import pytest
 import typer
+from typer import _click as click
 
 from rcaloop.cli.compose import cli_deps
 from rcaloop.cli.main import COMMANDS, LazyGroup, app, load

@@ -28,7 +28,7 @@ from rcaloop.shared.consumer import Emit, Subscription
 from rcaloop.shared.redis_conn import connect, redis_url
 from rcaloop.shared.service import Service, host_redis, lazy_app, run_main
 
-__all__ = ["AnnotationSettings", "build", "main", "app"]
+__all__ = ["AnnotationSettings", "build", "main"]
 
 
 def build(settings: AnnotationSettings | None = None) -> Service:
