@@ -12,9 +12,10 @@ import contextlib
 import os
 import socket
 import uuid
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Iterator
 
 import pytest
+import redis as redis_sync
 import redis.asyncio as aioredis
 
 from rcaloop.shared.embedded import EmbeddedRedis
@@ -43,17 +44,31 @@ def redis_url(tmp_path_factory) -> str:
 
 
 @pytest.fixture
-def prefix() -> str:
-    return f"t{uuid.uuid4().hex[:10]}:"
+def prefix(redis_url: str) -> Iterator[str]:
+    """A stream prefix of the test's own; every key under it is deleted after the test.
+
+    Torn down after every fixture that uses it (clients, service processes), so it also
+    removes what a worker still wrote while stopping (a group created with its stream).
+    """
+    value = f"t{uuid.uuid4().hex[:10]}:"
+    yield value
+    delete_prefixed(redis_url, value)
+
+
+def delete_prefixed(redis_url: str, prefix: str) -> None:
+    client = redis_sync.Redis.from_url(redis_url)
+    try:
+        keys = list(client.scan_iter(match=f"{prefix}*", count=1000))
+        for i in range(0, len(keys), 1000):
+            client.delete(*keys[i : i + 1000])
+    finally:
+        client.close()
 
 
 @pytest.fixture
 async def redis(redis_url: str, prefix: str) -> AsyncIterator[aioredis.Redis]:
     client = connect(redis_url)
     yield client
-    keys = [k async for k in client.scan_iter(match=f"{prefix}*", count=1000)]
-    if keys:
-        await client.delete(*keys)
     await client.aclose()
 
 
@@ -89,7 +104,7 @@ async def running(services: list[Service], settings: RuntimeSettings, http_port:
         await asyncio.wait_for(task, timeout=settings.shutdown_grace_s + 5)
 
 
-async def wait_for(predicate, timeout: float = 10.0, interval: float = 0.05):
+async def wait_for(predicate, timeout: float = 60.0, interval: float = 0.05):
     """Poll an async predicate until it returns a truthy value; fail on timeout."""
     deadline = asyncio.get_running_loop().time() + timeout
     while True:

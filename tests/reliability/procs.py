@@ -109,7 +109,7 @@ class Procs:
             self.wait_consuming(sp)
         return sp
 
-    def wait_consuming(self, sp: ServiceProc, timeout: float = 30) -> None:
+    def wait_consuming(self, sp: ServiceProc, timeout: float = 90) -> None:
         """Until the process's consumer group exists and the process is alive.
 
         (Redis 7 lists a consumer only once a read returned something, so the group is

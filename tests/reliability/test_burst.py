@@ -17,6 +17,7 @@ from tests.reliability.flow import drained, publish, result, wait_until
 N = int(os.environ.get("RCALOOP_BURST_N", "10000"))
 MAXLEN = 2000
 WINDOW = 1000
+STALL_S = 90  # no new verdict for this long: the pipeline is stuck
 HOPS = (Stream.RESULTS, Stream.INGESTED, Stream.PARSED, Stream.EVALUATED)
 
 
@@ -29,8 +30,8 @@ def test_burst_of_10000_with_two_harness_workers(r, prefix, procs):
     evaluated = Stream.EVALUATED.key(prefix)
     seen: Counter = Counter()
     sent, last, max_len = 0, "0-0", dict.fromkeys(HOPS, 0)
-    deadline = time.monotonic() + 120
-    while len(seen) < N and time.monotonic() < deadline:
+    moved = time.monotonic()  # the bound is on a stall, not on the whole burst: a loaded machine is slow, not stuck
+    while len(seen) < N and time.monotonic() - moved < STALL_S:
         room = WINDOW - (sent - len(seen))
         if sent < N and room >= 250:
             chunk = results[sent : sent + room]
@@ -39,15 +40,15 @@ def test_burst_of_10000_with_two_harness_workers(r, prefix, procs):
         for _key, entries in r.xread({evaluated: last}, count=5000, block=100) or []:
             for entry_id, fields in entries:
                 seen[_result_id(fields)] += 1
-                last = entry_id
+                last, moved = entry_id, time.monotonic()
         with r.pipeline(transaction=False) as pipe:
             for hop in HOPS:
                 pipe.xlen(hop.key(prefix))
             for hop, n in zip(HOPS, pipe.execute(), strict=True):
                 max_len[hop] = max(max_len[hop], n)
 
-    wait_until(lambda: drained(r, prefix), 30, "pending and lag drain to 0")
-    assert len(seen) == N, f"{N - len(seen)} results never reached rca.evaluated"
+    wait_until(lambda: drained(r, prefix), 60, "pending and lag drain to 0")
+    assert len(seen) == N, f"{N - len(seen)} results never reached rca.evaluated (none for {STALL_S} s)"
     assert max(seen.values()) == 1
     assert all(n <= MAXLEN + 200 for n in max_len.values()), max_len  # MAXLEN ~ trims whole nodes of 100
     assert max_len[Stream.EVALUATED] >= MAXLEN, "the test never reached the trim point"

@@ -104,7 +104,7 @@ def test_demo_while_up_runs_shares_its_redis_and_leaves_it_running(dirs, ups):
     assert up.poll() is None
     out = _stop(up)
     assert "Traceback" not in out and "redis_unreachable" not in out, out
-    wait_until(lambda: servers(data) == [], 15, "the last user stops the server")
+    wait_until(lambda: servers(data) == [], 60, "the last user stops the server")
 
 
 def test_a_second_up_on_a_busy_port_fails_in_one_line_and_orphans_nothing(dirs, ups):
@@ -121,7 +121,7 @@ def test_a_second_up_on_a_busy_port_fails_in_one_line_and_orphans_nothing(dirs, 
     assert servers(data) == [server] and servers(other) == [], "a redis-server was left behind"
     assert first.poll() is None
     _stop(first)
-    wait_until(lambda: servers(data) == [], 15, "the server stops with the last user")
+    wait_until(lambda: servers(data) == [], 60, "the server stops with the last user")
 
 
 def test_a_server_left_by_a_killed_up_is_taken_over_never_started_twice(dirs, ups):
@@ -134,4 +134,4 @@ def test_a_server_left_by_a_killed_up_is_taken_over_never_started_twice(dirs, up
     demo = _run(data, "demo")
     assert demo.returncode == 0, demo.stdout + demo.stderr
     assert "shared with another rcaloop command" in " ".join(demo.stdout.split())  # the same server, taken over
-    wait_until(lambda: servers(data) == [], 15, "demo, its last user, stops it")
+    wait_until(lambda: servers(data) == [], 60, "demo, its last user, stops it")

@@ -29,12 +29,12 @@ def test_every_line_is_json_and_the_redis_password_is_never_logged(private_redis
         annotation = procs.start("annotation", HTTP_PORT=str(port), LOG_FORMAT="json")
         publish(r, prefix, [result(i) for i in range(5)])
         r.xadd(Stream.RESULTS.key(prefix), {"payload": "{not json"})  # a dead letter: a warning line
-        wait_until(lambda: r.xlen(Stream.INGESTED.key(prefix)) == 5 and r.xlen(Stream.RESULTS.dlq_key(prefix)) == 1, 30,
+        wait_until(lambda: r.xlen(Stream.INGESTED.key(prefix)) == 5 and r.xlen(Stream.RESULTS.dlq_key(prefix)) == 1, 60,
                    "ingested")
         with socket.create_connection(("127.0.0.1", port), timeout=5) as raw:  # garbage: the HTTP server warns
             raw.sendall(b"\x16\x03\x01 not http at all\r\n\r\n")
             raw.recv(1024)
-        wait_until(lambda: "Invalid HTTP request" in annotation.logs(), 10, "the HTTP server's warning")
+        wait_until(lambda: "Invalid HTTP request" in annotation.logs(), 60, "the HTTP server's warning")
         for sp in (ingestion, annotation):
             sp.proc.terminate()
             sp.proc.wait(15)

@@ -21,7 +21,7 @@ def test_redis_crash_and_restart_loses_nothing_and_services_reconnect(private_re
         before = set(evaluated_ids(r, prefix))
 
         publish(r, prefix, [result(i, "during") for i in range(1500)])  # acknowledged by Redis …
-        wait_until(lambda: r.xlen(Stream.EVALUATED.key(prefix)) > 400, 30, "second batch flowing")
+        wait_until(lambda: r.xlen(Stream.EVALUATED.key(prefix)) > 400, 60, "second batch flowing")
         done_at_crash = n_evaluated(r, prefix)
         private_redis.kill()  # … and the server dies mid-flow (kill -9)
         assert done_at_crash < 1800, "everything was done before the crash: the test proves nothing"

@@ -30,7 +30,7 @@ def test_restarted_consumer_reports_entries_trimmed_while_it_was_down(r, prefix,
         pipe.execute()
 
     second = procs.start("ingestion", consumer="ingestion-2")
-    wait_until(lambda: _ingested(r, prefix) >= 250, 30, "what was left ingested")
+    wait_until(lambda: _ingested(r, prefix) >= 250, 60, "what was left ingested")
     reports = [json.loads(line) for line in second.logs().splitlines()
                if line.startswith("{") and "entries_trimmed_unread" in line]
     assert reports, second.logs()[-2000:]

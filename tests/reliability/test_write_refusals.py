@@ -47,7 +47,7 @@ def _disk_fails(r: redis.Redis, server: PrivateRedis) -> None:
     gone.rmdir()  # the next snapshot cannot be written
     r.config_set("save", "3600 1")
     r.bgsave()
-    wait_until(lambda: r.info("persistence")["rdb_last_bgsave_status"] == "err", 10, "BGSAVE failed")
+    wait_until(lambda: r.info("persistence")["rdb_last_bgsave_status"] == "err", 60, "BGSAVE failed")
 
 
 def _disk_back(r: redis.Redis, server: PrivateRedis) -> None:
@@ -55,7 +55,7 @@ def _disk_back(r: redis.Redis, server: PrivateRedis) -> None:
     back.mkdir(exist_ok=True)
     r.config_set("dir", str(back))
     r.bgsave()
-    wait_until(lambda: r.info("persistence")["rdb_last_bgsave_status"] == "ok", 10, "BGSAVE succeeded")
+    wait_until(lambda: r.info("persistence")["rdb_last_bgsave_status"] == "ok", 60, "BGSAVE succeeded")
     r.config_set("save", "")
     r.config_set("dir", str(server.data_dir))
 
@@ -86,7 +86,7 @@ def test_workers_wait_out_a_write_refusal_and_lose_nothing(fault, private_redis,
         assert at_fault < N, "everything was done before the fault: the test proves nothing"
 
         for sp in services:  # each worker notices, says why, and waits
-            wait_until(lambda sp=sp: "redis_refusing_writes" in sp.events(), 30, f"{sp.consumer} notices the refusal")
+            wait_until(lambda sp=sp: "redis_refusing_writes" in sp.events(), 60, f"{sp.consumer} notices the refusal")
             assert f'"reason": "{spec.reason}"' in sp.logs(), sp.logs()[-2000:]
         time.sleep(2)  # … refused for a while: no process dies, nothing is written
         assert n_evaluated(r, prefix) <= at_fault + 200, "writes went on while Redis refused them"

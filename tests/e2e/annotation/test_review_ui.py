@@ -9,7 +9,6 @@ run as a process on real Redis. Skips only when no browser is installed outside 
 
 from __future__ import annotations
 
-import copy
 import json
 import os
 import shutil
@@ -27,6 +26,7 @@ import redis as redis_lib
 from rcaloop.annotation import files as annotation_files
 from rcaloop.annotation.validation import validate
 from rcaloop.contracts import Stream
+from tests.conftest import delete_prefixed
 
 ROOT = Path(__file__).resolve().parents[3]
 JOB_DIR = ROOT / "examples" / "jobs" / "1234567"
@@ -114,13 +114,7 @@ class Pipeline:
             self.proc.kill()
             self.proc.wait(timeout=10)
         self.log.close()
-        client = redis_lib.Redis.from_url(self.redis_url)
-        try:
-            keys = list(client.scan_iter(match=f"{self.prefix}*", count=1000))
-            if keys:
-                client.delete(*keys)
-        finally:
-            client.close()
+        delete_prefixed(self.redis_url, self.prefix)
 
 
 @pytest.fixture(scope="module")

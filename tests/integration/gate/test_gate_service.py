@@ -52,7 +52,7 @@ async def test_service_records_each_fact_once(redis, prefix, settings_factory, w
         return all(groups.values())
 
     async with running([build(settings)], settings):
-        await wait(drained, timeout=15)
+        await wait(drained)
     store = GateStore(settings.store_path())
     try:
         assert store.counts() == {"verdicts": 1, "reviews": 1, "knowledge_events": 2, "decisions": 0}

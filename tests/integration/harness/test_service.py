@@ -51,7 +51,7 @@ async def test_two_workers_in_one_group_split_the_work_and_evaluate_each_result_
         await asyncio.sleep(0.2)  # both consumers have joined the group
         for parsed, _ in inputs:
             await redis.xadd(Stream.PARSED.key(prefix), encode(parsed))
-        await wait(lambda: _has(redis, Stream.EVALUATED.key(prefix), len(inputs)), timeout=30)
+        await wait(lambda: _has(redis, Stream.EVALUATED.key(prefix), len(inputs)))
 
     out = await entries(redis, Stream.EVALUATED, prefix)
     hashes = Counter(v["analysis_hash"] for v in out)

@@ -43,9 +43,6 @@ def env(tmp_path, redis_url, prefix, monkeypatch):
 
     client = sync_redis.Redis.from_url(redis_url)
     yield asyncio.run(seed()), client, prefix
-    keys = list(client.scan_iter(match=f"{prefix}*"))
-    if keys:
-        client.delete(*keys)
     client.close()
 
 

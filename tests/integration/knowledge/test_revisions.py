@@ -84,7 +84,7 @@ async def test_knowledge_and_gate_services_apply_every_revision(redis, prefix, s
         return len(infos) == 2 and all(g["pending"] == 0 and g["lag"] == 0 for g in infos)
 
     async with running([build_knowledge(knowledge_settings), build_gate(gate_settings)], knowledge_settings):
-        await wait(settled, timeout=20)
+        await wait(settled)
         await asyncio.sleep(0.3)
 
     store = SqliteKnowledgeStore(knowledge_settings.sqlite_path)

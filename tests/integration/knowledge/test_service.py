@@ -125,7 +125,7 @@ async def test_probe_ranking_and_metrics_over_http_after_the_incident_set_flowed
             await redis.xadd(Stream.REVIEW_ANNOTATIONS.key(prefix), encode(incident.evaluation()))
         await redis.xadd(Stream.EVALUATED.key(prefix), encode(incident.verdict()))
     async with running([service], settings):
-        await wait(lambda: _count(redis, prefix, len(incident_set.PAST)), timeout=30)
+        await wait(lambda: _count(redis, prefix, len(incident_set.PAST)))
         candidates = {e["analysis_hash"]: e["package_id"] for e in await _events(redis, prefix)}
         transport = httpx.ASGITransport(http_app([service]))
         auth = {"Authorization": f"Bearer {TOKEN}"}  # reads need a token too

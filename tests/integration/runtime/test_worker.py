@@ -62,7 +62,7 @@ async def test_an_entry_that_fails_is_retried_then_dead_lettered_while_the_strea
     )
     await _publish(redis, prefix, _result(1), POISON, _result(2))
     async with running([Service(name="echo", subscriptions=[sub])], settings_factory(max_deliveries=3)):
-        await wait(lambda: _len(redis, Stream.RESULTS.dlq_key(prefix), 1), timeout=15)
+        await wait(lambda: _len(redis, Stream.RESULTS.dlq_key(prefix), 1))
         await _publish(redis, prefix, _result(3))
         await wait(lambda: _len(redis, Stream.INGESTED.key(prefix), 3))
     [letter] = await dlq(redis, Stream.RESULTS, prefix)
@@ -124,7 +124,7 @@ async def test_a_failing_batch_is_retried_one_entry_at_a_time_so_one_bad_entry_f
     sub = Subscription(Stream.RESULTS, RawResult, handle, group="echo", handle_batch=handle_batch)
     await _publish(redis, prefix, _result(1), POISON, _result(2))
     async with running([Service(name="echo", subscriptions=[sub])], settings_factory(max_deliveries=2)):
-        await wait(lambda: _len(redis, Stream.RESULTS.dlq_key(prefix), 1), timeout=15)
+        await wait(lambda: _len(redis, Stream.RESULTS.dlq_key(prefix), 1))
     assert sorted(e["result_id"] for e in await entries(redis, Stream.INGESTED, prefix)) == ["r-1", "r-2"]
     [letter] = await dlq(redis, Stream.RESULTS, prefix)
     assert "RuntimeError: constraint violated" in letter["error"]

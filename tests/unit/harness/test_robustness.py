@@ -69,7 +69,7 @@ def test_a_megabyte_report_is_judged_quickly():
     line = "- restart " + "a" * 5000 + " check `x.y` " + "b/" * 2000 + "\n"
     p = ParsedRCA(analysis_hash="h", outcome="report", title="big",
                   report_markdown="# big\n\n## Recommendations\n" + line * 200)
-    start = time.perf_counter()
+    start = time.process_time()  # CPU time: a bound on the work, whatever else the machine runs
     verdict = core.evaluate(p)
-    assert time.perf_counter() - start < 5
+    assert time.process_time() - start < 5
     assert verdict.verdict == "insufficient_evidence"  # 200 unguarded restarts
