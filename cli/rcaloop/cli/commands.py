@@ -43,7 +43,7 @@ async def _run_pipeline(settings: RuntimeSettings, http_port: int | None, demo_p
         url = embedded.start()
         how = "started here" if embedded.started_here else "shared with another rcaloop command"
         out.print(f"embedded Redis on {url} ({how}; set REDIS_URL to use your own)", highlight=False)
-    else:
+    elif settings.redis_url is not None:
         url = settings.redis_url.get_secret_value()
         out.print(f"Redis at {redact_url(url)}", highlight=False)
     if demo_paths is None:

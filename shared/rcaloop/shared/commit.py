@@ -15,6 +15,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from rcaloop.shared.wire import Fields
+
 COMMIT_LUA = """
 local in_key, group, maxlen, ttl = ARGV[1], ARGV[2], ARGV[3], tonumber(ARGV[4])
 local n_items = tonumber(ARGV[5])
@@ -50,7 +52,7 @@ class Item:
 
     msg_id: str
     done_key: str = ""
-    emits: list[tuple[str, dict[str, str]]] = field(default_factory=list)  # (stream key, fields)
+    emits: list[tuple[str, Fields]] = field(default_factory=list)  # (stream key, fields)
 
 
 def commit_args(items: list[Item], in_key: str, group: str, maxlen: int, ttl_s: int) -> list[Any]:

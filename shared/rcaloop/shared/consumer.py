@@ -45,6 +45,7 @@ from pydantic import BaseModel
 from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import NoScriptError, OutOfMemoryError, ReadOnlyError, ResponseError
 from redis.exceptions import TimeoutError as RedisTimeoutError
+from redis.typing import KeyT, StreamIdT
 
 from rcaloop.contracts import DeadLetter, Stream
 from rcaloop.shared import metrics
@@ -53,7 +54,7 @@ from rcaloop.shared.logs import get_logger
 from rcaloop.shared.settings import RuntimeSettings
 from rcaloop.shared.secrets import redact_dead_letter
 from rcaloop.shared.status import trimmed_unread
-from rcaloop.shared.wire import PayloadError, as_text, decode, encode, entry_size, letter_fields, read_fields
+from rcaloop.shared.wire import Fields, PayloadError, as_text, decode, encode, entry_size, letter_fields, read_fields
 
 
 @dataclass(frozen=True)
@@ -270,13 +271,13 @@ class StreamWorker:
         is most of the cost of a batch of one at moderate traffic. A refused commit keeps
         its batch in hand (``_deferred``) to be committed once Redis takes writes again.
         """
-        read = (self.sub.group, self.settings.consumer_name, {self.key: ">"})
-        opts = {"count": self.settings.batch_size, "block": self.settings.block_ms}
+        group, consumer, count, block = self.sub.group, self.settings.consumer_name, self.settings.batch_size, self.settings.block_ms
+        streams: dict[KeyT, StreamIdT] = {self.key: ">"}
         if self._deferred:
             items = self._deferred
             pipe = self.redis.pipeline(transaction=False)
             pipe.execute_command("EVALSHA", self._commit.sha, 0, *self._commit_args(items))
-            pipe.xreadgroup(*read, **opts)
+            pipe.xreadgroup(group, consumer, streams, count=count, block=block)
             skipped, resp = await pipe.execute(raise_on_error=False)
             if isinstance(skipped, NoScriptError):  # Redis lost its scripts (restart): load and commit again
                 skipped = await self._commit(args=self._commit_args(items))
@@ -287,7 +288,7 @@ class StreamWorker:
             if isinstance(resp, Exception):
                 raise resp
         else:
-            resp = await self.redis.xreadgroup(*read, **opts)
+            resp = await self.redis.xreadgroup(group, consumer, streams, count=count, block=block)
         if not resp:
             return 0
         entries = resp[0][1]
@@ -308,7 +309,7 @@ class StreamWorker:
         to ride with the next read, ``defer``). Every entry ends as an item to commit
         (handled, duplicate or dead letter) or as a recorded failure: never as an exception."""
         items: list[Item] = []
-        failures: dict[str, str] = {}
+        failures: Fields = {}
         ready: list[_Ready] = []
         for raw_id, raw_fields in entries:
             msg_id = as_text(raw_id)
@@ -340,7 +341,7 @@ class StreamWorker:
             skipped = await self._commit(args=self._commit_args(items))
             await self._committed(items, skipped, redelivered=deliveries is not None)
 
-    def _prepared(self, msg_id: str, raw: dict, n: int, failures: dict[str, str]) -> _Ready | Item | None:
+    def _prepared(self, msg_id: str, raw: dict, n: int, failures: Fields) -> _Ready | Item | None:
         """Decode, prepare and key one entry: what to handle, a dead letter, or None (failed, retried)."""
         sub = self.sub
         try:
@@ -363,7 +364,7 @@ class StreamWorker:
             return None
         return _Ready(msg_id, fields, value, key, n)
 
-    async def _handled(self, todo: list[_Ready], failures: dict[str, str]) -> list[Item]:
+    async def _handled(self, todo: list[_Ready], failures: Fields) -> list[Item]:
         """Run the handler: once for the whole batch when the subscription has
         ``handle_batch`` (and the batch holds more than one entry), else — or when the
         batch call raises — once per entry, so one bad entry cannot fail the rest."""
@@ -412,7 +413,7 @@ class StreamWorker:
             return self._dead_letter(entry.msg_id, entry.fields, "emit_unencodable", _error_text(exc), entry.deliveries)
         return Item(entry.msg_id, entry.key, encoded)
 
-    def _failed(self, failures: dict[str, str], msg_id: str, code: str, exc: Exception) -> None:
+    def _failed(self, failures: Fields, msg_id: str, code: str, exc: Exception) -> None:
         self._m.failed.inc()
         failures[msg_id] = json.dumps({"code": code, "error": _error_text(exc)})
         self.log.warning(code, message_id=msg_id, error=type(exc).__name__)

@@ -111,9 +111,10 @@ def _read_line(line: str, context: InputContext) -> bool:
         return True
     if line.startswith(ANALYZED_PREFIX):
         items = [_analyzed(item) for item in line[len(ANALYZED_PREFIX) :].split(",")]
-        if not items or None in items:
+        found = [i for i in items if i is not None]
+        if not items or len(found) < len(items):
             return False
-        context.already_analyzed += items
+        context.already_analyzed += found
         return True
     if line.startswith(SQL_PREFIX):
         sql = line[len(SQL_PREFIX) :].strip()

@@ -16,6 +16,8 @@ its data (AOF) and is taken over by the next command, never started twice.
 
 from __future__ import annotations
 
+from typing import IO
+
 import fcntl
 import shutil
 import subprocess
@@ -52,7 +54,7 @@ class EmbeddedRedis:
         self.appendonly = appendonly
         self.started_here = False
         self._proc: subprocess.Popen | None = None
-        self._user = None  # the shared lock held while this command uses the server
+        self._user: IO[str] | None = None  # the shared lock held while this command uses the server
 
     @property
     def url(self) -> str:

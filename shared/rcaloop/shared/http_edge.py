@@ -24,11 +24,12 @@ from __future__ import annotations
 import unicodedata
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
+from typing import Any
 from urllib.parse import parse_qsl, unquote_to_bytes
 
 from fastapi import HTTPException, Request
 from starlette.datastructures import Headers
-from starlette.types import ASGIApp, Receive, Scope, Send
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from rcaloop.shared.http_errors import api_error, error_response
 from rcaloop.shared.logs import get_logger
@@ -145,9 +146,9 @@ class EdgeMiddleware:
             scope.setdefault("state", {})["principal"] = principal
         if (declared := _declared_length(scope)) is not None and declared > self.max_body:
             return await _answer(BodyTooLarge(self.max_body), scope, receive, send)
-        started = False
+        started, received = False, 0
 
-        async def limited() -> dict:
+        async def limited() -> Message:
             nonlocal received
             message = await receive()
             if message["type"] == "http.request":
@@ -156,12 +157,11 @@ class EdgeMiddleware:
                     raise BodyTooLarge(self.max_body)
             return message
 
-        async def watched(message: dict) -> None:
+        async def watched(message: Message) -> None:
             nonlocal started
             started = started or message["type"] == "http.response.start"
             await send(message)
 
-        received = 0
         try:
             await self.app(scope, limited, watched)
         except BodyTooLarge as exc:  # read outside a route (FastAPI answers it inside one)
@@ -189,7 +189,8 @@ class EdgeMiddleware:
 
 
 async def _answer(exc: HTTPException, scope: Scope, receive: Receive, send: Send) -> None:
-    await error_response(exc.status_code, exc.detail["code"], exc.detail["message"], exc.headers)(scope, receive, send)
+    detail: Any = exc.detail  # api_error's body: code and message
+    await error_response(exc.status_code, detail["code"], detail["message"], exc.headers)(scope, receive, send)
 
 
 def principal(request: Request) -> Principal | None:

@@ -11,6 +11,7 @@ Needs FastAPI: imported only by services that serve routes (never by the harness
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from fastapi import FastAPI, HTTPException, Request
@@ -38,7 +39,7 @@ def api_error(status: int, code: str, message: str, *, headers: dict[str, str] |
     return HTTPException(status, detail={"code": code, "message": message, **extra}, headers=headers)
 
 
-def error_response(status: int, code: str, message: str, headers: dict[str, str] | None = None) -> JSONResponse:
+def error_response(status: int, code: str, message: str, headers: Mapping[str, str] | None = None) -> JSONResponse:
     """The one error body as a response, for code that answers outside a route (middleware)."""
     return JSONResponse({"error": {"code": code, "message": message}}, status_code=status, headers=headers)
 
@@ -49,14 +50,16 @@ def _error_body(status: int, detail: Any) -> dict[str, Any]:
     return {"error": {"code": _DEFAULT_CODES.get(status, f"http_{status}"), "message": str(detail)}}
 
 
-async def _http_error(_request: Request, exc: StarletteHTTPException) -> JSONResponse:
+async def _http_error(_request: Request, exc: Exception) -> JSONResponse:
+    assert isinstance(exc, StarletteHTTPException)  # registered for it alone
     return JSONResponse(_error_body(exc.status_code, exc.detail), status_code=exc.status_code,
                         headers=getattr(exc, "headers", None))
 
 
-async def _invalid_request(_request: Request, exc: RequestValidationError) -> JSONResponse:
+async def _invalid_request(_request: Request, exc: Exception) -> JSONResponse:
     """422 naming each mismatch by where it is (``body.decision``, ``query.limit``), never
     echoing the input (it may hold anything, a token included)."""
+    assert isinstance(exc, RequestValidationError)  # registered for it alone
     issues = [
         {"path": ".".join(str(p) for p in err.get("loc", ())) or "request", "message": err.get("msg", "invalid")}
         for err in exc.errors()[:_MAX_ISSUES]

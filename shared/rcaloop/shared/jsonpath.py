@@ -130,7 +130,8 @@ class Resolved:
 def resolve(document: Any, path: str | list[Segment] | tuple[Segment, ...]) -> Resolved:
     """Follow ``path`` into ``document``; raises ``PathSyntaxError`` for a malformed path."""
     segments = parse(path) if isinstance(path, str) else path
-    current, walked = document, []
+    current: Any = document
+    walked: list[Segment] = []
     for seg in segments:
         if isinstance(seg, int):
             ok = isinstance(current, list) and 0 <= seg < len(current)

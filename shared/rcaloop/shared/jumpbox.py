@@ -426,8 +426,8 @@ class Jumpbox:
         try:
             entries = await self._sftp.readdir(rdir)
         except Exception as exc:
-            missing = ("remote_dir_missing", f"{rdir}/ does not exist on the jumpbox ({self.target.display()})")
-            raise _remote_error(exc, f"listing {rdir}", missing=missing) from None
+            gone = ("remote_dir_missing", f"{rdir}/ does not exist on the jumpbox ({self.target.display()})")
+            raise _remote_error(exc, f"listing {rdir}", missing=gone) from None
         files = {
             _name(e.filename): int(e.attrs.size or 0)
             for e in entries

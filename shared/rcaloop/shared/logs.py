@@ -12,8 +12,10 @@ from __future__ import annotations
 
 import logging
 import sys
+from typing import Any
 
 import structlog
+from structlog.typing import EventDict, Processor
 
 from rcaloop.shared.secrets import redact_event
 
@@ -46,18 +48,19 @@ class _StderrHandler(logging.StreamHandler):
         pass
 
 
-def _redacted(logger, method: str, event: dict) -> dict:
+def _redacted(logger: Any, method: str, event: EventDict) -> EventDict:
     """``redact_event``, failing closed: an event the detector cannot read keeps only its name."""
     try:
-        return redact_event(logger, method, event)
+        return redact_event(logger, method, event if isinstance(event, dict) else dict(event))
     except Exception as exc:  # noqa: BLE001 - a log call must never raise into its caller
         return {"event": event.get("event"), "level": event.get("level"), "timestamp": event.get("timestamp"),
                 "redaction_failed": type(exc).__name__}
 
 
 def configure_logging(service: str, level: str = "INFO", fmt: str = "json") -> structlog.stdlib.BoundLogger:
-    renderer = structlog.processors.JSONRenderer() if fmt == "json" else structlog.dev.ConsoleRenderer(colors=False)
-    shared = [
+    renderer: Processor = (structlog.processors.JSONRenderer() if fmt == "json"
+                           else structlog.dev.ConsoleRenderer(colors=False))
+    shared: list[Processor] = [
         structlog.contextvars.merge_contextvars,
         structlog.processors.add_log_level,
         structlog.processors.TimeStamper(fmt="iso", utc=True),

@@ -16,13 +16,14 @@ behind a process that looks alive.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import ipaddress
 import logging
 import os
 import signal
 import socket
 import sys
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Coroutine, Iterator
 from contextvars import ContextVar
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
@@ -59,7 +60,7 @@ class Service:
     on_shutdown: list[Hook] = field(default_factory=list)
     http_router: Any = None  # a FastAPI APIRouter with full paths (/api/v1/…)
     http_guards: list[Any] = field(default_factory=list)  # rcaloop.shared.http_edge.Guard: who may call which prefix
-    background: list[Callable[[asyncio.Event], Awaitable[None]]] = field(default_factory=list)
+    background: list[Callable[[asyncio.Event], Coroutine[Any, Any, None]]] = field(default_factory=list)
     readiness: list[health.ReadinessCheck] = field(default_factory=list)  # why not ready (its store …), or None
 
 
@@ -212,9 +213,13 @@ def _http_server(services: list[Service], settings: RuntimeSettings, listener: s
     host, port = listener.getsockname()[:2]
     config = uvicorn.Config(http_app(services, settings, state), host=host, port=port, log_level="warning",
                             lifespan="off", log_config=None)
-    server = uvicorn.Server(config)
-    server.install_signal_handlers = lambda: None  # the host owns SIGTERM
-    return server
+    class HostedServer(uvicorn.Server):
+        @contextlib.contextmanager
+        def capture_signals(self) -> Iterator[None]:
+            """No handlers of its own: the host owns SIGTERM and SIGINT (stop, then drain)."""
+            yield
+
+    return HostedServer(config)
 
 
 def install_stop_signals(stop: asyncio.Event) -> None:

@@ -48,7 +48,7 @@ async def _lag(redis: aioredis.Redis, key: str, group: dict) -> int | None:
         return int(group["lag"])
     last = as_text(group.get("last-delivered-id", "0-0"))  # Redis 6.2 has no lag field: count what is after
     entries = await redis.xrange(key, min=f"({last}", max="+", count=100_000)
-    return len(entries)
+    return len(entries or [])
 
 
 async def stream_status(redis: aioredis.Redis, prefix: str = "") -> list[GroupStatus]:

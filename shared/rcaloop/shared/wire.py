@@ -17,6 +17,7 @@ from typing import Any, TypeVar
 
 import pydantic_core
 from pydantic import BaseModel, ValidationError
+from redis.typing import EncodableT, FieldT
 
 PAYLOAD_FIELD = "payload"
 M = TypeVar("M", bound=BaseModel)
@@ -111,8 +112,12 @@ def letter_fields(raw: dict, *, keep_payload: bool = True) -> dict[str, str]:
     return out
 
 
-def encode(model: BaseModel, **headers: str) -> dict[str, str]:
-    fields = {PAYLOAD_FIELD: model.model_dump_json()}
+Fields = dict[FieldT, EncodableT]
+"""An entry's fields as they are written (redis-py's types)."""
+
+
+def encode(model: BaseModel, **headers: str) -> Fields:
+    fields: Fields = {PAYLOAD_FIELD: model.model_dump_json()}
     fields.update({k: v for k, v in headers.items() if v})
     return fields
 

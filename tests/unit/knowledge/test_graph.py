@@ -78,3 +78,11 @@ def test_a_package_links_only_to_what_its_run_holds_and_verified_actions_need_th
     assert graph.package_graph(package, run, unresolved).remediations == ()
     alone = graph.package_graph(package, None, graph.review_node(review))
     assert (alone.promoted_run, alone.grounding, alone.remediations) == (None, (), ())
+
+
+def test_several_verified_actions_become_remediations_in_a_stable_order():
+    review, v = evaluation(), verdict()
+    package = core.promote(review, v).model_copy(
+        update={"verified_actions": ["scale the pool to 50", "roll back checkout-api to v2.13"]})
+    linked = graph.package_graph(package, graph.run_graph(v), graph.review_node(review))
+    assert [m.action for m in linked.remediations] == ["roll back checkout-api to v2.13", "scale the pool to 50"]

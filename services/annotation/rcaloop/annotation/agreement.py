@@ -58,7 +58,7 @@ def cohen_kappa(pairs: list[tuple[Hashable, Hashable]]) -> float | None:
 
 def krippendorff_alpha(units: list[list[Hashable]]) -> float | None:
     """Nominal alpha from the values each unit received (units with < 2 values ignored)."""
-    coincidence: Counter = Counter()
+    coincidence: dict[tuple[Any, Any], float] = defaultdict(float)
     for values in units:
         m = len(values)
         if m < 2:
@@ -68,7 +68,7 @@ def krippendorff_alpha(units: list[list[Hashable]]) -> float | None:
     n = sum(coincidence.values())
     if n <= 1:
         return None
-    totals: Counter = Counter()
+    totals: dict[Any, float] = defaultdict(float)
     for (a, _b), weight in coincidence.items():
         totals[a] += weight
     observed = sum(w for (a, b), w in coincidence.items() if a != b) / n

@@ -77,9 +77,10 @@ def build_router(state: ApiState) -> APIRouter:
     router = APIRouter(prefix="/api/v1", tags=["annotation"])
 
     def store() -> Store:
-        if state.store is None:
-            raise api_error(503, "store_unavailable", "the annotation store is not open yet")
-        return state.store
+        try:
+            return state.opened()
+        except StoreError as exc:
+            raise _store_error(exc) from None
 
     async def annotator(request: Request, _creds: HTTPAuthorizationCredentials | None = Depends(_bearer)) -> str:
         """The annotator the edge authenticated (``_bearer`` only declares the scheme in the API docs)."""
@@ -156,7 +157,7 @@ def build_router(state: ApiState) -> APIRouter:
             record, changed, issues = await submission.submit_annotation(state, task, document, who)
         except StoreError as exc:
             raise _store_error(exc) from None
-        if issues:
+        if record is None:  # a record exactly when there are no findings
             return _refusal(422, issues)
         return JSONResponse(status_code=201 if changed else 200, content=record.model_dump(mode="json"))
 
@@ -169,7 +170,7 @@ def build_router(state: ApiState) -> APIRouter:
             raise api_error(403, "not_your_annotation", f"annotation {annotation_id!r} belongs to another annotator")
         task = await store().task(owner[2]) if owner[2] else None
         annotation, issues = await submission.validate_annotation(state, document, task)
-        if issues:
+        if annotation is None:
             return _refusal(422, issues)
         try:
             record, changed = await store().save_annotation(
@@ -194,7 +195,7 @@ def build_router(state: ApiState) -> APIRouter:
             record, changed, issues = await submission.submit_evaluation(state, document, analysis_hash, who, task_id)
         except StoreError as exc:
             raise _store_error(exc) from None
-        if issues:
+        if record is None:  # a record exactly when there are no findings
             return _refusal(422, issues)
         return JSONResponse(status_code=201 if changed else 200, content=record.model_dump(mode="json"))
 

@@ -60,7 +60,7 @@ def build(settings: AnnotationSettings | None = None) -> Service:
 
     async def handle_batch(batch: list[HarnessVerdict]) -> list[list[Emit]]:
         tasks = [core.review_task_for(verdict, overlap=settings.review_overlap) for verdict in batch]
-        await state.store.add_verdicts(list(zip(batch, tasks, strict=True)))  # one commit per batch
+        await state.opened().add_verdicts(list(zip(batch, tasks, strict=True)))  # one commit per batch
         return [[Emit(Stream.REVIEW_TASKS, task, {"producer": "annotation"})] for task in tasks]
 
     async def handle(verdict: HarnessVerdict) -> list[Emit]:
@@ -70,14 +70,14 @@ def build(settings: AnnotationSettings | None = None) -> Service:
         found = artifacts.artifacts_of(
             record, settings.review_artifact_max_bytes, settings.review_artifacts_max_total_bytes
         )
-        await state.store.add_artifacts(record.analysis_hash, record.job_id, found)
+        await state.opened().add_artifacts(record.analysis_hash, record.job_id, found)
         return []
 
     async def drain_outbox(stop: asyncio.Event) -> None:
         shared = host_redis()
         redis = shared or connect(redis_url(settings))
         try:
-            await OutboxPublisher(state.store, redis, settings).run(stop, settings.outbox_interval_ms / 1000)
+            await OutboxPublisher(state.opened(), redis, settings).run(stop, settings.outbox_interval_ms / 1000)
         finally:
             if shared is None:
                 await redis.aclose()

@@ -54,8 +54,8 @@ def artifacts_of(
     as ``capture.json``. A file over ``max_file_bytes``, or past ``max_total_bytes`` for the whole
     record, is listed but not kept."""
     if record.kind == "step_files" and isinstance(record.content, dict):
-        items = [(n, v) for n, v in record.content.items() if _named(n)]
-        raw = [(_named(n), "json", json.dumps(v, ensure_ascii=False)) for n, v in items]
+        raw = [(named, "json", json.dumps(v, ensure_ascii=False))
+               for n, v in record.content.items() if (named := _named(n))]
     elif isinstance(record.content, str):
         raw = [(_SINGLE.get(record.kind, "output.txt"), "text", record.content)]
     else:

@@ -13,7 +13,7 @@ import json
 import sys
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TextIO
 
 import typer
 from pydantic import ValidationError
@@ -190,6 +190,7 @@ def register(app: typer.Typer, deps: CliDeps) -> None:
             latest: dict[str, dict[str, Any]] = {}
             for rec in records:  # oldest first: the last stored annotation of a job wins
                 latest[rec["job_id"]] = rec
+            assert out is not None  # checked before the store was opened
             try:
                 for rec in latest.values():
                     files.write_annotation(out, Annotation.model_validate(rec["annotation"]))
@@ -297,10 +298,10 @@ def register(app: typer.Typer, deps: CliDeps) -> None:
             draft = files.read_draft(draft_path, job_id)
         except files.AnnotationFileError as exc:
             fail(f"{exc} (run with --fresh to discard it)")
-        stream, interactive = (None, False)
+        stream: TextIO
         if answers is not None:
             try:
-                stream = answers.open(encoding="utf-8")
+                stream, interactive = answers.open(encoding="utf-8"), False
             except OSError as exc:
                 fail(f"{answers}: cannot be read ({exc.strerror})")
         else:

@@ -63,8 +63,9 @@ def finalize_evaluation(evaluation: OperatorEvaluation, analysis_hash: str, anno
     ``verified_actions`` is replaced by the action the operator confirmed worked.
     """
     verified = []
-    if evaluation.resolution_outcome in VERIFYING_OUTCOMES and (evaluation.action_that_worked or "").strip():
-        verified = [evaluation.action_that_worked.strip()]
+    action = (evaluation.action_that_worked or "").strip()
+    if evaluation.resolution_outcome in VERIFYING_OUTCOMES and action:
+        verified = [action]
     return evaluation.model_copy(
         update={
             "analysis_hash": analysis_hash,

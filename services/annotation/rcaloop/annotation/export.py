@@ -47,7 +47,7 @@ COLUMNS: tuple[str, ...] = (
 
 
 def _alt_categories(alternatives: Any) -> list[str]:
-    return [a.get("category") for a in alternatives or [] if isinstance(a, dict) and a.get("category")]
+    return [c for a in alternatives or [] if isinstance(a, dict) and (c := a.get("category"))]
 
 
 def record(

@@ -27,7 +27,7 @@ from rcaloop.annotation import core
 from rcaloop.annotation.artifacts import Artifact, loaded
 from rcaloop.annotation.tables import (
     analysis_artifacts,
-    annotations,
+    stored_annotations,
     annotator_tokens,
     artifact_blobs,
     assignments,
@@ -185,7 +185,9 @@ class Store:
                     sa.select(review_tasks.c.analysis_hash).where(review_tasks.c.analysis_hash.in_(hashes))))
                 have_verdicts = set(await conn.scalars(
                     sa.select(verdicts.c.analysis_hash).where(verdicts.c.analysis_hash.in_(hashes))))
-                created, verdict_rows, task_rows = [], {}, {}
+                created: list[bool] = []
+                verdict_rows: dict[str, dict[str, Any]] = {}
+                task_rows: dict[str, dict[str, Any]] = {}
                 for verdict, task in pairs:
                     new = task.analysis_hash not in have_tasks and task.analysis_hash not in task_rows
                     created.append(new)
@@ -495,7 +497,7 @@ class Store:
         now = utcnow()
         async with self.engine.begin() as conn:
             row = (
-                await conn.execute(sa.select(annotations).where(annotations.c.annotation_id == annotation_id))
+                await conn.execute(sa.select(stored_annotations).where(stored_annotations.c.annotation_id == annotation_id))
             ).first()
             if row is not None and row.annotator != annotator:
                 raise StoreError(
@@ -509,7 +511,7 @@ class Store:
             values = dict(annotation=body, revision=revision, updated_at=now)
             if row is None:
                 await conn.execute(
-                    annotations.insert().values(
+                    stored_annotations.insert().values(
                         annotation_id=annotation_id,
                         task_id=task_id,
                         analysis_hash=analysis_hash,
@@ -521,7 +523,7 @@ class Store:
                 )
             else:
                 await conn.execute(
-                    annotations.update().where(annotations.c.annotation_id == annotation_id).values(**values)
+                    stored_annotations.update().where(stored_annotations.c.annotation_id == annotation_id).values(**values)
                 )
             record = AnnotationRecord(
                 annotation_id=annotation_id,
@@ -541,8 +543,8 @@ class Store:
         async with self.engine.connect() as conn:
             row = (
                 await conn.execute(
-                    sa.select(annotations.c.annotator, annotations.c.analysis_hash, annotations.c.task_id).where(
-                        annotations.c.annotation_id == annotation_id
+                    sa.select(stored_annotations.c.annotator, stored_annotations.c.analysis_hash, stored_annotations.c.task_id).where(
+                        stored_annotations.c.annotation_id == annotation_id
                     )
                 )
             ).first()
@@ -676,12 +678,12 @@ class Store:
     async def annotation_rows(self, *, since: datetime | None = None) -> list[dict[str, Any]]:
         """Every stored annotation with its task's overlap and verdict, oldest first (export, agreement)."""
         query = (
-            sa.select(annotations, verdicts.c.verdict.label("harness"))
-            .select_from(annotations.outerjoin(verdicts, verdicts.c.analysis_hash == annotations.c.analysis_hash))
-            .order_by(annotations.c.created_at, annotations.c.annotation_id)
+            sa.select(stored_annotations, verdicts.c.verdict.label("harness"))
+            .select_from(stored_annotations.outerjoin(verdicts, verdicts.c.analysis_hash == stored_annotations.c.analysis_hash))
+            .order_by(stored_annotations.c.created_at, stored_annotations.c.annotation_id)
         )
         if since is not None:
-            query = query.where(annotations.c.updated_at >= since)
+            query = query.where(stored_annotations.c.updated_at >= since)
         async with self.engine.connect() as conn:
             rows = (await conn.execute(query)).mappings().all()
         return [dict(r) for r in rows]

@@ -16,7 +16,7 @@ from rcaloop.annotation import core, files, validation
 from rcaloop.annotation.auth import Annotators
 from rcaloop.annotation.review_files import files_for
 from rcaloop.annotation.settings import AnnotationSettings
-from rcaloop.annotation.store import Store
+from rcaloop.annotation.store import Store, StoreError
 from rcaloop.contracts import Annotation, AnnotationRecord, Issue, OperatorEvaluation, ReviewTask
 from rcaloop.shared.jsonpath import render
 from rcaloop.shared.logs import get_logger
@@ -30,6 +30,12 @@ class ApiState:
     settings: AnnotationSettings
     annotators: Annotators
     store: Store | None = None
+
+    def opened(self) -> Store:
+        """The store, once the service's startup hook opened it (the routes answer 503 before)."""
+        if self.store is None:
+            raise StoreError(503, "store_unavailable", "the annotation store is not open yet")
+        return self.store
 
 
 async def identify(state: ApiState, token: str | None) -> str | None:
@@ -76,11 +82,11 @@ async def submit_annotation(
     state: ApiState, task: ReviewTask, document: Any, who: str
 ) -> tuple[AnnotationRecord | None, bool, list[Issue]]:
     """(record, changed, findings) for a leased task; a lost lease raises before the body is judged."""
-    await state.store.require_lease(task.task_id, who)
+    await state.opened().require_lease(task.task_id, who)
     annotation, issues = await validate_annotation(state, document, task)
-    if issues:
+    if annotation is None:
         return None, False, issues
-    record, changed = await state.store.save_annotation(
+    record, changed = await state.opened().save_annotation(
         annotation, annotator=who, analysis_hash=task.analysis_hash, task_id=task.task_id
     )
     write_file(state.settings, annotation)
@@ -111,7 +117,7 @@ async def submit_evaluation(
         return None, False, pydantic_issues(exc, "EVL001")
     if issues := core.evaluation_issues(evaluation):
         return None, False, issues
-    record, changed = await state.store.save_evaluation(
+    record, changed = await state.opened().save_evaluation(
         evaluation, annotator=who, task_id=task_id, lease_required=task_id is not None
     )
     return record, changed, []

@@ -70,7 +70,7 @@ assignments = sa.Table(
     sa.UniqueConstraint("task_id", "annotator", name="uq_assignment_annotator"),
 )
 
-annotations = sa.Table(
+stored_annotations = sa.Table(  # not `annotations`: that name is the __future__ feature
     "annotations",
     metadata,
     sa.Column("annotation_id", sa.String(64), primary_key=True),

@@ -22,7 +22,7 @@ from fastapi.responses import FileResponse, HTMLResponse, JSONResponse, Redirect
 
 from rcaloop.annotation import core, submission, ui_view
 from rcaloop.annotation.review_files import files_for
-from rcaloop.annotation.store import StoreError
+from rcaloop.annotation.store import Store, StoreError
 from rcaloop.annotation.submission import ApiState
 from rcaloop.contracts import HarnessVerdict, Issue, ReviewTask
 from rcaloop.contracts.common import CATEGORIES
@@ -112,6 +112,12 @@ def build_router(state: ApiState) -> APIRouter:
     def refused(exc: StoreError):
         return api_error(exc.status, exc.code, exc.message)
 
+    def store() -> Store:
+        try:
+            return state.opened()
+        except StoreError as exc:
+            raise refused(exc) from None
+
     async def ui_caller(request: Request) -> str:
         """The reviewer behind a page's script call; the custom header keeps other sites out."""
         if request.headers.get(UI_HEADER) != "1":
@@ -119,8 +125,7 @@ def build_router(state: ApiState) -> APIRouter:
         who = await reviewer(request)
         if who is None:
             raise api_error(401, "unauthorized", "sign in again")
-        if state.store is None:
-            raise api_error(503, "store_unavailable", "the store is not open yet")
+        store()
         return who
 
     # -- sign in ------------------------------------------------------------------------
@@ -181,7 +186,7 @@ def build_router(state: ApiState) -> APIRouter:
             "red_flags": red_flags if red_flags in ("yes", "no") else "",
             "q": q.strip()[:200],
         }
-        rows = await state.store.list_tasks(
+        rows = await store().list_tasks(
             state=filters["state"] or None,
             kind=filters["kind"] or None,
             verdict=filters["verdict"] or None,
@@ -190,14 +195,14 @@ def build_router(state: ApiState) -> APIRouter:
             search=filters["q"] or None,
             limit=200,
         )
-        mine = {r["task"]["task_id"]: await state.store.lease_of(r["task"]["task_id"], who) for r in rows}
+        mine = {r["task"]["task_id"]: await store().lease_of(r["task"]["task_id"], who) for r in rows}
         return page(
             "queue.html",
             who=who,
             rows=rows,
             mine=mine,
             filters=filters,
-            progress=await state.store.progress(),
+            progress=await store().progress(),
             verdicts=VERDICTS,
             case_types=CASE_TYPES,
             note=note[:200],
@@ -209,7 +214,7 @@ def build_router(state: ApiState) -> APIRouter:
         if who is None:
             return to_login()
         kind = (await form(request)).get("kind") or None
-        lease = await state.store.claim(
+        lease = await store().claim(
             who, state.settings.review_lease_s, kind=kind if kind in ("annotation", "operator_evaluation") else None
         )
         return to_task(lease.task.task_id) if lease else to_queue("Nothing left to review.")
@@ -220,7 +225,7 @@ def build_router(state: ApiState) -> APIRouter:
         if who is None:
             return to_login()
         try:
-            await state.store.claim_task(task_id, who, state.settings.review_lease_s)
+            await store().claim_task(task_id, who, state.settings.review_lease_s)
         except StoreError as exc:
             return to_queue(exc.message)
         return to_task(task_id)
@@ -231,7 +236,7 @@ def build_router(state: ApiState) -> APIRouter:
         if who is None:
             return to_login()
         with contextlib.suppress(StoreError):  # already gone: leaving is still leaving
-            await state.store.release(task_id, who)
+            await store().release(task_id, who)
         return to_queue(f"Left task {task_id}; it is back in the queue.")
 
     # -- a task -------------------------------------------------------------------------
@@ -239,16 +244,16 @@ def build_router(state: ApiState) -> APIRouter:
         """What a page's script reads: the task, the reviewer's draft and lease, and ``extra``."""
         return {
             "task_id": task.task_id if task else None,
-            "draft": await state.store.draft(task.task_id, who) if task else None,
+            "draft": await store().draft(task.task_id, who) if task else None,
             "lease": lease,
             "lease_s": state.settings.review_lease_s,
             **extra,
         }
 
     async def loaded(task_id: str) -> tuple[ReviewTask, HarnessVerdict] | None:
-        task = await state.store.task(task_id)
-        found = await state.store.verdict(task.analysis_hash) if task else None
-        return (task, found[0]) if found else None
+        task = await store().task(task_id)
+        found = await store().verdict(task.analysis_hash) if task else None
+        return (task, found[0]) if task and found else None
 
     def verdict_view(verdict: HarnessVerdict) -> dict[str, Any]:
         maxima: dict[str, float] = {}
@@ -273,12 +278,12 @@ def build_router(state: ApiState) -> APIRouter:
         if found is None:
             return page("missing.html", status=404, who=who, what=f"review task {task_id}")
         task, verdict = found
-        lease = await state.store.lease_of(task_id, who)
+        lease = await store().lease_of(task_id, who)
         if task.kind == "operator_evaluation":
             return await incident(task.analysis_hash, who, task=task, lease=lease)
         agent = (verdict.parsed.diagnosis or Diagnosis()).model_dump(mode="json")
         job_id = task.job_id or ""
-        run_files = await files_for(state.store, state.settings.rcaloop_analysis_root, job_id or None, task.analysis_hash)
+        run_files = await files_for(store(), state.settings.rcaloop_analysis_root, job_id or None, task.analysis_hash)
         checks = ui_view.evidence_checks(agent.get("evidence") or [], run_files, job_id or None)
         category = (agent.get("root_cause") or {}).get("category")
         data = await script_data(
@@ -309,7 +314,7 @@ def build_router(state: ApiState) -> APIRouter:
     @router.post("/ui/tasks/{task_id}/extend")
     async def extend(task_id: str, request: Request, who: str = Depends(ui_caller)):
         try:
-            expires = await state.store.extend(task_id, who, state.settings.review_lease_s)
+            expires = await store().extend(task_id, who, state.settings.review_lease_s)
         except StoreError as exc:
             raise refused(exc) from None
         return json_answer(200, {"task_id": task_id, "expires_at": expires})
@@ -319,35 +324,35 @@ def build_router(state: ApiState) -> APIRouter:
         body = await json_body(request)
         if not isinstance(body, dict):
             raise api_error(422, "invalid_draft", "a draft is a JSON object")
-        if await state.store.task(task_id) is None:
+        if await store().task(task_id) is None:
             raise api_error(404, "task_not_found", f"no review task {task_id!r}")
-        await state.store.save_draft(task_id, who, body)
+        await store().save_draft(task_id, who, body)
         return Response(status_code=204)
 
     @router.post("/ui/tasks/{task_id}/annotation")
     async def submit(task_id: str, request: Request, who: str = Depends(ui_caller)):
-        task = await state.store.task(task_id)
+        task = await store().task(task_id)
         if task is None or task.kind != "annotation":
             raise api_error(404, "task_not_found", f"no annotation task {task_id!r}")
         try:
             record, _changed, issues = await submission.submit_annotation(state, task, await json_body(request), who)
         except StoreError as exc:
             raise refused(exc) from None
-        if issues:
+        if record is None:  # a record exactly when there are no findings
             return json_answer(422, {"valid": False, "errors": _issues(issues)})
-        await state.store.drop_draft(task_id, who)
+        await store().drop_draft(task_id, who)
         return json_answer(200, {"valid": True, "annotation_id": record.annotation_id})
 
     # -- the incident view (alert RCAs) ----------------------------------------------------
     async def incident(
         analysis_hash: str, who: str, task: ReviewTask | None = None, lease: dict[str, Any] | None = None
     ):
-        found = await state.store.verdict(analysis_hash)
+        found = await store().verdict(analysis_hash)
         if found is None:
             return page("missing.html", status=404, who=who, what=f"analysis {analysis_hash}")
         verdict, subject = found
-        latest = await state.store.latest_verdict(subject)
-        view = core.incident_view(subject, analysis_hash, latest, await state.store.evaluations_for(subject))
+        latest = await store().latest_verdict(subject)
+        view = core.incident_view(subject, analysis_hash, latest, await store().evaluations_for(subject))
         data = await script_data(task, who, lease, analysis_hash=analysis_hash)
         return page(
             "incident.html",
@@ -375,8 +380,8 @@ def build_router(state: ApiState) -> APIRouter:
     async def evaluate(analysis_hash: str, request: Request, who: str = Depends(ui_caller)):
         body = await json_body(request)
         task_id = body.pop("task_id", None) if isinstance(body, dict) else None
-        task = await state.store.task(task_id) if isinstance(task_id, str) else None
-        lease = await state.store.lease_of(task.task_id, who) if task else None
+        task = await store().task(task_id) if isinstance(task_id, str) else None
+        lease = await store().lease_of(task.task_id, who) if task else None
         if task is not None and (task.analysis_hash != analysis_hash or (lease or {}).get("status") != "leased"):
             task = None  # no lease held: an evaluation from the incident view, bound to the analysis
         try:
@@ -385,10 +390,10 @@ def build_router(state: ApiState) -> APIRouter:
             )
         except StoreError as exc:
             raise refused(exc) from None
-        if issues:
+        if record is None:  # a record exactly when there are no findings
             return json_answer(422, {"valid": False, "errors": _issues(issues)})
         if task is not None:
-            await state.store.drop_draft(task.task_id, who)
+            await store().drop_draft(task.task_id, who)
         return json_answer(200, {"valid": True, "evaluation_id": record.annotation_id})
 
     # -- static assets (served from the package; nothing from another host) ---------------

@@ -289,10 +289,10 @@ def _bad_path(ctx: Context) -> Iterator[Finding]:
 
 def _unresolved(ctx: Context) -> Iterator[Finding]:
     for i, item in ctx.evidence():
-        resolved = ctx.resolved(i, item)
-        if resolved is not None and not resolved.found:
+        resolved, located = ctx.resolved(i, item), ctx.located(item)
+        if resolved is not None and located is not None and not resolved.found:
             yield (
-                f"evidence[{i}].json_path {item['json_path']!r} does not resolve in {ctx.located(item).name}"
+                f"evidence[{i}].json_path {item['json_path']!r} does not resolve in {located.name}"
                 f" (stops after {resolved.failed_at})",
                 f"evidence[{i}].json_path",
             )

@@ -378,7 +378,7 @@ class Walkthrough:
         )
         out: dict[str, Any] = {
             "difficulty": self.step5.get("difficulty"),
-            "difficulty_score": int(agent_score) if usable else agent_score,
+            "difficulty_score": int(agent_score) if usable and agent_score is not None else agent_score,
             "difficulty_justification": self.step5.get("difficulty_justification"),
         }
         if not usable:

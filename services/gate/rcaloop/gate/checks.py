@@ -66,7 +66,8 @@ def _causal_order(case: EvalCase, parsed: ParsedRCA, verdict: HarnessVerdict) ->
     misses = [_in_order(t, phrases) for t in texts]
     if any(not m for m in misses):
         return True, " -> ".join(phrases)
-    return False, f"not stated in causal order: {', '.join(min(misses, key=len))}"
+    fewest = min(misses, key=len)
+    return False, f"not stated in causal order: {', '.join(fewest)}"
 
 
 def _competing(case: EvalCase, parsed: ParsedRCA, verdict: HarnessVerdict) -> Outcome:

@@ -23,7 +23,8 @@ from rcaloop.gate.agent_input import build_input
 from rcaloop.gate.cases import EvalCase, dump_cases, load_cases
 from rcaloop.gate.evaluation import CASE_TYPES, CaseResult, EvalReport, build_report, evaluate_one
 from rcaloop.gate.mutations import MUTATIONS, mutate
-from rcaloop.gate.novel_e2e import E2EReport, Refused, capture_from_output, load_captures, load_incidents, run_novel_e2e
+from rcaloop.gate.novel_e2e import (E2EReport, Capture, Incident, Refused, Unscored, capture_from_output, load_captures,
+                                    load_incidents, run_novel_e2e)
 from rcaloop.shared.cli_deps import CliDeps
 from rcaloop.shared.sources import SourceError, load_result, read_step_files
 from rcaloop.shared.cli_output import err, fail, out, read_text_input
@@ -222,7 +223,7 @@ def register(app: typer.Typer, deps: CliDeps) -> None:
                     progress.advance(task)
                     durations[r.case_id] = r.duration_s
                     if r.output is None:
-                        errors[r.case_id] = r.error
+                        errors[r.case_id] = r.error or Issue(code="EV002", message=f"{r.case_id}: agent printed nothing")
                     else:
                         case = by_id[r.case_id]
                         raws[r.case_id] = RawResult(
@@ -232,7 +233,7 @@ def register(app: typer.Typer, deps: CliDeps) -> None:
             if cases and len(errors) == len(cases):
                 first = next(iter(errors.values()))
                 fail(f"the agent produced no output for any of the {len(cases)} cases ({first.code} {first.message})")
-        else:
+        elif captures is not None:
             raws = _load_outputs(captures, by_id, inputs)
 
         def analyze(raw: RawResult):
@@ -296,6 +297,7 @@ def register(app: typer.Typer, deps: CliDeps) -> None:
         if (captures is None) == (incidents is None) or (incidents is None) != (agent_cmd is None):
             fail("give --captures FILE, or --incidents FILE with --agent-cmd CMD")
         source = captures or incidents
+        assert source is not None  # exactly one of the two, checked above
         try:
             items, issues = (load_captures if captures else load_incidents)(read_text_input(source, "captures" if captures else "incidents"))
         except Refused as exc:
@@ -305,20 +307,21 @@ def register(app: typer.Typer, deps: CliDeps) -> None:
             fail(f"{source}: fix the file first")
         if not items:
             fail(f"{source}: nothing to score")
+        scored: list[Capture | Unscored] = [i for i in items if isinstance(i, Capture)]  # all of them with --captures
         if agent_cmd is not None:
             try:
                 argv = agent_runner.split_command(agent_cmd)
             except ValueError as exc:
                 fail(str(exc))
-            by_id = {i.capture_id: i for i in items}
+            by_id = {i.capture_id: i for i in items if isinstance(i, Incident)}  # all of them with --incidents
             runs: dict[str, agent_runner.AgentRun] = {}
             with _progress() as progress:
                 task = progress.add_task("running agent", total=len(items))
-                for r in agent_runner.run_all(argv, {i.capture_id: i.input for i in items}, timeout=timeout, parallel=parallel):
+                for r in agent_runner.run_all(argv, {i.capture_id: i.input for i in by_id.values()}, timeout=timeout, parallel=parallel):
                     runs[r.case_id] = r
                     progress.advance(task)
-            items = [capture_from_output(by_id[cid], runs[cid].output, runs[cid].error) for cid in by_id]
-        report = run_novel_e2e(items, lambda raw: deps.analyze(raw, registry))
+            scored = [capture_from_output(by_id[cid], runs[cid].output, runs[cid].error) for cid in by_id]
+        report = run_novel_e2e(scored, lambda raw: deps.analyze(raw, registry))
         _write(junit_file, _e2e_junit(report), "JUnit XML")
         if as_json:
             typer.echo(report.model_dump_json(indent=2))

@@ -89,7 +89,7 @@ def compute_metrics(facts: StoredFacts) -> tuple[dict[str, Any], dict[str, str],
         for e in evals
         if e.case_type == "known" and e.expected_family
     ]
-    top1 += [r.annotation.category_correct for r in annots if isinstance(r.annotation.category_correct, bool)]
+    top1 += [r.annotation.category_correct for r in annots if r.annotation and isinstance(r.annotation.category_correct, bool)]
     metrics["known_top1"] = _rate(top1)
     if metrics["known_top1"] is None:
         missing["known_top1"] = "no reviewed known-family incident (operator evaluation with expected_family, or annotation with category_correct)"
@@ -108,7 +108,7 @@ def compute_metrics(facts: StoredFacts) -> tuple[dict[str, Any], dict[str, str],
     for r in annots:
         verdict = by_hash.get(r.analysis_hash)
         diag = verdict.parsed.diagnosis if verdict else None
-        if diag is None:
+        if diag is None or r.annotation is None:
             continue
         reviewer = {_evidence_key(e) for e in r.annotation.evidence}
         for item in diag.evidence:

@@ -84,12 +84,12 @@ def _load(text: str, model: type[M]) -> tuple[list[M], list[Issue]]:
             "only captured post-harness responses; remove the injected hypothesis and export real captures."
         )
     loaded: list[M] = []
-    for line, value in items:
+    for at, value in items:
         try:
             loaded.append(model.model_validate(value))
         except ValidationError as exc:
             problems = "; ".join(f"{'.'.join(map(str, e['loc'])) or '<root>'}: {e['msg']}" for e in exc.errors()[:5])
-            issues.append(Issue(code="NE002", message=f"not a {model.__name__.lower()}: {problems}", line=line))
+            issues.append(Issue(code="NE002", message=f"not a {model.__name__.lower()}: {problems}", line=at))
     return loaded, issues
 
 

@@ -16,7 +16,7 @@ import uuid
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Any
+from typing import Any, TypeGuard
 
 from rcaloop.contracts import GateDecision, KnowledgeEvent
 from rcaloop.contracts.common import utcnow
@@ -167,7 +167,7 @@ def compare_with_staging(gate: GateResult, staging: GateDecision, max_regression
         if rule.kind not in COMPARED_KINDS:
             continue
         old, new = before.get(rule.metric), now.get(rule.metric)
-        if not all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in (old, new)):
+        if not (_number(old) and _number(new)):
             regressed.append(rule.metric)
             deltas[rule.metric] = {"staging": old, "shadow": new, "delta": None}
             continue
@@ -184,6 +184,10 @@ def compare_with_staging(gate: GateResult, staging: GateDecision, max_regression
         "deltas": deltas,
         "regressed": regressed,
     }
+
+
+def _number(value: Any) -> TypeGuard[int | float]:
+    return isinstance(value, int | float) and not isinstance(value, bool)
 
 
 def _shadow_vs_staging(p: Promotion) -> str | None:

@@ -25,7 +25,7 @@ def text_sections(text: str) -> dict[str, str]:
         name = _SECTION_NAMES.get(m.group(1).strip().lower().rstrip(":")) if m else None
         if heading and not name:
             current = None
-        elif name:
+        elif name and m:
             current = name
             found.setdefault(name, [])
             if m.group(2).strip():

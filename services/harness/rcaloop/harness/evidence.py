@@ -167,7 +167,7 @@ def _expand(artifact: EvidenceArtifact) -> list[tuple[EvidenceArtifact, str | No
     ]
     if not items:
         return [(artifact, None, value)]
-    out = []
+    out: list[tuple[EvidenceArtifact, str | None, Any]] = []
     for key, i, item in items:
         source = item.get("source") if isinstance(item.get("source"), str) else artifact.source
         sub = artifact.model_copy(update={"source": source, "title": artifact.title or key, "text": ""})
@@ -303,7 +303,7 @@ class _Run:
 def _reference(parsed: ParsedRCA) -> datetime | None:
     if parsed.incident_started_at is not None:
         return _utc(parsed.incident_started_at)
-    seen = [_utc(a.observed_at) for a in parsed.artifacts if a.observed_at is not None]
+    seen = [when for a in parsed.artifacts if (when := _utc(a.observed_at)) is not None]
     return max(seen) if seen else None
 
 

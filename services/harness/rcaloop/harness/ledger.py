@@ -111,7 +111,8 @@ def trace(item: TraceItem, evidence: list[Evidence]) -> tuple[Evidence | None, s
         if result is not None and result.problem != "unresolved":
             found = result
     if found is not None:
-        return None, f"{PROBLEMS.get(found.problem, found.problem)} at {item.json_path} in {where}"
+        problem = found.problem or "unresolved"
+        return None, f"{PROBLEMS.get(problem, problem)} at {item.json_path} in {where}"
     return None, f"json_path {item.json_path} does not resolve in {where}"
 
 
@@ -395,16 +396,16 @@ def build(draft: Draft) -> Ledger:
                     rec_links[i].add(ev, "quote")
         add("recommendation", rec.action, rec_links[i], f"recommendations[{i}]")
     for origin, links, text, i in observations:
-        claim = add("observation", text, links, origin)
+        entry = add("observation", text, links, origin)
         if i in draft.dropped_traces:
-            claim.status, claim.note = "dropped", draft.dropped_traces[i]
+            entry.status, entry.note = "dropped", draft.dropped_traces[i]
         if not _is_report_line(draft.traces[i]):
-            cited.append(claim)
+            cited.append(entry)
     for origin, links, text, i in extra:
         kind = draft.agent_claims[i].kind
-        claim = add("observation" if kind == "other" else kind, text, links, origin)
+        entry = add("observation" if kind == "other" else kind, text, links, origin)
         if i in draft.dropped_agent_claims:
-            claim.status, claim.note = "dropped", draft.dropped_agent_claims[i]
+            entry.status, entry.note = "dropped", draft.dropped_agent_claims[i]
         if draft.agent_claims[i].evidence_ids:
-            cited.append(claim)
+            cited.append(entry)
     return Ledger(claims=claims, root=root, cited=cited, unknown_ids=index.unknown)

@@ -66,7 +66,7 @@ def _locate(draft: Draft, i: int) -> str | None:
     def hit(value: object) -> bool:
         if item.exact_value is not None:
             return jsonpath.values_equal(item.exact_value, value)
-        return isinstance(value, str) and item.exact_quote in value
+        return isinstance(value, str) and item.exact_quote is not None and item.exact_quote in value
 
     found: list[str] = []
     for ev in draft.evidence:

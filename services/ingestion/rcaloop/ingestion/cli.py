@@ -14,7 +14,7 @@ from pathlib import Path
 import typer
 from pydantic import ValidationError
 from rich.markup import escape
-from rich.progress import BarColumn, DownloadColumn, Progress, TextColumn, TransferSpeedColumn
+from rich.progress import BarColumn, DownloadColumn, Progress, TaskID, TextColumn, TransferSpeedColumn
 
 from rcaloop.contracts import RawResult
 from rcaloop.contracts.results import job_id_problem
@@ -35,7 +35,7 @@ class _Bars:
 
     def __init__(self) -> None:
         self.progress: Progress | None = None
-        self.tasks: dict[str, int] = {}
+        self.tasks: dict[str, TaskID] = {}
 
     def __call__(self, name: str, done: int, total: int) -> None:
         if total < LARGE_FILE_BYTES:

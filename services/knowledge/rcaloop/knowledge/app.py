@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import asyncio
 
+import redis.asyncio as aioredis
+
 from rcaloop.contracts import AnnotationRecord, HarnessVerdict, KnowledgeEvent, Stream
 from rcaloop.knowledge.api import guards, router
 from rcaloop.knowledge.settings import KnowledgeSettings, knowledge_tokens
@@ -54,7 +56,7 @@ class RedisPublisher:
 
     def __init__(self, settings: KnowledgeSettings):
         self.settings = settings
-        self._redis = None
+        self._redis: aioredis.Redis | None = None
 
     async def __call__(self, events: list[KnowledgeEvent]) -> None:
         if self._redis is None:

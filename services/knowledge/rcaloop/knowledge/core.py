@@ -9,6 +9,7 @@ from __future__ import annotations
 import hashlib
 from dataclasses import dataclass, field
 from datetime import datetime
+from typing import Literal
 
 from rcaloop.contracts import AnnotationRecord, HarnessVerdict, Issue, KnowledgeEvent
 from rcaloop.contracts.common import utcnow
@@ -47,7 +48,7 @@ def promote(
     auditable ``harness_claim`` path apply; it records no probe executions.
     """
     case = case_for(review, verdict, min_review_score=min_review_score, superseded_by=superseded_by)
-    path = "ledger" if case.ledger_present else "harness_claim"
+    path: Literal["ledger", "harness_claim"] = "ledger" if case.ledger_present else "harness_claim"
     return _package(case, path, broken("review", case) + broken(path, case), created_by, now)
 
 

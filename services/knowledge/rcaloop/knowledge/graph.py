@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 
 from rcaloop.contracts import AnnotationRecord, HarnessVerdict
-from rcaloop.contracts.knowledge import KnowledgePackage, TraceLedger
+from rcaloop.contracts.knowledge import KnowledgePackage, TraceLedger, TraceObservation
 from rcaloop.knowledge.case import VERIFIED_OUTCOMES, normalize_family, trace_ledger
 from rcaloop.shared.analysis_subject import subject_of
 
@@ -110,7 +110,7 @@ class DecisionNode:
     to_state: str
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, order=True)  # a package's remediations are stored and compared sorted
 class Remediation:
     action: str
     incident_id: str
@@ -201,9 +201,9 @@ def run_graph(verdict: HarnessVerdict) -> RunGraph:
 
 def _evidence(verdict: HarnessVerdict, ledger: TraceLedger | None, started: datetime | None) -> tuple[EvidenceNode, ...]:
     h = verdict.analysis_hash
-    observed = {}
-    for o in ledger.observations if ledger else []:
-        observed.setdefault(o.evidence_id, o)
+    observed: dict[str, TraceObservation] = {}
+    for observation in ledger.observations if ledger else []:
+        observed.setdefault(observation.evidence_id, observation)
     nodes: dict[str, EvidenceNode] = {}
     for item in verdict.evidence:
         o = observed.get(item.id)
@@ -305,7 +305,7 @@ def package_graph(
         outcome = review.resolution_outcome if review is not None else None
         if outcome in VERIFIED_OUTCOMES:
             actions = dict.fromkeys(a.strip() for a in package.verified_actions if a.strip())
-            remediations = tuple(sorted(Remediation(a, run.incident_id, outcome) for a in actions))  # type: ignore[arg-type]
+            remediations = tuple(sorted(Remediation(a, run.incident_id, outcome) for a in actions))
     return PackageGraph(
         package_id=package.package_id,
         analysis_hash=package.analysis_hash,

@@ -68,5 +68,7 @@ def rank_probes(
             r.probe.plane,
         ),
     )
-    seen: set[str] = set()
-    return [r for r in ordered if not (r.probe_template_id in seen or seen.add(r.probe_template_id))]
+    best: dict[str, RankedProbe] = {}
+    for r in ordered:  # each template once, at its best place
+        best.setdefault(r.probe_template_id, r)
+    return list(best.values())

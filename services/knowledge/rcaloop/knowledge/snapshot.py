@@ -88,5 +88,5 @@ async def typedb_outage_runtime_activation_success(store: KnowledgeStore, cache:
     if live is not None and ids != [p.package_id for p in live.packages]:
         reason = "the cached snapshot differs from the store's active packages"
         return OutageCheck(False, len(ids), during.source, reason, tuple(ids))
-    reason = None if live is not None else f"store already unreachable ({note}); served the last cached snapshot"
-    return OutageCheck(True, len(ids), during.source, reason, tuple(ids))
+    served = None if live is not None else f"store already unreachable ({note}); served the last cached snapshot"
+    return OutageCheck(True, len(ids), during.source, served, tuple(ids))

@@ -304,8 +304,9 @@ class SqliteKnowledgeStore:
         return KnowledgePackage.model_validate_json(rows[0][0]) if rows else None
 
     async def list_packages(self, state: str | None = None) -> list[KnowledgePackage]:
+        args: tuple[str, ...] = ()
         if state is None:
-            sql, args = "SELECT body FROM packages ORDER BY package_id", ()
+            sql = "SELECT body FROM packages ORDER BY package_id"
         else:
             sql, args = "SELECT body FROM packages WHERE state = ? ORDER BY package_id", (state,)
         rows = await self._read(lambda c: c.execute(sql, args).fetchall())

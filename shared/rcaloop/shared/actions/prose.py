@@ -280,7 +280,10 @@ def _commands(c: Clause) -> commands.Verdict | None:
         return commands.judge_line(c.source(1))
     for i, t in enumerate(toks):
         if t.code:
-            span = c.spans[int(CODE_TOKEN.match(t.text).group(1))]
+            code = CODE_TOKEN.match(t.text)
+            if code is None:  # a code token always matches; a guard, not a branch
+                continue
+            span = c.spans[int(code.group(1))]
             v = commands.judge_line(span)
             found.append(None if v is not None and v.stdin and not v.writes else v)
         elif t.low in PROSE or (i == 0 and t.low in TOOLS):
@@ -874,11 +877,11 @@ def read_clause(c: Clause, mode: str = "step") -> list[Reading]:
         positive = k < len(toks) and toks[k].low != "hold" and (
             toks[k].low in GOOD_NEGATED or inflect(toks[k].low)[0] in GOOD_NEGATED)
         if positive:
-            rest = _strip(toks[k + 1:])
-            if rest and rest[0].low in ("to", "on", "off", "with"):
-                rest = rest[1:]
-            if rest:
-                return read_clause(c.sub(rest), mode)
+            named = _strip(toks[k + 1:])
+            if named and named[0].low in ("to", "on", "off", "with"):
+                named = named[1:]
+            if named:
+                return read_clause(c.sub(named), mode)
         _, phrases = _gerund_phrases(toks)  # "Avoid downtime by restarting one pod at a time" restarts
         proposed = [r for _, p in phrases for r in read_clause(c.sub(p), "lead")]
         return [Reading(Kind.INERT, why="a prohibition"), *proposed]
@@ -897,7 +900,7 @@ def read_clause(c: Clause, mode: str = "step") -> list[Reading]:
             first = read_clause(inner, "lead") if inner.toks else []
         rest = read_clause(main, mode) if main is not None and main.toks else []
         return rest + first if where == "after" else first + rest
-    main, phrases = _gerund_phrases(toks)
+    kept, phrases = _gerund_phrases(toks)
     before = [r for where, p in phrases if where == "before" for r in read_clause(c.sub(p), "lead")]
     after = [r for where, p in phrases if where == "after" for r in read_clause(c.sub(p), "lead")]
-    return before + [_phrase(c.sub(main), mode)] + after
+    return before + [_phrase(c.sub(kept), mode)] + after

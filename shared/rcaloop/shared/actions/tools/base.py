@@ -98,7 +98,7 @@ class Subcommands:
             path = f"{path} {word.lower()}"
         return path
 
-    def __call__(self, name: str, args: list[str], reader: Reader) -> Verdict | None:
+    def __call__(self, name: str, args: list[str], reader: Reader) -> Verdict:
         opts, pos = words(args, self.value_options)
         if not pos:
             return reads(name, known=bool(opts)) if self.bare_reads else writes(name, known=False)
@@ -136,7 +136,7 @@ def flags(reading: Sequence[str] = (), writing: Sequence[str] = (), *, positiona
             return reads(name)
         return writes(name, known=False)
 
-    judge.reading, judge.writing = tuple(reading), tuple(writing)  # for the generated docs
+    judge.reading, judge.writing = tuple(reading), tuple(writing)  # type: ignore[attr-defined]  # read by the generated docs
     return judge
 
 
@@ -149,7 +149,7 @@ def always(writing: bool) -> Callable[[str, list[str], Reader], Verdict]:
         lead = [a for a in args[:2] if a.startswith("-") and len(a) > 1]
         return writes(" ".join([name, *lead[:1]]))
 
-    judge.always = "writes" if writing else "reads"  # for the generated docs
+    judge.always = "writes" if writing else "reads"  # type: ignore[attr-defined]  # read by the generated docs
     return judge
 
 
