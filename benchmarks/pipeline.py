@@ -31,6 +31,7 @@ from _common import (Services, cleanup, client, id_ms, machine, new_prefix, perc
 
 from rcaloop.cli.compose import cli_deps
 from rcaloop.contracts import Stream
+from rcaloop.shared.service import tune_gc
 from rcaloop.shared.wire import encode
 
 
@@ -221,9 +222,9 @@ def scaling(parsed: list, workers: int) -> float:
 DOWNSTREAM = [("annotation", "annotation"), ("knowledge", "knowledge"), ("gate", "gate")]
 
 
-def downstream(parsed: list) -> list[tuple[str, float, float]]:
+def downstream(parsed: list, consumers: list[tuple[str, str]] = DOWNSTREAM) -> list[tuple[str, float, float]]:
     """The verdict consumers: (service, verdicts/s, CPU s/verdict) draining a burst on
-    ``rca.evaluated`` with their default embedded stores (SQLite under the data dir)."""
+    ``rca.evaluated`` together, with their default embedded stores (SQLite under the data dir)."""
     from rcaloop.contracts.common import utcnow  # noqa: PLC0415
     from rcaloop.harness import core as harness  # noqa: PLC0415
     from rcaloop.harness.settings import HarnessSettings  # noqa: PLC0415
@@ -234,22 +235,22 @@ def downstream(parsed: list) -> list[tuple[str, float, float]]:
     key = Stream.EVALUATED.key(prefix)
     try:
         with Services(prefix) as svc:
-            for name, _group in DOWNSTREAM:
+            for name, _group in consumers:
                 svc.start(name, f"{name}-1")
-            svc.wait_ready(r, [(Stream.EVALUATED, group) for _, group in DOWNSTREAM])
+            svc.wait_ready(r, [(Stream.EVALUATED, group) for _, group in consumers])
             cpu = svc.cpu_each()
-            started = time.perf_counter()
-            publish(r, key, payloads)
+            started = id_ms(publish(r, key, payloads)[0]) / 1000  # Redis' clock, as the end is
             done: dict[str, float] = {}
             spent: dict[str, float] = {}
             stall = time.monotonic() + 120
-            while len(done) < len(DOWNSTREAM) and time.monotonic() < stall:
-                for (name, group), before, after in zip(DOWNSTREAM, cpu, svc.cpu_each(), strict=True):
+            while len(done) < len(consumers) and time.monotonic() < stall:
+                for (name, group), before, after in zip(consumers, cpu, svc.cpu_each(), strict=True):
                     if name not in done and _drained(r, key, group, len(payloads)):
-                        done[name], spent[name] = time.perf_counter() - started, after - before
-                time.sleep(0.05)
+                        seconds, micros = r.time()
+                        done[name], spent[name] = seconds + micros / 1e6 - started, after - before
+                time.sleep(0.01)
         return [(name, len(payloads) / done[name] if name in done else 0.0,
-                 spent.get(name, 0.0) / len(payloads)) for name, _ in DOWNSTREAM]
+                 spent.get(name, 0.0) / len(payloads)) for name, _ in consumers]
     finally:
         cleanup(r, prefix)
 
@@ -325,6 +326,7 @@ def main() -> None:
     ap.add_argument("--harness-workers", default="1,2",
                     help="harness processes in the throughput runs, comma-separated (latency runs one)")
     args = ap.parse_args()
+    tune_gc()  # the in-process baselines collect garbage as the services do
     only = set(args.only.split(","))
     r = client()
     print(f"machine: {machine(r)}")

@@ -16,7 +16,7 @@ from rcaloop.shared.embedded import EmbeddedRedis, EmbeddedRedisError
 from rcaloop.shared.logs import configure_logging
 from rcaloop.shared.metrics import MetricsPortError, serve_metrics
 from rcaloop.shared.redis_conn import connect
-from rcaloop.shared.service import HostError, docs_enabled, install_stop_signals, run_services
+from rcaloop.shared.service import HostError, docs_enabled, install_stop_signals, run_services, tune_gc
 from rcaloop.shared.settings import RuntimeSettings, redact_url
 from rcaloop.shared.tokens import HOW_TO_MAKE, STRENGTH_RULE
 from rcaloop.shared.sources import SourceError
@@ -59,8 +59,12 @@ async def _run_pipeline(settings: RuntimeSettings, http_port: int | None, demo_p
 async def _serve(services, settings: RuntimeSettings, url: str, http_port: int | None, demo_paths: list[Path] | None) -> int:
     stop = asyncio.Event()
     install_stop_signals(stop)
-    greet = (lambda: _print_greeting(settings, http_port)) if demo_paths is None else None
-    host = asyncio.create_task(run_services(services, settings, stop, url=url, http_port=http_port, on_ready=greet))
+    def ready() -> None:
+        tune_gc()
+        if demo_paths is None:
+            _print_greeting(settings, http_port)
+
+    host = asyncio.create_task(run_services(services, settings, stop, url=url, http_port=http_port, on_ready=ready))
     code = 0
     try:
         if demo_paths is None:

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import gc
 import ipaddress
 import logging
 import os
@@ -228,6 +229,22 @@ def install_stop_signals(stop: asyncio.Event) -> None:
         loop.add_signal_handler(sig, stop.set)
 
 
+GC_YOUNG_THRESHOLD = 50_000
+
+
+def tune_gc() -> None:
+    """Garbage collection for a process that decodes messages all day (call once it has started).
+
+    Each message becomes thousands of small objects; with Python's default thresholds the
+    collector runs every 700 allocations and rescans every object the process holds (modules,
+    schemas, the batch in hand), which cost as much CPU as decoding the verdicts itself.
+    What exists at start-up is frozen (never scanned again) and the young generation is
+    collected every 50,000 allocations: cycles are still collected, just not constantly.
+    """
+    gc.freeze()
+    gc.set_threshold(GC_YOUNG_THRESHOLD, *gc.get_threshold()[1:])
+
+
 def load_settings(settings_cls: type[S]) -> S:
     """The settings from the environment, or one line naming what is wrong and exit 2 (never
     a traceback, never the value: it may be a password)."""
@@ -253,7 +270,7 @@ def run_main(build: Callable[[S], Service], settings_cls: type[S]) -> None:
     async def main() -> None:
         stop = asyncio.Event()
         install_stop_signals(stop)
-        await run_services([service], settings, stop, http_port=settings.http_port)
+        await run_services([service], settings, stop, http_port=settings.http_port, on_ready=tune_gc)
 
     try:
         asyncio.run(main())
@@ -301,7 +318,7 @@ def faststream_app(build: Callable[[], Service], settings: RuntimeSettings):
         metrics.serve_metrics(settings.metrics_port, settings.metrics_host)
         state["stop"] = asyncio.Event()
         state["task"] = asyncio.create_task(
-            run_services([service], settings, state["stop"], url=url, http_port=settings.http_port)
+            run_services([service], settings, state["stop"], url=url, http_port=settings.http_port, on_ready=tune_gc)
         )
         state["task"].add_done_callback(_shut_down_when_failed)
 

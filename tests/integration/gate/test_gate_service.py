@@ -64,6 +64,17 @@ async def test_service_records_each_fact_once(redis, prefix, settings_factory, w
     assert await redis.xlen(Stream.KNOWLEDGE_EVENTS.dlq_key(prefix)) == 1
 
 
+def test_a_batch_of_verdicts_is_stored_at_once_each_once(tmp_path):
+    store = GateStore(tmp_path / "gate.db")
+    first, second = judged(), judged(family="dependency", cause="the payments API timed out")
+    try:
+        assert store.record_verdicts([first]) == [True]
+        assert store.record_verdicts([first, second]) == [False, True]
+        assert store.counts()["verdicts"] == 2
+    finally:
+        store.close()
+
+
 def test_store_inserts_are_idempotent_without_redis_keys(tmp_path):
     store = GateStore(tmp_path / "gate.db")
     verdict = judged()

@@ -44,6 +44,41 @@ async def test_approved_review_and_verdict_yield_exactly_one_candidate_event(red
     assert [d["error_code"] for d in await dlq(redis, Stream.REVIEW_ANNOTATIONS, prefix)] == ["invalid_json"]
 
 
+async def test_a_batch_of_verdicts_is_stored_together_and_pairs_only_where_a_review_waits(
+    redis, prefix, settings_factory, wait
+):
+    settings = _settings(settings_factory)
+    await redis.xadd(Stream.REVIEW_ANNOTATIONS.key(prefix), encode(evaluation()))
+    hashes = [verdict().analysis_hash, "b" * 64, "c" * 64]
+    await redis.xadd(Stream.EVALUATED.key(prefix), encode(verdict()))
+    for n, analysis_hash in enumerate(hashes[1:]):  # other incidents, read with it in one batch
+        await redis.xadd(Stream.EVALUATED.key(prefix), encode(verdict(_incident(f"inc-{n}"), analysis_hash=analysis_hash)))
+    workflow = workflow_for(settings)
+    async with running([build(settings)], settings):
+        await wait(lambda: _count(redis, prefix, 1))
+        await wait(lambda: _settled(redis, prefix))
+    [event] = await _events(redis, prefix)
+    assert event["kind"] == "candidate" and event["analysis_hash"] == hashes[0]
+    await workflow.store.open()
+    try:
+        assert [(await workflow.store.get_verdict(h)) is not None for h in hashes] == [True, True, True]
+    finally:
+        await workflow.store.close()
+
+
+def _incident(name: str):
+    def change(d: dict) -> None:
+        d.update(job_id=name, result_id=name)
+        d["parsed"].update(job_id=name, result_id=name)
+
+    return change
+
+
+async def _settled(redis, prefix) -> bool:
+    [group] = await redis.xinfo_groups(Stream.EVALUATED.key(prefix))
+    return group["pending"] == 0 and group["lag"] == 0
+
+
 async def test_verdict_first_then_review_also_pairs(redis, prefix, settings_factory, wait):
     settings = _settings(settings_factory)
     await redis.xadd(Stream.EVALUATED.key(prefix), encode(verdict()))

@@ -29,6 +29,25 @@ async def test_verdicts_are_insert_if_absent_and_round_trip(store):
     assert await store.get_verdict(HASH_B) is None
 
 
+async def test_a_batch_of_verdicts_is_stored_at_once_each_insert_if_absent(store):
+    first, second = slim_verdict(verdict()), slim_verdict(verdict(analysis_hash=HASH_B))
+    assert await store.put_verdicts([first]) == [True]
+    assert await store.put_verdicts([first.model_copy(update={"score": 1}), second]) == [False, True]
+    assert await store.get_verdict(first.analysis_hash) == first  # the first copy stored wins
+    assert await store.get_verdict(HASH_B) == second
+
+
+async def test_reviews_of_many_analyses_are_read_at_once(store):
+    first, second = evaluation(annotation_id="ev-2"), evaluation(annotation_id="ev-1")
+    other = evaluation(annotation_id="ev-3", analysis_hash=HASH_B)
+    for review in (first, second, other):
+        await store.put_review(review)
+    found = await store.reviews_for_many([first.analysis_hash, HASH_B, "c" * 64, HASH_B])
+    assert {h: [r.annotation_id for r in rs] for h, rs in found.items()} == {
+        first.analysis_hash: ["ev-1", "ev-2"], HASH_B: ["ev-3"]}
+    assert await store.reviews_for_many([]) == {}
+
+
 async def test_reviews_are_insert_if_absent_and_found_by_analysis_hash(store):
     first, second = evaluation(annotation_id="ev-2"), evaluation(annotation_id="ev-1")
     other = evaluation(annotation_id="ev-3", analysis_hash=HASH_B)

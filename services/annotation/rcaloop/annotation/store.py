@@ -19,7 +19,9 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
+import pydantic_core
 import sqlalchemy as sa
+from pydantic import BaseModel
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, create_async_engine
 
@@ -105,7 +107,7 @@ def _verdict_row(verdict: HarnessVerdict, now: datetime) -> dict[str, Any]:
         "subject": subject_of(verdict),
         "job_id": verdict.job_id,
         "result_id": verdict.result_id,
-        "verdict": verdict.model_dump(mode="json"),
+        "verdict": verdict,  # a model: written as its own JSON (_json_text)
         "evaluated_at": verdict.evaluated_at,
         "received_at": now,
     }
@@ -123,9 +125,17 @@ def _task_row(verdict: HarnessVerdict, task: ReviewTask) -> dict[str, Any]:
         "overlap": task.overlap,
         "priority": task.priority,
         "created_at": task.created_at,
-        "task": task.model_dump(mode="json"),
+        "task": task,
         "red_flags": len(verdict.parsed.red_flags),
     }
+
+
+def _json_text(value: Any) -> str:
+    """A JSON column's text: a model serialises itself, anything else through pydantic's encoder
+    (several times faster than the json module on a 15 KB verdict, the hot path of a batch)."""
+    if isinstance(value, BaseModel):
+        return value.model_dump_json()
+    return pydantic_core.to_json(value).decode()
 
 
 class Store:
@@ -136,7 +146,7 @@ class Store:
         elif schema:
             kwargs["connect_args"] = {"server_settings": {"search_path": schema}}
         self.url, self.schema = url, schema
-        self.engine: AsyncEngine = create_async_engine(url, **kwargs)
+        self.engine: AsyncEngine = create_async_engine(url, json_serializer=_json_text, **kwargs)
         self.clock = clock
         if url.startswith("sqlite"):
             self._sqlite_pragmas()

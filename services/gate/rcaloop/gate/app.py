@@ -43,9 +43,12 @@ def build(settings: GateSettings | None = None) -> Service:
             return f"the gate store refuses writes ({type(exc).__name__})"
         return None
 
+    async def on_verdicts(verdicts: list[HarnessVerdict]) -> list[list[Emit]]:
+        await asyncio.to_thread(_store().record_verdicts, verdicts)  # one commit per batch
+        return [[] for _ in verdicts]
+
     async def on_verdict(verdict: HarnessVerdict) -> list[Emit]:
-        await asyncio.to_thread(_store().record_verdict, verdict)
-        return []
+        return (await on_verdicts([verdict]))[0]
 
     async def on_review(record: AnnotationRecord) -> list[Emit]:
         await asyncio.to_thread(_store().record_review, record)
@@ -60,7 +63,8 @@ def build(settings: GateSettings | None = None) -> Service:
     return Service(
         name="gate",
         subscriptions=[
-            Subscription(Stream.EVALUATED, HarnessVerdict, on_verdict, group="gate", idempotency_key=lambda v: f"verdict:{v.analysis_hash}"),
+            Subscription(Stream.EVALUATED, HarnessVerdict, on_verdict, group="gate", idempotency_key=lambda v: f"verdict:{v.analysis_hash}",
+                         handle_batch=on_verdicts),
             Subscription(Stream.REVIEW_ANNOTATIONS, AnnotationRecord, on_review, group="gate", idempotency_key=lambda r: f"review:{r.annotation_id}:{r.revision}"),
             Subscription(Stream.KNOWLEDGE_EVENTS, KnowledgeEvent, on_event, group="gate", idempotency_key=lambda e: f"event:{e.event_id}"),
         ],

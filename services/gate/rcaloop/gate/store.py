@@ -85,9 +85,22 @@ class GateStore:
 
     # -- recording (idempotent) --------------------------------------------------------
     def record_verdict(self, v: HarnessVerdict) -> bool:
-        return self._insert(
-            "INSERT OR IGNORE INTO verdicts VALUES (?, ?, ?)", (v.analysis_hash, stamp(v.evaluated_at), v.model_dump_json())
-        )
+        return self.record_verdicts([v])[0]
+
+    def record_verdicts(self, verdicts: list[HarnessVerdict]) -> list[bool]:
+        """Each verdict unless present, all in one transaction (one commit for a worker's batch);
+        True for each newly stored."""
+        rows = [(v.analysis_hash, stamp(v.evaluated_at), v.model_dump_json()) for v in verdicts]
+        with self._lock:
+            self._db.execute("BEGIN IMMEDIATE")
+            try:
+                fresh = [self._db.execute("INSERT OR IGNORE INTO verdicts VALUES (?, ?, ?)", row).rowcount == 1
+                         for row in rows]
+            except BaseException:
+                self._db.execute("ROLLBACK")
+                raise
+            self._db.execute("COMMIT")
+        return fresh
 
     def record_review(self, r: AnnotationRecord) -> bool:
         """Insert, or replace with a later revision (an earlier or equal one changes nothing)."""

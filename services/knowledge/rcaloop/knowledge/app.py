@@ -88,8 +88,11 @@ def build(settings: KnowledgeSettings | None = None, publish: Publish | None = N
     workflow = workflow_for(settings, publish or publisher)
     log = get_logger("knowledge")
 
+    async def on_verdicts(verdicts: list[HarnessVerdict]) -> list[list[Emit]]:
+        return [[Emit(Stream.KNOWLEDGE_EVENTS, e) for e in events] for events in await workflow.on_verdicts(verdicts)]
+
     async def on_verdict(verdict: HarnessVerdict) -> list[Emit]:
-        return [Emit(Stream.KNOWLEDGE_EVENTS, e) for e in await workflow.on_verdict(verdict)]
+        return (await on_verdicts([verdict]))[0]
 
     async def on_review(review: AnnotationRecord) -> list[Emit]:
         return [Emit(Stream.KNOWLEDGE_EVENTS, e) for e in await workflow.on_review(review)]
@@ -134,6 +137,7 @@ def build(settings: KnowledgeSettings | None = None, publish: Publish | None = N
                 on_verdict,
                 group="knowledge",
                 idempotency_key=lambda v: f"verdict:{v.analysis_hash}",
+                handle_batch=on_verdicts,  # one write transaction per batch
             ),
             Subscription(
                 Stream.REVIEW_ANNOTATIONS,

@@ -252,8 +252,11 @@ class SqliteKnowledgeStore:
 
     # -- runs and reviews --------------------------------------------------------------------------------------
     async def put_verdict(self, verdict: HarnessVerdict) -> bool:
-        run = graph.run_graph(verdict)
-        return await self._write(lambda conn: _insert_run(conn, run, verdict.model_dump_json()))
+        return (await self.put_verdicts([verdict]))[0]
+
+    async def put_verdicts(self, verdicts: list[HarnessVerdict]) -> list[bool]:
+        runs = [(graph.run_graph(v), v.model_dump_json()) for v in verdicts]  # built outside the write lock
+        return await self._write(lambda conn: [_insert_run(conn, run, body) for run, body in runs])
 
     async def get_verdict(self, analysis_hash: str) -> HarnessVerdict | None:
         rows = await self._read(lambda c: c.execute("SELECT body FROM runs WHERE analysis_hash = ?", (analysis_hash,)).fetchall())
@@ -285,6 +288,19 @@ class SqliteKnowledgeStore:
             ).fetchall()
         )
         return [AnnotationRecord.model_validate_json(body) for (body,) in rows]
+
+    async def reviews_for_many(self, analysis_hashes: list[str]) -> dict[str, list[AnnotationRecord]]:
+        wanted = sorted(set(analysis_hashes))
+        marks = ", ".join("?" * len(wanted))
+        rows = await self._read(
+            lambda c: c.execute(
+                f"SELECT analysis_hash, body FROM reviews WHERE analysis_hash IN ({marks}) ORDER BY annotation_id", wanted
+            ).fetchall()
+        ) if wanted else []
+        found: dict[str, list[AnnotationRecord]] = {}
+        for analysis_hash, body in rows:
+            found.setdefault(analysis_hash, []).append(AnnotationRecord.model_validate_json(body))
+        return found
 
     # -- packages ------------------------------------------------------------------------------------------------
     async def insert_package(self, package: KnowledgePackage) -> KnowledgePackage:

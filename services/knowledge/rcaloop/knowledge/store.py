@@ -95,6 +95,9 @@ class KnowledgeStore(Protocol):
     async def put_verdict(self, verdict: HarnessVerdict) -> bool:
         """Store the run (its graph and the verdict) unless its ``analysis_hash`` exists; True when inserted."""
 
+    async def put_verdicts(self, verdicts: list[HarnessVerdict]) -> list[bool]:
+        """``put_verdict`` of each, in one write transaction (a worker's batch, one commit)."""
+
     async def get_verdict(self, analysis_hash: str) -> HarnessVerdict | None: ...
 
     async def latest_analysis(self, subject: str) -> str | None:
@@ -106,6 +109,9 @@ class KnowledgeStore(Protocol):
         True when stored (new, or a later revision replacing an earlier one)."""
 
     async def reviews_for(self, analysis_hash: str) -> list[AnnotationRecord]: ...
+
+    async def reviews_for_many(self, analysis_hashes: list[str]) -> dict[str, list[AnnotationRecord]]:
+        """``reviews_for`` of each in one read: only the hashes that have reviews are keys."""
 
     # -- packages ------------------------------------------------------------------------------
     async def insert_package(self, package: KnowledgePackage) -> KnowledgePackage:

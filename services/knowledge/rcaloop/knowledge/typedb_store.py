@@ -251,13 +251,19 @@ class TypeDBKnowledgeStore:
 
     # -- runs and reviews --------------------------------------------------------------------------------------
     async def put_verdict(self, verdict: HarnessVerdict) -> bool:
-        run, body = graph.run_graph(verdict), verdict.model_dump_json()
+        return (await self.put_verdicts([verdict]))[0]
 
-        def work(tx) -> bool:
-            if _rows(tx, typeql.exists("rca-run", run.analysis_hash)):
-                return False
-            _run_all(tx, typeql.run_queries(run, body))
-            return True
+    async def put_verdicts(self, verdicts: list[HarnessVerdict]) -> list[bool]:
+        runs = [(graph.run_graph(v), v.model_dump_json()) for v in verdicts]
+
+        def work(tx) -> list[bool]:
+            stored = []
+            for run, body in runs:
+                fresh = not _rows(tx, typeql.exists("rca-run", run.analysis_hash))
+                if fresh:
+                    _run_all(tx, typeql.run_queries(run, body))
+                stored.append(fresh)
+            return stored
 
         return await asyncio.to_thread(self._write, work)
 
@@ -285,8 +291,14 @@ class TypeDBKnowledgeStore:
         return await asyncio.to_thread(self._write, work)
 
     async def reviews_for(self, analysis_hash: str) -> list[AnnotationRecord]:
-        rows = await asyncio.to_thread(self._read, lambda tx: _rows(tx, typeql.review_bodies(analysis_hash)))
-        return sorted((AnnotationRecord.model_validate_json(r["b"]) for r in rows), key=lambda r: r.annotation_id)
+        return (await self.reviews_for_many([analysis_hash])).get(analysis_hash, [])
+
+    async def reviews_for_many(self, analysis_hashes: list[str]) -> dict[str, list[AnnotationRecord]]:
+        wanted = sorted(set(analysis_hashes))
+        rows = await asyncio.to_thread(
+            self._read, lambda tx: {h: _rows(tx, typeql.review_bodies(h)) for h in wanted})
+        return {h: sorted((AnnotationRecord.model_validate_json(r["b"]) for r in found), key=lambda r: r.annotation_id)
+                for h, found in rows.items() if found}
 
     # -- packages ------------------------------------------------------------------------------------------------
     async def insert_package(self, package: KnowledgePackage) -> KnowledgePackage:

@@ -66,10 +66,17 @@ class KnowledgeWorkflow:
 
     # -- stream inputs: either half of the pair may arrive first -----------------------------
     async def on_verdict(self, verdict: HarnessVerdict) -> list[KnowledgeEvent]:
-        await self.store.put_verdict(slim_verdict(verdict))
-        reviews = await self.store.reviews_for(verdict.analysis_hash)
-        if not reviews:  # the usual case: the review's arrival completes the pair
-            return []
+        return (await self.on_verdicts([verdict]))[0]
+
+    async def on_verdicts(self, verdicts: list[HarnessVerdict]) -> list[list[KnowledgeEvent]]:
+        """A worker's batch: stored in one transaction, the reviews waiting for any of them found
+        in one read; the events of each verdict, in order."""
+        await self.store.put_verdicts([slim_verdict(v) for v in verdicts])
+        waiting = await self.store.reviews_for_many([v.analysis_hash for v in verdicts])
+        # the usual case is no review yet: the review's arrival completes the pair
+        return [await self._paired(v, waiting[v.analysis_hash]) if v.analysis_hash in waiting else [] for v in verdicts]
+
+    async def _paired(self, verdict: HarnessVerdict, reviews: list[AnnotationRecord]) -> list[KnowledgeEvent]:
         stored = await self.store.get_verdict(verdict.analysis_hash) or verdict  # the first copy stored wins
         events: list[KnowledgeEvent] = []
         for review in reviews:
