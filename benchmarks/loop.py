@@ -63,16 +63,16 @@ def in_process(n: int, batch: int = 100) -> tuple[float, float]:
         gate = GateStore(os.path.join(data, "gate.db"))
         started, cpu = time.perf_counter(), time.process_time()
         for i in range(0, n, batch):
-            verdicts = []
+            verdicts, kept = [], []
             for payload in payloads[i : i + batch]:
                 record = ingestion.ingest(ingestion.assess(RawResult.model_validate_json(payload), limits))
-                kept = artifacts.artifacts_of(record, settings.review_artifact_max_bytes,
-                                              settings.review_artifacts_max_total_bytes)
-                await store.add_artifacts(record.analysis_hash, record.job_id, kept)
+                kept.append((record.analysis_hash, record.job_id, artifacts.artifacts_of(
+                    record, settings.review_artifact_max_bytes, settings.review_artifacts_max_total_bytes)))
                 parsed = parser.parse_record(record, None)
                 verdict = harness.evaluate(parsed, config, now=utcnow())
                 verdict.model_dump_json()  # what the harness publishes
                 verdicts.append(verdict)
+            await store.add_artifacts_batch(kept)
             await store.add_verdicts([(v, annotation.review_task_for(v)) for v in verdicts])
             await knowledge.on_verdicts(verdicts)
             gate.record_verdicts(verdicts)

@@ -42,6 +42,21 @@ async def test_files_are_kept_once_per_content_and_read_back_as_written(store):
         assert await conn.scalar(sa.select(sa.func.count()).select_from(artifact_blobs)) == 4  # shared blobs
 
 
+async def test_a_batch_of_results_keeps_each_file_once_and_shared_content_once(store):
+    first, second = _record("d" * 64), _record("e" * 64)
+    batch = [(r.analysis_hash, r.job_id, artifacts_of(r)) for r in (first, second, first)]  # one delivered twice
+    assert await store.add_artifacts_batch(batch) == [4, 4, 0]
+    assert await store.add_artifacts_batch(batch[:1]) == [0]  # the batch redelivered
+    assert await store.artifact_files("d" * 64) == CONTENT == await store.artifact_files("e" * 64)
+    async with store.engine.connect() as conn:
+        import sqlalchemy as sa
+
+        from rcaloop.annotation.tables import analysis_artifacts, artifact_blobs
+
+        assert await conn.scalar(sa.select(sa.func.count()).select_from(artifact_blobs)) == 4
+        assert await conn.scalar(sa.select(sa.func.count()).select_from(analysis_artifacts)) == 8
+
+
 async def test_a_file_over_the_bound_is_listed_not_kept(store):
     big = dict(CONTENT, **{"step3_correlation.json": {"timeline": ["x" * 5000]}})
     record = _record("c" * 64, big)

@@ -66,12 +66,14 @@ def build(settings: AnnotationSettings | None = None) -> Service:
     async def handle(verdict: HarnessVerdict) -> list[Emit]:
         return (await handle_batch([verdict]))[0]
 
+    async def keep_artifacts_batch(records: list[IngestedRecord]) -> list[list[Emit]]:
+        limits = (settings.review_artifact_max_bytes, settings.review_artifacts_max_total_bytes)
+        await state.opened().add_artifacts_batch(  # one commit per batch
+            [(r.analysis_hash, r.job_id, artifacts.artifacts_of(r, *limits)) for r in records])
+        return [[] for _ in records]
+
     async def keep_artifacts(record: IngestedRecord) -> list[Emit]:
-        found = artifacts.artifacts_of(
-            record, settings.review_artifact_max_bytes, settings.review_artifacts_max_total_bytes
-        )
-        await state.opened().add_artifacts(record.analysis_hash, record.job_id, found)
-        return []
+        return (await keep_artifacts_batch([record]))[0]
 
     async def drain_outbox(stop: asyncio.Event) -> None:
         shared = host_redis()
@@ -99,6 +101,7 @@ def build(settings: AnnotationSettings | None = None) -> Service:
                 keep_artifacts,
                 group="annotation-artifacts",
                 idempotency_key=lambda r: r.analysis_hash,
+                handle_batch=keep_artifacts_batch,
             ),
         ],
         on_startup=[open_store],

@@ -704,42 +704,46 @@ class Store:
 
         Returns how many files were newly listed (0 for a redelivery).
         """
+        return (await self.add_artifacts_batch([(analysis_hash, job_id, items)]))[0]
+
+    async def add_artifacts_batch(self, entries: Sequence[tuple[str, str | None, Sequence[Artifact]]]) -> list[int]:
+        """``add_artifacts`` of each (analysis hash, job id, files) in one transaction (a worker's
+        batch); if a concurrent consumer stored one of them first, one entry at a time."""
         now = utcnow()
-        async with self.engine.begin() as conn:
-            have = set(
-                await conn.scalars(
-                    sa.select(analysis_artifacts.c.name).where(analysis_artifacts.c.analysis_hash == analysis_hash)
-                )
-            )
-            new = [a for a in items if a.name not in have]
-            digests = list({a.sha256 for a in new if a.sha256})
-            stored = set(
-                await conn.scalars(sa.select(artifact_blobs.c.sha256).where(artifact_blobs.c.sha256.in_(digests)))
-            ) if digests else set()
-            blobs = {
-                a.sha256: dict(sha256=a.sha256, media=a.media, size=a.size, body=a.body, created_at=now)
-                for a in new
-                if a.sha256 and a.sha256 not in stored
-            }
-            if blobs:
-                await conn.execute(artifact_blobs.insert(), list(blobs.values()))
-            if new:
-                await conn.execute(
-                    analysis_artifacts.insert(),
-                    [
-                        dict(
-                            analysis_hash=analysis_hash,
-                            name=a.name,
-                            job_id=job_id,
-                            sha256=a.sha256,
-                            size=a.size,
-                            note=a.note,
-                            created_at=now,
-                        )
-                        for a in new
-                    ],
-                )
-        return len(new)
+        hashes = list({analysis_hash for analysis_hash, _, _ in entries})
+        try:
+            async with self.engine.begin() as conn:
+                have = set((await conn.execute(
+                    sa.select(analysis_artifacts.c.analysis_hash, analysis_artifacts.c.name)
+                    .where(analysis_artifacts.c.analysis_hash.in_(hashes)))).tuples())
+                rows, counts = [], []
+                for analysis_hash, job_id, items in entries:
+                    new = [a for a in items if (analysis_hash, a.name) not in have]
+                    have.update((analysis_hash, a.name) for a in new)
+                    counts.append(len(new))
+                    rows += [(analysis_hash, job_id, a) for a in new]
+                digests = list({a.sha256 for _, _, a in rows if a.sha256})
+                stored = set(
+                    await conn.scalars(sa.select(artifact_blobs.c.sha256).where(artifact_blobs.c.sha256.in_(digests)))
+                ) if digests else set()
+                blobs = {
+                    a.sha256: dict(sha256=a.sha256, media=a.media, size=a.size, body=a.body, created_at=now)
+                    for _, _, a in rows
+                    if a.sha256 and a.sha256 not in stored
+                }
+                if blobs:
+                    await conn.execute(artifact_blobs.insert(), list(blobs.values()))
+                if rows:
+                    await conn.execute(analysis_artifacts.insert(), [
+                        dict(analysis_hash=analysis_hash, name=a.name, job_id=job_id, sha256=a.sha256, size=a.size,
+                             note=a.note, created_at=now)
+                        for analysis_hash, job_id, a in rows
+                    ])
+        except IntegrityError:
+            if len(entries) == 1:
+                raise  # retried by the worker: the other consumer's files are then present
+            return [(await self.add_artifacts_batch([entry]))[0] for entry in entries]
+        return counts
 
     async def artifact_files(self, analysis_hash: str) -> dict[str, Any]:
         """The analysis's files as validation reads them (name → JSON, text or ``Unreadable``)."""
