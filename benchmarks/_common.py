@@ -168,3 +168,11 @@ def evaluated_span(r: redis.Redis, prefix: str) -> tuple[int, float]:
     if not first:
         return 0, 0.0
     return r.xlen(key), (id_ms(last[0][0]) - id_ms(first[0][0])) / 1000
+
+
+def print_rows(rows: list[tuple[str, str]]) -> None:
+    """The run's figures as a two-column table."""
+    width = max(len(k) for k, _ in rows)
+    print()
+    for k, v in rows:
+        print(f"{k:<{width}}  {v}")

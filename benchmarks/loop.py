@@ -24,7 +24,7 @@ import os
 import tempfile
 import time
 
-from _common import Services, cleanup, client, id_ms, machine, new_prefix, results
+from _common import Services, cleanup, client, id_ms, machine, new_prefix, print_rows, results
 from pipeline import PIPELINE, _server_cpu, downstream, parsed_entries, publish, throughput
 
 from rcaloop.contracts import Stream
@@ -157,16 +157,11 @@ def main() -> None:
         ("  ratio loop / in-process (target ≥ 0.8)", f"{rate / base:.2f}"),
         (f"pipeline ingestion → 2 harness workers (best of {len(pipes)})", f"{pipe:,.0f} results/s"),
     ]
-    for name, (c_rate, c_cpu) in consumers.items():
-        rows.append((f"{name} alone, {args.n} verdicts (best of {args.repeat})",
-                     f"{c_rate:,.0f} verdicts/s · {c_cpu * 1000:.2f} ms CPU/verdict · {c_rate / pipe:.2f}× the pipeline"))
-    for name, c_rate, c_cpu in together:
-        rows.append((f"{name} with the other two, {args.n} verdicts",
-                     f"{c_rate:,.0f} verdicts/s · {c_cpu * 1000:.2f} ms CPU/verdict · {c_rate / pipe:.2f}× the pipeline"))
-    width = max(len(k) for k, _ in rows)
-    print()
-    for k, v in rows:
-        print(f"{k:<{width}}  {v}")
+    measured = [(f"{name} alone, {args.n} verdicts (best of {args.repeat})", *consumers[name]) for name in VERDICT_GROUPS]
+    measured += [(f"{name} with the other two, {args.n} verdicts", c_rate, c_cpu) for name, c_rate, c_cpu in together]
+    rows += [(label, f"{c_rate:,.0f} verdicts/s · {c_cpu * 1000:.2f} ms CPU/verdict · {c_rate / pipe:.2f}× the pipeline")
+             for label, c_rate, c_cpu in measured]
+    print_rows(rows)
 
 
 if __name__ == "__main__":

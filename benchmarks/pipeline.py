@@ -26,8 +26,8 @@ import json
 import pstats
 import time
 
-from _common import (Services, cleanup, client, id_ms, machine, new_prefix, percentile, results,
-                     wait_len)
+from _common import (Services, cleanup, client, id_ms, machine, new_prefix, percentile, print_rows,
+                     results, wait_len)
 
 from rcaloop.cli.compose import cli_deps
 from rcaloop.contracts import Stream
@@ -388,10 +388,7 @@ def main() -> None:
         if "profile" in only:
             print("\nprofile of one harness worker (cProfile, cumulative):")
             print(profile(parsed[: min(len(parsed), 1500)]))
-    width = max(len(k) for k, _ in rows)
-    print()
-    for k, v in rows:
-        print(f"{k:<{width}}  {v}")
+    print_rows(rows)
 
 
 if __name__ == "__main__":
