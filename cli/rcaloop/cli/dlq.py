@@ -6,7 +6,7 @@ A thin adapter over ``rcaloop.shared.dead_letters``; heavy imports happen when a
 from __future__ import annotations
 
 import re
-from typing import Any
+from typing import Any, NoReturn
 
 import typer
 
@@ -36,7 +36,7 @@ def _seconds(value: str | None, option: str) -> float | None:
     return float(found[1]) * _UNITS[found[2] or "s"]
 
 
-def _fail(message: str, code: int = 2):
+def _fail(message: str, code: int = 2) -> NoReturn:
     from rcaloop.shared.cli_output import fail  # noqa: PLC0415
 
     fail(message, code)

@@ -72,6 +72,7 @@ async def _entries(redis, key: str, scan: int):
 
 def _summary(stream: str, data: dict) -> dict[str, Any]:
     """What matters of an entry on each stream (the payload itself may be large)."""
+    keep: tuple[str, ...]
     if stream == "rca.results":
         keep = ("result_id", "job_id", "kind", "producer", "submitted_at", "analysis_hash")
     elif stream == "rca.ingested":

@@ -97,8 +97,8 @@ async def select(redis: aioredis.Redis, prefix: str, selection: Selection, *, li
         key = stream.dlq_key(prefix)
         if selection.ids:
             for letter_id in selection.ids:
-                for entry_id, raw in await redis.xrange(key, letter_id, letter_id):
-                    letter = read_letter(key, as_text(entry_id), raw)
+                for entry_id, raw in await redis.xrange(key, letter_id, letter_id) or []:
+                    letter = read_letter(key, as_text(entry_id), raw or {})
                     if matches(letter, selection) and (left is None or left > 0):
                         left = None if left is None else left - 1
                         yield letter
@@ -115,11 +115,11 @@ async def _pages(redis: aioredis.Redis, key: str, selection: Selection, newest_f
     low, high = selection.id_range(int(time.time() * 1000))
     while True:
         if newest_first:
-            page = await redis.xrevrange(key, max=high, min=low, count=PAGE)
+            page = await redis.xrevrange(key, max=high, min=low, count=PAGE) or []
         else:
-            page = await redis.xrange(key, min=low, max=high, count=PAGE)
+            page = await redis.xrange(key, min=low, max=high, count=PAGE) or []
         for entry_id, raw in page:
-            yield read_letter(key, as_text(entry_id), raw)
+            yield read_letter(key, as_text(entry_id), raw or {})
         if len(page) < PAGE:
             return
         last = as_text(page[-1][0])
@@ -187,7 +187,9 @@ async def replay(redis: aioredis.Redis, prefix: str, letters: Iterable[Letter], 
         if why := replay_problem(letter, prefix):
             outcome.refused.append((letter, why))
             continue
-        entry = (source_key(letter, prefix), letter.letter.message_id)
+        source = source_key(letter, prefix)
+        assert source is not None and letter.letter is not None  # replay_problem refused the others
+        entry = (source, letter.letter.message_id)
         if dry_run:
             outcome.done.append((letter, ""))
             continue

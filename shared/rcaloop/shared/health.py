@@ -143,6 +143,7 @@ def readiness_from_thread() -> tuple[int, dict]:
         return _answer(None)
     problems: dict[str, str] = {}
     for host in hosts:
+        assert host.loop is not None  # set before the host is listed
         future = asyncio.run_coroutine_threadsafe(host.problems(), host.loop)
         try:
             problems |= future.result(timeout=CHECK_TIMEOUT_S)
