@@ -154,6 +154,13 @@ def _sign_in(page, base: str, who: str) -> None:
     page.wait_for_selector("#rows")
 
 
+def _ready(page, selector: str) -> None:
+    """Until ``selector`` is on the page and its scripts have run (they bind the keys and buttons
+    on DOMContentLoaded: a key pressed before is lost)."""
+    page.wait_for_selector(selector)
+    page.wait_for_load_state("load")
+
+
 def _step_files(job_id: str, mutate=None) -> dict:
     content = {p.name: json.loads(p.read_text()) for p in sorted(JOB_DIR.glob("step*.json"))}
     for name in ("step1_job_context.json", "step3_correlation.json", "step4_github_fetch_history.json", "step5_summary.json"):
@@ -199,7 +206,7 @@ def test_reviewer_annotates_a_streamed_result_in_the_browser(pipeline, browser):
     page = _page(browser, "alice")
     _sign_in(page, pipeline.base, "alice")
     _row(page, pipeline.base, job).locator("button", has_text="Claim").click()
-    page.wait_for_selector("#review")
+    _ready(page, "#review")
     assert page.locator("#lease .badge", has_text="leased to you").count() == 1
     # the agent's diagnosis first, then the harness verdict, then the questions
     order = page.evaluate(
@@ -288,7 +295,7 @@ def test_agent_text_renders_inert(pipeline, browser):
     page = _page(browser, "alice")
     _sign_in(page, pipeline.base, "alice")
     _row(page, pipeline.base, job).locator("button", has_text="Claim").click()
-    page.wait_for_selector("#review")
+    _ready(page, "#review")
     page.locator("#report summary").click()
     assert "<script>window.__pwned = 1</script>" in page.locator("#agent-summary").inner_text()  # shown as text
     assert page.evaluate("window.__pwned") is None
@@ -307,7 +314,7 @@ def test_second_reviewer_cannot_take_a_task_past_its_overlap(pipeline, browser):
     row = _row(alice, pipeline.base, job)
     task_id = row.get_attribute("data-task")
     row.locator("button", has_text="Claim").click()
-    alice.wait_for_selector("#review")
+    _ready(alice, "#review")
 
     bob = _page(browser, "bob")
     _sign_in(bob, pipeline.base, "bob")
@@ -332,7 +339,7 @@ def test_incident_view_opens_for_a_capture_without_diagnostics(pipeline, browser
     page = _page(browser, "alice")
     _sign_in(page, pipeline.base, "alice")
     _row(page, pipeline.base, "incident-880004").locator("button", has_text="Claim").click()
-    page.wait_for_selector("#evaluation-form")
+    _ready(page, "#evaluation-form")
     assert "Not recorded for this run" in page.locator("#harness").inner_text()
     page.select_option("#case_type", "known")
     for item in ("evidence_grounding", "diagnostic_reasoning", "investigation_plan", "uncertainty_calibration",
