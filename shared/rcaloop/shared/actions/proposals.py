@@ -82,9 +82,9 @@ def proposals(parsed: ParsedRCA) -> list[list[Proposal]]:
             out.append(seq)
     early_exit = parsed.outcome in ("not_applicable", "insufficient_context")
     n = 0
-    for items in _report_proposals(parsed.report_markdown, skip_preamble=early_exit):
-        out.append([Proposal(text, f"report[{n + i}]", reviewed) for i, (text, reviewed) in enumerate(items)])
-        n += len(items)
+    for block in _report_proposals(parsed.report_markdown, skip_preamble=early_exit):
+        out.append([Proposal(text, f"report[{n + i}]", reviewed) for i, (text, reviewed) in enumerate(block)])
+        n += len(block)
     recs = parsed.diagnosis.recommendations if parsed.diagnosis else []
     out.append([
         Proposal(forbidding(r.action) if _forbidden(r.priority) else r.action, f"recommendations[{i}]",
@@ -92,7 +92,8 @@ def proposals(parsed: ParsedRCA) -> list[list[Proposal]]:
         for i, r in enumerate(recs) if r.action
     ])  # fmt: skip
     if early_exit:
-        after = [parsed.outcome_reason] if (parsed.outcome_reason or "").strip() else []
+        reason = parsed.outcome_reason or ""
+        after = [reason] if reason.strip() else []
         if parsed.source_kind == "skill_text":
             after += _after_outcome_line(parsed.report_markdown)
         out.append([Proposal(t, f"early_exit[{i}]") for i, t in enumerate(after)])
