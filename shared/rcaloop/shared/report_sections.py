@@ -24,7 +24,8 @@ def all_sections(markdown: str) -> tuple[tuple[str, str], ...]:
     line inside a code block is code); the text before the first heading has the heading
     ``""`` (when there is any)."""
     out: list[tuple[str, str]] = []
-    name, lines = "", list[str]()
+    name = ""
+    lines: list[str] = []
     fence: str | None = None
     for line in markdown.splitlines():
         if line.strip() in TRAILER_MARKERS:
