@@ -142,3 +142,15 @@ def test_confidence_breakdown_carries_the_capture_diagnostics_when_present():
 
 def _no_repairs() -> HarnessConfig:
     return HarnessConfig(max_repair_attempts=0)
+
+
+def test_a_matcher_signature_supports_a_skill_reports_cause_it_speaks_of():
+    parsed = _parsed(
+        source_kind="skill_text",
+        report_markdown="# t\n\n## Summary\nThe JVM heap overflows: `OOM-JVM-HEAP-001 matched` on payments.\n",
+        diagnosis=Diagnosis(root_cause={"summary": "The JVM heap overflows: `OOM-JVM-HEAP-001 matched` on payments."}),
+        artifacts=[EvidenceArtifact(source="signature-matcher", kind="signature",
+                                    text="signature OOM-JVM-HEAP-001 matched pod payments-7f9c (JVM heap)")],
+    )
+    root = core.evaluate(parsed, _no_repairs()).claims[0]
+    assert root.supports == ["E01"] and root.linked_by == ["quote"]

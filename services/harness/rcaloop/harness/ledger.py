@@ -324,7 +324,7 @@ def _signatures_of_the_family(draft: Draft, index: _Index, links: Links) -> None
         at = said.find(_SEP.sub("_", family.lower())) if family and family != STATED_CAUSE else -1
         if at >= 0 and not NEGATED.search(said[:at].replace("_", " ")):
             continue
-        if family == STATED_CAUSE and statements.same_cause(ev.haystack(), root_texts(draft)[0], ev.haystack(), frozenset()):
+        if family == STATED_CAUSE and statements.relates(ev.haystack(), root_texts(draft)[0]):
             continue
         del links.found[eid]
         links.notes.append(f"{eid} is a signature of another family than {family or 'the cause stated'}")
