@@ -18,10 +18,10 @@ from rcaloop.contracts import HarnessVerdict, ParsedRCA
 from rcaloop.contracts.verdict import DIMENSION_WEIGHTS
 from rcaloop.harness import core
 from rcaloop.harness.config import HarnessConfig
-from rcaloop.harness.evidence import HISTORY_KINDS, SOURCE_GROUPS
+from rcaloop.harness.evidence import HISTORY_KIND_WORDS, HISTORY_KINDS, SOURCE_GROUPS
 from rcaloop.harness.facts import DEGRADED_KINDS, SIGNATURE_KINDS
 from rcaloop.harness.gates import GATES
-from rcaloop.harness.ledger import REFUTING_KINDS
+from rcaloop.harness.ledger import REFUTING_KINDS, REFUTING_STEMS
 from rcaloop.harness.repair import RULES
 from rcaloop.harness.rubric import CHECKS
 
@@ -50,11 +50,15 @@ adversarial cases each rule is held to are in `tests/fixtures/redteam/`.
    already among them. Each item gets its provenance from the artifact itself:
    - its **source group** is the telemetry plane of its collector (`source`, table below):
      items of one collector are one group whatever `source_group` they are labelled with,
-     and collectors rcaloop does not recognise all share the group `unrecognized`;
+     and collectors rcaloop does not recognise are in the group `unrecognized`, which
+     never counts as an independent source group (independence that can't be shown is
+     not assumed);
    - it is **historical** — context only, never grounding — when its collector is the
-     knowledge store or earlier RCAs, its kind says history, the agent marked it not live,
-     or it was observed more than 7 days before the incident started; a `live: true`
-     label changes none of that;
+     knowledge store, earlier RCAs or a document, ticket or search store (wiki,
+     postmortems, tickets, runbooks, vector search, an agent's memory), its kind says
+     history or one of those, an item of a collector that watches no running system names
+     an earlier incident (`inc-1877`), the agent marked it not live, or it was observed
+     more than 7 days before the incident started; a `live: true` label changes none of that;
    - it is **target-verified** when it is a live observation of a plane that watches
      running systems (logs, metrics, cluster, tracing, database, network, cloud API) and
      names the alert's own target (`deployment payments`, `pod/x`, `service=x` in the
@@ -215,12 +219,13 @@ def render(cases: list[tuple[str, str, HarnessVerdict]]) -> str:
     out = [INTRO, "## Source groups", "", "| group | source names (a word of the source or its group) |", "|---|---|"]
     out += [f"| {group} | {', '.join(words)} |" for group, words in SOURCE_GROUPS]
     out += ["", "The first group (in this order) one of whose names is a word of the collector's name; knowledge-store "
-            "words win over every other. Any other collector is in the group `unrecognized` (several unrecognised "
-            "collectors count as one group). Knowledge-graph items are always historical.", ""]
+            "words (the first names listed, up to `zendesk`) win over every other. Any other collector is in "
+            "the group `unrecognized`, which adds no independent source group (G1, EG4). Knowledge-graph items are "
+            "always historical.", ""]
     out += ["## Artifact kinds the harness reads", "", "| `EvidenceArtifact.kind` | effect |", "|---|---|",
             f"| {_kinds(SIGNATURE_KINDS)} | a confirmed signature when it supports the root cause and its collector is the signature matcher (G1, EG4, UC2); the label on an item of another collector confirms nothing |",
-            f"| {_kinds(REFUTING_KINDS)} | recorded under the claim's `refutes`, never as support; refuting a root cause lowers its confidence |",
-            f"| {_kinds(HISTORY_KINDS)} | historical: context only |",
+            f"| {_kinds(REFUTING_KINDS)}, any kind with a word starting `{'`, `'.join(REFUTING_STEMS)}` | recorded under the claim's `refutes`, never as support; a live one counts against the root cause even when tied to no claim or another one (unless the output lists it as refuting an alternative diagnosis), and lowers its confidence; `counter` alone is a metric type on a metrics collector |",
+            f"| {_kinds(HISTORY_KINDS)}, any kind with a word of {', '.join(sorted(HISTORY_KIND_WORDS))} | historical: context only |",
             f"| {_kinds(DEGRADED_KINDS)} | a degraded source: the report must say data is missing (UC3) |",
             "", "Labels an agent sets (`source_group`, `live`, `target_verified`) are read as claims: the item's "
             "`provenance_note` records where they disagree with what the artifact shows.", ""]

@@ -9,13 +9,15 @@ Provenance comes from the artifact, never from the labels an agent put on it:
 
 * the **source group** is the telemetry plane of the artifact's collector (``source``):
   every item of one collector is one group, whatever ``source_group`` it is labelled with,
-  and collectors rcaloop does not recognise share the one group ``unrecognized``
-  (independence that can't be shown is not assumed);
+  and collectors rcaloop does not recognise are in the group ``unrecognized``, which adds
+  no independent source group (independence that can't be shown is not assumed);
 * an item is **historical** (context only, never grounding) when its collector is the
-  knowledge store or earlier RCAs, its kind says history (or it is a person's chat
-  message), the agent says it is not live, or it was observed long before the incident
-  started (or, when the output gives no start, before its latest observation) — a
-  ``live: true`` label changes none of that;
+  knowledge store, earlier RCAs or a document, ticket or search store (wiki, postmortems,
+  tickets, runbooks, vector search, an agent's memory), its kind says history or one of
+  those (or it is a person's chat message), an item of a collector that watches no running
+  system names an earlier incident (``inc-1877``), the agent says it is not live, or it was
+  observed long before the incident started (or, when the output gives no start, before
+  its latest observation) — a ``live: true`` label changes none of that;
 * an item is **target-verified** when it is a live observation of a plane that watches
   running systems and it names the alert's own target (see ``alert``);
 * an item is a **symptom** — the failure being explained, which supports the cause but adds
@@ -36,13 +38,23 @@ from rcaloop.harness import alert
 from rcaloop.shared import jsonpath
 
 HISTORICAL_GROUP = "knowledge graph"
-STRONG_HISTORY = frozenset({"typedb", "knowledge", "kg", "rca"})
-"""Collector words that always mean the knowledge store or earlier RCAs, whatever else the name says."""
+STRONG_HISTORY = frozenset({
+    "typedb", "knowledge", "kg", "rca", "confluence", "jira", "wiki", "notion", "runbook", "postmortem", "servicenow",
+    "zendesk", "sharepoint", "pinecone", "weaviate", "qdrant", "chroma", "chromadb", "milvus", "faiss", "vectorstore",
+    "vectordb", "kb", "mem0",
+})
+"""Collector words that always mean the knowledge store, earlier RCAs or a document, ticket or
+vector store, whatever else the name says: what they return was written before this run."""
 UNRECOGNIZED_GROUP = "unrecognized"
+UNCOUNTED_GROUPS = frozenset({UNRECOGNIZED_GROUP})
+"""Groups that never count as an independent source group: a collector rcaloop does not
+recognise may be a copy of another, or of no running system at all (fail closed)."""
 SIGNATURE_GROUP = "signature matcher"
 """The collector that matches known failure signatures: only its items confirm one."""
 SOURCE_GROUPS: tuple[tuple[str, tuple[str, ...]], ...] = (
-    (HISTORICAL_GROUP, ("typedb", "knowledge", "history", "historical", "rca", "kg", "past", "prior", "similar")),
+    (HISTORICAL_GROUP, (*sorted(STRONG_HISTORY), "history", "historical", "past", "prior", "similar", "ticket",
+                        "incident", "postmortems", "runbooks", "playbook", "docs", "doc", "document", "documents",
+                        "memory", "vector", "embedding", "embeddings", "retrospective", "retro", "notes", "llm")),
     # ^ its weaker words (history, past …) yield to a plane word: `kubectl rollout history` is the cluster
     ("automation platform", ("aap", "ansible", "awx", "tower", "jenkins", "step1", "job", "ci", "automation", "tekton",
                              "buildkite", "circleci", "actions")),
@@ -69,27 +81,45 @@ SYMPTOM_KINDS = frozenset({"alert", "symptom", "failed_task"})
 ALERT_COLLECTORS = frozenset({"alertmanager", "pagerduty", "opsgenie"})
 OBSERVING_GROUPS = frozenset({"log search", "metrics", "cluster", "tracing", "database", "network", "cloud api"})
 """Planes that observe running systems: only they can verify the alert's own target."""
-_KIND_SEP = re.compile(r"[\s\-]+")
+_KIND_SEP = re.compile(r"[\s\-./:]+")
+_CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])")
 
 
 def kind_of(kind: str) -> str:
     """An artifact kind as one spelling: lower case, ``_`` between words, no plural ``s``
-    (``Counter-evidence`` → ``counter_evidence``, ``Past incidents`` → ``past_incident``)."""
-    words = _KIND_SEP.sub("_", kind.strip().lower()).strip("_").split("_")
-    return "_".join(w[:-1] if len(w) > 3 and w.endswith("s") and not w.endswith("ss") else w for w in words)
+    (``Counter-evidence`` → ``counter_evidence``, ``Past incidents`` → ``past_incident``,
+    ``VectorSearch`` → ``vector_search``)."""
+    words = _KIND_SEP.sub("_", _CAMEL.sub("_", kind.strip()).lower()).strip("_").split("_")
+    return "_".join(w[:-1] if len(w) > 3 and w.endswith("s") and not w.endswith("ss") else w for w in words if w)
+
+
+def kind_words(kind: str) -> frozenset[str]:
+    """The words of a normalised kind (``similar_past_incident`` → similar, past, incident)."""
+    return frozenset(kind_of(kind).split("_"))
 
 
 def kinds(*names: str) -> frozenset[str]:
     return frozenset(kind_of(n) for n in names)
 
 
-HISTORY_KINDS = kinds("history", "historical", "past_incident", "similar_incident", "prior_rca", "knowledge", "other_run")
+HISTORY_KINDS = kinds("history", "historical", "past_incident", "similar_incident", "prior_rca", "knowledge", "other_run",
+                      "postmortem", "post_mortem", "ticket", "runbook", "wiki", "similar", "memory", "vector_search",
+                      "knowledge_base", "doc", "document", "documentation", "retrospective", "incident_report")
 """Kinds that are history: context only. ``other_run``: a step file of another job."""
+HISTORY_KIND_WORDS = frozenset({
+    "history", "historical", "past", "prior", "previou", "earlier", "similar", "postmortem", "mortem", "ticket", "runbook",
+    "playbook", "wiki", "memory", "vector", "embedding", "knowledge", "kb", "retrospective", "doc", "document",
+    "documentation", "rca", "confluence", "jira",
+})
+"""A kind with one of these words is history too (``similar_past_incident``, ``jira_ticket``,
+``vector_search_hit``): a document, ticket or search result was written before this run."""
 CONTEXT_KINDS = kinds("human_message")
 """Kinds that are never evidence: a person's chat message says what someone thought, not what a system did."""
 HISTORY_LOOKBACK = timedelta(days=7)
 """Observed more than this long before the incident started: history, not this run."""
 _WORD = re.compile(r"[a-z0-9]+")
+INCIDENT_ID = re.compile(r"\b(?:inc(?:ident)?)[-_ #]?(\d{3,})\b", re.I)
+"""An incident id (``inc-1877``, ``INC0012345``, ``incident #1877``)."""
 _TEXT_KEYS = ("event", "error", "message", "msg", "task", "path", "content", "status", "summary", "text")
 MAX_TEXT = 600
 
@@ -190,16 +220,29 @@ def _history_reason(artifact: EvidenceArtifact, group: str, run: _Run) -> str | 
     if (artifact.id or "").startswith("code:") and not _analysed_code(artifact.id or "", run.parsed):
         return OTHER_CODE
     if group == HISTORICAL_GROUP:
-        return f"collector {artifact.source!r} is the knowledge store / earlier RCAs"
-    if kind in HISTORY_KINDS:
+        return f"collector {artifact.source!r} is the knowledge store, earlier RCAs or a document, ticket or search store"
+    if kind in HISTORY_KINDS or kind_words(artifact.kind) & HISTORY_KIND_WORDS:
         return f"kind {artifact.kind!r} is history"
     if kind in CONTEXT_KINDS:
         return f"kind {artifact.kind!r} is context, not evidence"
     if not artifact.live:
         return "the agent marked it not live"
+    if group not in OBSERVING_GROUPS and (other := _earlier_incident(artifact, run)):
+        return f"it names an earlier incident ({other}), and its collector watches no running system"
     seen = _utc(artifact.observed_at)
     if reference is not None and seen is not None and seen < reference - HISTORY_LOOKBACK:
         return f"observed {(reference - seen).days} days before the incident"
+    return None
+
+
+def _earlier_incident(artifact: EvidenceArtifact, run: _Run) -> str | None:
+    """An incident id the item names that is not this run's own."""
+    text = f"{artifact.title}\n{artifact.text or ''}"
+    if "nc" not in text.lower():
+        return None
+    for m in INCIDENT_ID.finditer(text):
+        if m.group(1) not in run.own_ids:
+            return m.group(0)
     return None
 
 
@@ -298,6 +341,13 @@ class _Run:
     alert: str
     """The alert and the failed tasks: what an item restating them is a symptom of."""
     parsed: ParsedRCA
+    own_ids: frozenset[str] = frozenset()
+    """The numbers of the incident ids the run itself names (its id, the alert): not earlier incidents."""
+
+
+def _own_ids(parsed: ParsedRCA) -> frozenset[str]:
+    text = " ".join(t for t in (parsed.result_id, parsed.job_id, parsed.alert_text, parsed.title) if t)
+    return frozenset(m.group(1) for m in INCIDENT_ID.finditer(text))
 
 
 def _reference(parsed: ParsedRCA) -> datetime | None:
@@ -313,7 +363,7 @@ def collect(parsed: ParsedRCA) -> list[Evidence]:
         [parsed.alert_text or ""]
         + [f"{a.text}\n{json.dumps(a.value, default=str)}" for a in parsed.artifacts if kind_of(a.kind) in SYMPTOM_KINDS]
     )
-    run = _Run(_reference(parsed), alert.of_alert(parsed.alert_text or ""), failure, parsed)
+    run = _Run(_reference(parsed), alert.of_alert(parsed.alert_text or ""), failure, parsed, _own_ids(parsed))
     found: list[Evidence] = []
     seen: set[tuple] = set()
     for artifact in parsed.artifacts:

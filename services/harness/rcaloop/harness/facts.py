@@ -8,7 +8,7 @@ from rcaloop.contracts.verdict import LedgerClaim
 from rcaloop.harness import actions, alert, ledger, report
 from rcaloop.harness.actions import Violation
 from rcaloop.harness.draft import Draft, named_family
-from rcaloop.harness.evidence import SIGNATURE_GROUP, Evidence, kind_of, kinds
+from rcaloop.harness.evidence import SIGNATURE_GROUP, UNCOUNTED_GROUPS, Evidence, kind_of, kinds
 from rcaloop.harness.ledger import SIGNATURE_KINDS, Ledger
 
 DEGRADED_KINDS = kinds("tool_error", "degraded", "unavailable", "missing", "timeout")
@@ -24,6 +24,7 @@ class Facts:
     """Live evidence supporting the root cause (only what the agent tied to it and that traced)."""
     root_refuting: list[Evidence]
     root_groups: list[str]
+    """Independent source groups of the root cause's support: never a symptom's, never ``unrecognized``."""
     signature: list[str]
     confidence: str | None
     violations: list[Violation]
@@ -59,7 +60,7 @@ def derive(draft: Draft) -> Facts:
         live=live,
         root_live=root_live,
         root_refuting=refuting,
-        root_groups=sorted({ev.group for ev in root_live if not ev.item.symptom}),
+        root_groups=sorted({ev.group for ev in root_live if not ev.item.symptom and ev.group not in UNCOUNTED_GROUPS}),
         signature=[ev.id for ev in root_live if confirmed_signature(ev)],
         confidence=draft.confidence,
         violations=[v for seq in draft.sequences for v in actions.violations(seq)],

@@ -17,8 +17,10 @@ root-cause statement itself (summary, Cause, TL;DR) read — never the rest of t
 Every tie must hold: a root-cause item that does not trace, or an id no artifact of the run
 carries, is recorded under the claim's ``untraced`` (hard gate G2 then fails).
 Refuting items — of a refuting kind, or named in the claim's ``refuting_evidence_ids`` —
-are recorded under ``refutes``. Historical items are recorded under ``historical`` and never
-make a claim supported.
+are recorded under ``refutes``. A live refuting item counts against the root cause even when
+the output ties it to no claim or to another one: only an item the output lists as the
+refutation of an alternative diagnosis is exempt (refutation is never read as "unrelated").
+Historical items are recorded under ``historical`` and never make a claim supported.
 """
 
 from __future__ import annotations
@@ -37,7 +39,28 @@ from rcaloop.harness.evidence import SIGNATURE_GROUP, Evidence, kind_of, kinds
 from rcaloop.shared import jsonpath
 
 REFUTING_KINDS = kinds("refutes", "refuting", "refutation", "contradiction", "contradicts", "counter_evidence",
-                       "counterevidence")
+                       "counterevidence", "contradicting", "disconfirming", "disproves", "inconsistent",
+                       "negative_evidence", "rules_out", "counter")
+REFUTING_STEMS = ("refut", "contradict", "disconfirm", "disprov", "falsif", "counterevidence", "counterexample",
+                  "inconsisten", "conflicting")
+"""A kind with a word starting so refutes (``contradicting_metric``, ``Disproves``)."""
+REFUTING_PAIRS = frozenset({"counter_evidence", "counter_example", "negative_evidence", "rule_out", "ruled_out",
+                            "evidence_against", "not_consistent"})
+METRIC_COUNTER = "counter"
+"""``counter`` alone is a metric type on a metrics collector; on any other collector it is counter-evidence."""
+
+
+def refuting_kind(ev: Evidence) -> bool:
+    """Whether an item's kind says it refutes (any spelling: ``Counter_Evidence``, ``rules-out`` …)."""
+    kind = kind_of(ev.item.kind)
+    if kind == METRIC_COUNTER:
+        return ev.group != "metrics"
+    if kind in REFUTING_KINDS:
+        return True
+    words = kind.split("_")
+    return any(w.startswith(REFUTING_STEMS) for w in words) or any(
+        f"{a}_{b}" in REFUTING_PAIRS for a, b in zip(words, words[1:], strict=False)
+    )
 LINK_ORDER = ("citation", "agent", "traceability", "quote")
 CITATION_PREFIXES = ("msg:", "code:", "rca:")
 PROBLEMS = {
@@ -207,11 +230,11 @@ def _claim(cid: str, kind: str, text: str, links: Links, by_id: dict[str, Eviden
         ev = by_id[eid]
         if not ev.live:
             historical.append(eid)
-        elif eid in links.refuting or kind_of(ev.item.kind) in REFUTING_KINDS:
+        elif eid in links.refuting or refuting_kind(ev):
             refutes.append(eid)
         else:
             supports.append(eid)
-    how = {m for methods in links.found.values() for m in methods}
+    how = {m for methods in links.found.values() for m in methods}  # an untied refutation adds no method
     status = "supported" if supports else ("refuted" if refutes else "unlinked")
     note = None
     if status == "unlinked" or links.untraced:
@@ -330,6 +353,40 @@ def _signatures_of_the_family(draft: Draft, index: _Index, links: Links) -> None
         links.notes.append(f"{eid} is a signature of another family than {family or 'the cause stated'}")
 
 
+def _alternative_refutations(draft: Draft, index: _Index) -> set[str]:
+    """Items the output lists as refuting an alternative diagnosis (by id, or by a quote they hold)."""
+    out: set[str] = set()
+    for alt in draft.diagnosis.alternative_diagnoses if draft.diagnosis else []:
+        for ref in alt.contradicting_evidence:
+            ev = index.by_agent.get(ref) or index.by_id.get(ref) or index.by_ref.get(ref)
+            if ev is not None:
+                out.add(ev.id)
+            elif len(ref.strip()) >= MIN_ALTERNATIVE_QUOTE:
+                out |= {e.id for e in index.evidence if ref in e.haystack()}
+    return out
+
+
+MIN_ALTERNATIVE_QUOTE = 8
+"""A description of an alternative's refuting evidence exempts the items holding it only when it says this much."""
+
+
+def _untied_refutations(draft: Draft, index: _Index, links: Links) -> None:
+    """Live refuting items the output did not tie to the root cause still count against it:
+    those of a refuting kind and those any claim lists as refuting, unless the output lists
+    them as refuting an alternative diagnosis."""
+    claimed: set[str] = set()
+    for claim in draft.agent_claims:
+        for eid in claim.refuting_evidence_ids:
+            if (ev := index.by_agent.get(eid) or index.by_id.get(eid) or index.by_ref.get(eid)) is not None:
+                claimed.add(ev.id)
+    exempt = _alternative_refutations(draft, index)
+    for ev in index.evidence:
+        if ev.live and ev.id not in links.found and ev.id not in exempt and (ev.id in claimed or refuting_kind(ev)):
+            links.found[ev.id] = set()
+            links.refuting.add(ev.id)
+            links.notes.append(f"{ev.id} refutes the root cause ({ev.item.kind or 'a claim lists it as refuting'})")
+
+
 def _observations(draft: Draft, traced: _Traced) -> list[tuple[str, Links, str, int]]:
     """Each traceability item as a cited observation."""
     out = []
@@ -351,6 +408,7 @@ def build(draft: Draft) -> Ledger:
     traced = _Traced.of(draft, draft.evidence)
     main = root_texts(draft)[0]
     root_links = _root_links(draft, index, traced)
+    _untied_refutations(draft, index, root_links)
     observations = _observations(draft, traced)
 
     factors = list(diag.contributing_factors) if diag else []

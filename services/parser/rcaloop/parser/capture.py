@@ -11,7 +11,7 @@ import json
 from datetime import UTC, datetime
 from typing import Any
 
-from rcaloop.contracts import EvidenceArtifact, RootCause
+from rcaloop.contracts import AlternativeDiagnosis, EvidenceArtifact, RootCause
 from rcaloop.contracts.common import CATEGORIES
 from rcaloop.contracts.parsed import Claim, Diagnosis, Fields
 from rcaloop.parser import codes
@@ -33,13 +33,18 @@ def parse_capture(content: Any, resolver: Resolver) -> dict[str, Any]:
     if not isinstance(content, dict):
         return {"outcome": "incomplete", "errors": [codes.CAPTURE_NOT_OBJECT.issue()]}
     r = Reader(codes.CAPTURE_KEY_MISSING, codes.CAPTURE_VALUE_INVALID)
+    early = content.get("outcome") if content.get("outcome") in EARLY_OUTCOMES else None
+    required = None if early else codes.CAPTURE_REQUIRED_MISSING  # a report names its family and its confidence
     artifacts = _evidence(content, r)
     d = Diagnosis()
     d.family = r.text(
-        _first(content, "root_cause_family", "family") or _missing(r, "root_cause_family"), "root_cause_family"
+        _first(content, "root_cause_family", "family") or _missing(r, "root_cause_family", required),
+        "root_cause_family",
     )
-    d.candidates = _candidates(r.items(r.require(content, "candidates"), "candidates"), r)
-    confidence = r.choice(r.require(content, "confidence"), CONFIDENCE, "confidence")
+    candidates = r.items(r.require(content, "candidates"), "candidates")
+    d.candidates = _candidates(candidates, r)
+    d.alternative_diagnoses = _ruled_out(candidates, d.family)
+    confidence = r.choice(r.require(content, "confidence", code=required), CONFIDENCE, "confidence")
     d.claims = _claims(r.items(r.require(content, "claims"), "claims"), r, {a.id for a in artifacts if a.id})
     rc = content.get("root_cause") if isinstance(content.get("root_cause"), dict) else {}
     cause = next((c.text for c in d.claims if c.kind == "root_cause"), None)
@@ -59,7 +64,6 @@ def parse_capture(content: Any, resolver: Resolver) -> dict[str, Any]:
     report = report if isinstance(report, str) else _report(title, d)
     found = find_citations(report, resolver, part="report")
     post = "\n\n".join(p for p in (f"**{title}**" if title else None, summary) if p)
-    early = content.get("outcome") if content.get("outcome") in EARLY_OUTCOMES else None
     return {
         "outcome": early or "report",
         "outcome_reason": r.text(content.get("outcome_reason"), "outcome_reason") if early else None,
@@ -72,7 +76,8 @@ def parse_capture(content: Any, resolver: Resolver) -> dict[str, Any]:
         "artifacts": artifacts,
         "alert_text": _alert_text(content),
         "incident_started_at": _started(content),
-        "warnings": found.warnings + r.warnings,
+        "warnings": found.warnings + [w for w in r.warnings if w.code not in codes.ERROR_CODES],
+        "errors": [w for w in r.warnings if w.code in codes.ERROR_CODES],
     }
 
 
@@ -80,8 +85,8 @@ def _first(data: dict, *keys: str) -> Any:
     return next((data[k] for k in keys if data.get(k) is not None), None)
 
 
-def _missing(r: Reader, key: str) -> None:
-    r.warnings.append(codes.CAPTURE_KEY_MISSING.issue(key, path=key))
+def _missing(r: Reader, key: str, code: codes.Code | None = None) -> None:
+    r.warnings.append((code or codes.CAPTURE_KEY_MISSING).issue(key, path=key))
 
 
 def _evidence(content: dict, r: Reader) -> list[EvidenceArtifact]:
@@ -122,6 +127,24 @@ def _candidates(items: list[Any], r: Reader) -> list[str]:
         else:
             r.bad(f"candidates[{i}]", "must be a family name or an object with a family")
     return [family for *_, family in sorted(ranked)]
+
+
+REFUTING_KEYS = ("refuting_evidence_ids", "contradicting_evidence_ids", "contradicting_evidence")
+
+
+def _ruled_out(items: list[Any], family: str | None) -> list[AlternativeDiagnosis]:
+    """Candidates other than the named family that list the evidence refuting them: alternatives ruled out."""
+    out = []
+    for item in items:
+        if not isinstance(item, dict) or not isinstance(item.get("family"), str) or item["family"] == family:
+            continue
+        refuting = _first(item, *REFUTING_KEYS)
+        ids = [_ident(e) for e in refuting if isinstance(e, (str, int, float))] if isinstance(refuting, list) else []
+        if ids:
+            why = item.get("why_wrong") or item.get("summary")
+            out.append(AlternativeDiagnosis(summary=item["family"], why_wrong=why if isinstance(why, str) else None,
+                                            contradicting_evidence=ids))
+    return out
 
 
 def _claims(items: list[Any], r: Reader, evidence_ids: set[str]) -> list[Claim]:

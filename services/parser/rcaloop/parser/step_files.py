@@ -39,7 +39,8 @@ def parse_step_files(content: Any, job_id: str | None, resolver: Resolver | None
     step5 = _file(content, STEP5)
     if not isinstance(step5, dict):
         return {"outcome": "incomplete", "errors": [codes.NO_STEP5.issue()]}
-    warnings: list[Issue] = [codes.STEP_FILE_MISSING.issue(n) for n in REFERENCE_FILES if _file(content, n) is None]
+    errors: list[Issue] = [codes.STEP_FILE_MISSING.issue(n) for n in REFERENCE_FILES if _file(content, n) is None]
+    warnings: list[Issue] = []
     reader = Reader(codes.STEP5_KEY_MISSING, codes.STEP5_VALUE_INVALID)
     step5_job = reader.text(reader.require(step5, "job_id"), "job_id")
     if job_id and step5_job and step5_job != job_id:
@@ -47,7 +48,8 @@ def parse_step_files(content: Any, job_id: str | None, resolver: Resolver | None
     job = job_id or step5_job
     artifacts = _artifacts(content, job, warnings)
     diagnosis = _diagnosis(step5, reader)
-    warnings += reader.warnings
+    errors += [w for w in reader.warnings if w.code in codes.ERROR_CODES]
+    warnings += [w for w in reader.warnings if w.code not in codes.ERROR_CODES]
     rc = diagnosis.root_cause or RootCause()
     title = first_sentence(rc.summary) or (f"job {job}" if job else None)
     post = "\n\n".join(p for p in (f"**{title}**" if title else None, rc.summary) if p)
@@ -62,23 +64,28 @@ def parse_step_files(content: Any, job_id: str | None, resolver: Resolver | None
         "alert_text": _alert_text(_file(content, "step1_job_context.json")),
         "incident_started_at": _started(_file(content, "step1_job_context.json")),
         "warnings": warnings,
+        "errors": errors,
     }
 
 
 def _diagnosis(step5: dict, r: Reader) -> Diagnosis:
     d = Diagnosis()
-    raw_rc = r.require(step5, "root_cause")
+    required = codes.NO_ROOT_CAUSE  # a diagnosis without its cause, category or confidence is not a diagnosis
+    raw_rc = r.require(step5, "root_cause", code=required)
     if isinstance(raw_rc, dict):
         d.root_cause = RootCause(
-            category=r.choice(r.require(raw_rc, "category", "root_cause.category"), CATEGORIES, "root_cause.category"),
-            summary=r.text(r.require(raw_rc, "summary", "root_cause.summary"), "root_cause.summary"),
+            category=r.choice(
+                r.require(raw_rc, "category", "root_cause.category", required), CATEGORIES, "root_cause.category"
+            ),
+            summary=r.text(r.require(raw_rc, "summary", "root_cause.summary", required), "root_cause.summary"),
             confidence=r.choice(
-                r.require(raw_rc, "confidence", "root_cause.confidence"), CONFIDENCE, "root_cause.confidence"
+                r.require(raw_rc, "confidence", "root_cause.confidence", required), CONFIDENCE, "root_cause.confidence"
             ),
         )
         d.family = d.root_cause.category
     elif raw_rc is not None:
         r.bad("root_cause", "must be an object")
+        r.warnings.append(required.issue("root_cause", path="root_cause"))
     for i, item in enumerate(r.items(r.require(step5, "evidence"), "evidence")):
         if (trace := r.model(TraceItem, item, f"evidence[{i}]")) is not None:
             d.evidence.append(trace)

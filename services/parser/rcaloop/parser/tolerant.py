@@ -26,9 +26,10 @@ class Reader:
     def _path(self, path: str) -> str:
         return f"{self.prefix}{path}"
 
-    def require(self, data: dict, key: str, path: str | None = None) -> Any:
+    def require(self, data: dict, key: str, path: str | None = None, code: Code | None = None) -> Any:
+        """The value, or None and a finding (``code``, else the reader's ``missing``) when absent."""
         if key not in data or data[key] is None:
-            self.warnings.append(self.missing.issue(self._path(path or key), path=self._path(path or key)))
+            self.warnings.append((code or self.missing).issue(self._path(path or key), path=self._path(path or key)))
             return None
         return data[key]
 
