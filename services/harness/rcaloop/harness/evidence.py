@@ -103,16 +103,18 @@ def kinds(*names: str) -> frozenset[str]:
 
 
 HISTORY_KINDS = kinds("history", "historical", "past_incident", "similar_incident", "prior_rca", "knowledge", "other_run",
-                      "postmortem", "post_mortem", "ticket", "runbook", "wiki", "similar", "memory", "vector_search",
-                      "knowledge_base", "doc", "document", "documentation", "retrospective", "incident_report")
+                      "postmortem", "post_mortem", "ticket", "jira_ticket", "support_ticket", "incident_ticket",
+                      "runbook", "wiki", "similar", "memory", "agent_memory", "llm_memory", "vector_search",
+                      "knowledge_base", "doc", "document", "documentation", "retrospective", "incident_report",
+                      "earlier_incident", "previous_incident", "prior_incident")
 """Kinds that are history: context only. ``other_run``: a step file of another job."""
 HISTORY_KIND_WORDS = frozenset({
-    "history", "historical", "past", "prior", "previou", "earlier", "similar", "postmortem", "mortem", "ticket", "runbook",
-    "playbook", "wiki", "memory", "vector", "embedding", "knowledge", "kb", "retrospective", "doc", "document",
-    "documentation", "rca", "confluence", "jira",
+    "past", "similar", "postmortem", "mortem", "runbook", "playbook", "wiki", "vector", "embedding", "knowledge", "kb",
+    "retrospective", "rca", "confluence", "jira",
 })
-"""A kind with one of these words is history too (``similar_past_incident``, ``jira_ticket``,
-``vector_search_hit``): a document, ticket or search result was written before this run."""
+"""A kind with one of these words is history too (``similar_past_incident``, ``PostMortemNote``,
+``vector_search_hit``): a document or search result was written before this run. Words a live
+observation also uses (history, memory, ticket …) count only as the whole kind."""
 CONTEXT_KINDS = kinds("human_message")
 """Kinds that are never evidence: a person's chat message says what someone thought, not what a system did."""
 HISTORY_LOOKBACK = timedelta(days=7)

@@ -40,9 +40,8 @@ from rcaloop.shared import jsonpath
 
 REFUTING_KINDS = kinds("refutes", "refuting", "refutation", "contradiction", "contradicts", "counter_evidence",
                        "counterevidence", "contradicting", "disconfirming", "disproves", "inconsistent",
-                       "negative_evidence", "rules_out", "counter")
-REFUTING_STEMS = ("refut", "contradict", "disconfirm", "disprov", "falsif", "counterevidence", "counterexample",
-                  "inconsisten", "conflicting")
+                       "negative_evidence", "rules_out", "counter", "inconsistency", "inconsistent_with_cause")
+REFUTING_STEMS = ("refut", "contradict", "disconfirm", "disprov", "falsif", "counterevidence", "counterexample")
 """A kind with a word starting so refutes (``contradicting_metric``, ``Disproves``)."""
 REFUTING_PAIRS = frozenset({"counter_evidence", "counter_example", "negative_evidence", "rule_out", "ruled_out",
                             "evidence_against", "not_consistent"})
