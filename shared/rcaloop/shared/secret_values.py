@@ -107,7 +107,7 @@ def is_secret(check: Check, line: str, name_start: int, value_start: int, value:
     if check == "statement" and not generated(value):  # the cheap test first: prose is long
         return False
     name = line[name_start:value_start]
-    if check == "credential" and (_ordinary_key(name) or not credential(value)):
+    if check == "credential" and (_ordinary_key(line[:name_start], name) or not credential(value)):
         return False
     if _names_no_secret(value, line[name_start:], name, ids=check not in ("header", "credential")):
         return False
@@ -204,12 +204,15 @@ def credential(value: str) -> bool:
     return _LONG_TOKEN.fullmatch(bare) is not None and any(c.isdigit() for c in bare) and any(c.isalpha() for c in bare)
 
 
-def _ordinary_key(name: str) -> bool:
-    """Whether ``name`` (``partition_key: ``) is a key of a kind that is no secret (``ORDINARY_KEYS``)."""
+def _ordinary_key(before: str, name: str) -> bool:
+    """Whether ``name`` (``partition_key: ``, or ``key: `` after ``the cache``) is a key of a
+    kind that is no secret (``ORDINARY_KEYS``)."""
     m = _NAME.match(name.lstrip("\"'.`"))
     if m is None:
         return False
     words = [w for w in re.split(r"[_.-]|(?<=[a-z\d])(?=[A-Z])", m.group()) if w]
+    if len(words) == 1:  # a bare key: the word before it in a sentence says which
+        words = [*before.split()[-1:], *words]
     return len(words) >= 2 and words[-2].lower() in ORDINARY_KEYS
 
 

@@ -288,8 +288,8 @@ EXTRA_RULES: tuple[Rule, ...] = (
         r"|[A-Za-z\d]*[a-z\d](?:Key|Credentials?|Auth))s?"
         + _ASSIGNED), ("key", "cred", "auth"), group=2, check="credential", spans_words=True),
     Rule("secret", re.compile(
-        r"(?<![\w.-])(?P<name>(?:[\w.-]*[_.-])?(?:pass|passphrase|passcode)|[A-Za-z\d]*[a-z\d]Pass(?:phrase|code)?)"
-        + _ASSIGNED, re.I), ("pass",), group=2, check="password", spans_words=True),
+        r"(?<![\w.-])(?P<name>(?:[\w.-]*[_.-])?(?:pass|Pass|PASS)(?:phrase|code|PHRASE|CODE)?"
+        r"|[A-Za-z\d]*[a-z\d]Pass(?:phrase|code)?)" + _ASSIGNED), ("pass",), group=2, check="password", spans_words=True),
     Rule("password", re.compile(
         r"(?<![\w.:/@-])(?![\da-fA-F:]+(?![\w.:/-]))(?:[\w.-]+|\*):(?:\d{1,5}|\*):(?:[\w.-]+|\*):(?:[\w.@-]+|\*)"
         r":([^\s\"'`]+)"), (), group=1, check="value", lines=_pgpass_lines, as_written=True),

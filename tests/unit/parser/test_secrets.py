@@ -228,6 +228,8 @@ def test_each_kind_is_found_typed_and_redacted(line, type_, value):
         "partition_key: tenant-4f2c9e1a7b3e5d8f; cache_key: 9f2c1a7b3e5d8f0a1b2c3d4e5f6a7b8c; sort_key: created_at",
         "public_key: AAAAC3NzaC1lZDI1NTE5AAAAIOMqqnkVzrm0SdG6UOoqKLsabgH5C9okWi0dh2l9GKJl",
         "auth: oauth2; credentials: none; credentials: aws-sm; bypass: enabled",
+        "bypass: control\ncompass: north",
+        "duplicate charge with idempotency key: 7c1f2d3e-4f5a-6b7c-8d9e-0a1b2c3d4e5f; the cache key: 9f2c1a7b3e5d8f0a1b2c",
         "smoke test: pass=true; suite result pass=140 fail=3; pass: 12/14 pods",
         # an Authorization header without a credential; ids that are UUIDs
         "curl -H 'Authorization: Bearer <redacted>' https://x; authorization: required for admin",
