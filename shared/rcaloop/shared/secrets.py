@@ -198,33 +198,35 @@ command's next argument (``psql --password mydb`` prompts for the password)."""
 _ASSIGNED = r"[\"'\]]{0,2}[ \t]*(?::=|=>|={1,3}|:)[ \t]*[\"'`]?([^\s\"'`,;]{3,})"
 """After a name: how a value is assigned to it (``: ``, ``=``, ``=>``, quoted or not), and the value."""
 
-_COLONS = bytes.maketrans(b"\t\n\r\x0b\x0c", b"     ")
-_NOT_COLON = bytes(c for c in range(256) if c not in b": \t\n\r\x0b\x0c")
-_B64 = b"abcdefghijklmnopqrstuvwxyz0123456789+="
+_NOT_COLON = bytes(c for c in range(256) if c not in b":\n")
+_B64 = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+="
 _BASE64_RUN = bytes.maketrans(bytes(range(256)), bytes(ord("a") if c in _B64 else ord(" ") for c in range(256)))
-"""Each letter, digit, ``+`` and ``=`` of the lower-cased text as an ``a``, anything else a space."""
+"""Each letter, digit, ``+`` and ``=`` as an ``a``, anything else a space."""
 _RUN = b"a" * 20
 
 
 def _pgpass_lines(scan: _Text, into: dict[int, int]) -> None:
     """The lines of words with four colons, as a ``.pgpass`` line has
-    (``host:port:database:user:password``): looked for in the text with its other
-    characters deleted (a word's colons then stand together), then word by word."""
-    if b"::::" in scan.lower.translate(_COLONS, _NOT_COLON):
+    (``host:port:database:user:password``): looked for in the long words with all but
+    their colons deleted (a word's colons then stand together), then word by word."""
+    if b"::::" in scan.hay_bytes.translate(None, _NOT_COLON):
         for word in scan.words:
             if word.count(":") >= 4:
                 scan.lines_of_word(word, into)
 
 
 def _base64_lines(scan: _Text, into: dict[int, int]) -> None:
-    """The lines with a run of 20 letters and digits, as base64 text of 15 bytes or more has
-    (a Kubernetes Secret's ``data`` value): found in the text with every such character
-    made an ``a``, not by a pattern run over the text. A shorter value is looked for where
-    it is decoded (the rule's literal, ``base64``)."""
-    runs = scan.lower.translate(_BASE64_RUN)
+    """The lines of words with a run of 20 letters and digits, as base64 text of 15 bytes or
+    more has (a Kubernetes Secret's ``data`` value): found in the long words with each such
+    character made an ``a``, not by a pattern. A shorter value is looked for where it is
+    decoded (the rule's literal, ``base64``)."""
+    runs = scan.hay_bytes.translate(_BASE64_RUN)
+    _, starts = scan.hay(False)
     pos = runs.find(_RUN)
     while pos >= 0:
-        pos = runs.find(_RUN, scan.line_of(pos, into))
+        i = bisect_right(starts, pos) - 1
+        scan.lines_of_word(scan.words[i], into)
+        pos = runs.find(_RUN, starts[i + 1]) if i + 1 < len(starts) else -1
 
 
 _BASE64 = re.compile(r"(?<![\w+/=.-])([A-Za-z0-9+/]{16,}={0,2})(?![\w+/=.-])")
@@ -284,9 +286,10 @@ EXTRA_RULES: tuple[Rule, ...] = (
         r"\b(?:proxy-)?authorization[\"']?[ \t]*[:=][ \t]*[\"']?[A-Za-z][\w.-]{0,30}[ \t]+([A-Za-z0-9._~+/=-]{8,})",
         re.I), ("authorization",), group=1, check="header", spans_words=True),
     Rule("secret", re.compile(
-        r"(?<![\w.-])(?P<name>(?:[\w.-]*[_.-])?(?:key|Key|KEY|credentials?|Credentials?|CREDENTIALS?|auth|Auth|AUTH)"
-        r"|[A-Za-z\d]*[a-z\d](?:Key|Credentials?|Auth))s?"
-        + _ASSIGNED), ("key", "cred", "auth"), group=2, check="credential", spans_words=True),
+        r"(?<![\w.-])(?P<name>(?:[\w.-]*[_.-])?(?:key|Key|KEY|auth|Auth|AUTH)|[A-Za-z\d]*[a-z\d](?:Key|Auth))s?"
+        + _ASSIGNED), ("key", "auth"), group=2, check="credential", spans_words=True),
+    Rule("secret", re.compile(r"(?<![\w.-])(?P<name>[\w.-]*credentials?)" + _ASSIGNED, re.I), ("credential",),
+         group=2, check="credential"),  # "credentials:" is a long word: looked up among them
     Rule("secret", re.compile(
         r"(?<![\w.-])(?P<name>(?:[\w.-]*[_.-])?(?:pass|Pass|PASS)(?:phrase|code|PHRASE|CODE)?"
         r"|[A-Za-z\d]*[a-z\d]Pass(?:phrase|code)?)" + _ASSIGNED), ("pass",), group=2, check="password", spans_words=True),
@@ -441,6 +444,7 @@ class _Text:
         self.text = text
         self.ends: dict[int, int] = {}  # line start → line end
         self._lower: bytes | None = None
+        self._hay_bytes: bytes | None = None
         self._words: list[str] | None = None
         self._hay: tuple[str, str, list[int]] | None = None
 
@@ -451,6 +455,14 @@ class _Text:
         if self._lower is None:
             self._lower = self.text.encode("latin-1", "replace").lower()
         return self._lower
+
+    @property
+    def hay_bytes(self) -> bytes:
+        """The long words joined by newlines (``hay``), one byte per character, for tests by
+        translation and ``bytes.find`` rather than by a pattern."""
+        if self._hay_bytes is None:
+            self._hay_bytes = self.hay(False)[0].encode("latin-1", "replace")
+        return self._hay_bytes
 
     @property
     def words(self) -> list[str]:
