@@ -77,6 +77,9 @@ errors and classes a log quotes."""
 _PATH = re.compile(r"(?:~|\.{1,2})?/?[\w.-]+(?:/[\w.-]+)*/?")
 _GENERATED = re.compile(r"[A-Za-z0-9!@#$%^&*+=?~]{8,}")
 _CREDENTIAL_ID = re.compile(r"secret[_-]?id\b", re.I)
+_UUID_CREDENTIAL = re.compile(r"(?:token|key)s?\b", re.I)
+"""A token's or a key's name: its value is a credential even when shaped like a UUID (a
+Splunk HEC token, a Heroku API key)."""
 _NAME = re.compile(r"[\w.-]+")
 _NUMBER = re.compile(r"[\d.,:/%+-]+")
 _LONG_TOKEN = re.compile(r"[A-Za-z\d+/]{16,}={0,2}")
@@ -109,7 +112,8 @@ def is_secret(check: Check, line: str, name_start: int, value_start: int, value:
     name = line[name_start:value_start]
     if check == "credential" and (_ordinary_key(line[:name_start], name) or not credential(value)):
         return False
-    if _names_no_secret(value, line[name_start:], name, ids=check not in ("header", "credential")):
+    uuids = check not in ("header", "credential") and _UUID_CREDENTIAL.search(name) is None
+    if _names_no_secret(value, line[name_start:], name, ids=check not in ("header", "credential"), uuids=uuids):
         return False
     if check in ("value", "statement", "credential"):
         return True
@@ -127,9 +131,10 @@ def is_secret(check: Check, line: str, name_start: int, value_start: int, value:
     return starts and ends
 
 
-def _names_no_secret(value: str, assignment: str, name: str, ids: bool = True) -> bool:
-    """detect-secrets' filters, and values that name, place or describe a secret (a UUID
-    or an id-like string only with ``ids``: a header's or a key's value may be shaped so)."""
+def _names_no_secret(value: str, assignment: str, name: str, ids: bool = True, uuids: bool = True) -> bool:
+    """detect-secrets' filters, and values that name, place or describe a secret (an
+    id-like string only with ``ids``, a UUID only with ``uuids`` too: a header's, a token's
+    or a key's value may be shaped so)."""
     bare = value.strip("*.")
     credential_id = not ids or _CREDENTIAL_ID.search(name) is not None
     return (
@@ -140,7 +145,7 @@ def _names_no_secret(value: str, assignment: str, name: str, ids: bool = True) -
         or heuristic.is_prefixed_with_dollar_sign(value)
         or heuristic.is_not_alphanumeric_string(value)
         or heuristic.is_sequential_string(value)
-        or (not credential_id and heuristic.is_potential_uuid(value))
+        or (uuids and not credential_id and heuristic.is_potential_uuid(value))
         or (not credential_id and heuristic.is_likely_id_string(value, assignment))  # its own name, not the line's
         or heuristic.is_indirect_reference(assignment)
         or "[REDACTED:" in value

@@ -126,6 +126,7 @@ LINES = [
     ("hmac_key=9f2c1a7b3e5d8f0a1b2c3d4e5f6a7b8c", "api-key", "9f2c1a7b3e5d8f0a1b2c3d4e5f6a7b8c"),
     ('license_key: "Kq7vR2xW9mZtLpN4"', "api-key", "Kq7vR2xW9mZtLpN4"),
     ("integration_key: 7c1f2d3e-4f5a-6b7c-8d9e-0a1b2c3d4e5f", "api-key", "7c1f2d3e-4f5a"),
+    ("SPLUNK_HEC_TOKEN=7c1f2d3e-4f5a-6b7c-8d9e-0a1b2c3d4e5f", "token", "7c1f2d3e-4f5a"),  # a UUID-shaped token
     ("routing_key: 9f2c1a7b3e5d8f0a1b2c3d4e5f6a7b8c", "api-key", "9f2c1a7b3e5d8f0a1b2c3d4e5f6a7b8c"),
     ('{"masterKey": "Kq7vR2xW9mZt"}', "api-key", "Kq7vR2xW9mZt"),
     ("shop = host=db-primary dbname=shop user=app pass=Kq7vR2xW9mZt pool_size=5", "password", "Kq7vR2xW9mZt"),
@@ -235,6 +236,7 @@ def test_each_kind_is_found_typed_and_redacted(line, type_, value):
         "curl -H 'Authorization: Bearer <redacted>' https://x; authorization: required for admin",
         "Authorization: invalid credentials",
         "request_id: 7c1f2d3e-4f5a-6b7c-8d9e-0a1b2c3d4e5f, X-Request-Id: 0a1b2c3d-4e5f-6a7b-8c9d-0e1f2a3b4c5d",
+        "token_id: 7c1f2d3e-4f5a-6b7c-8d9e-0a1b2c3d4e5f",
         # a .pgpass path, an IPv6 address, ARNs; words that start like an AWS key
         "~/.pgpass holds the replica entry; fe80:0:0:0:0202:b3ff:fe1e:8329; arn:aws:sns:eu-west-1:123456789012:alerts",
         "the region ASIA-PACIFIC-EAST-WEST, AKIA-ROLE-NAME-HERE-ONLY",
