@@ -8,9 +8,10 @@ is scanned in tens of microseconds, not the milliseconds of running every patter
 line. ``SHAPE_RULES`` add the vendors' token shapes the library does not know
 (``secret_shapes``: Google, Vault, current OpenAI and Anthropic keys …), and
 ``EXTRA_RULES`` fill what it lacks for chat output: webhook URLs (with or
-without their scheme), token query parameters, ``Authorization`` headers, ``token`` and
-hyphenated key assignments, ``{name, value}`` entries, command-line passwords and
-passwords stated in a sentence. Whether a matched value is a secret or only names one
+without their scheme), token query parameters, ``Authorization`` headers of any scheme,
+``token``, key, ``credentials`` and ``pass`` assignments, ``{name, value}`` entries,
+command-line passwords, ``.pgpass`` lines, grouped AWS keys and passwords stated in a
+sentence; base64 is read decoded (a Kubernetes Secret's ``tls.key`` is a PEM key). Whether a matched value is a secret or only names one
 (``none``, ``${TOKEN}``, ``expired``, ``/etc/tls/tls.key``) is ``secret_values``' call.
 
 A text is read as written and as a reader sees it rendered (``markup_view``): code points
@@ -29,11 +30,13 @@ never the value.
 
 from __future__ import annotations
 
+import base64
 import json
 import re
 from bisect import bisect_right
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any, TypeVar
 
 from detect_secrets.plugins import (
@@ -46,7 +49,7 @@ from rcaloop.contracts import DeadLetter, EvidenceArtifact, RawResult
 from rcaloop.shared.lookalikes import INVISIBLE, latin_marks
 from rcaloop.shared.markup_view import JUNCTION, SPACED_JUNCTION, View, find_lookalike_word, rendered_view
 from rcaloop.shared.secret_shapes import SHAPES
-from rcaloop.shared.secret_values import TRAILING, Check, is_secret, secret_type
+from rcaloop.shared.secret_values import TRAILING, Check, generated, is_secret, secret_type
 
 MARKER = re.compile(r"\[REDACTED:([a-z][a-z0-9-]{0,39})\]")
 """How a redacted value reads: ``[REDACTED:api-key]``. Read back as a secret of that type."""
@@ -77,6 +80,13 @@ class Rule:
     keep_host: bool = False
     """a URL: scheme and host stay readable, the rest is the secret"""
     min_word: int = 0
+    lines: Callable[[_Text, dict[int, int]], None] | None = None
+    """with no literals: finds the lines the pattern may match on instead (a test over the
+    whole text that needs no pattern)"""
+    as_written: bool = False
+    """a checked rule that reads the line as written, not rendered (a ``*`` in it is no markup)"""
+    decoded: bool = False
+    """the match is base64: a secret when its decoded text holds one (``_decoded_secret``)"""
     spans_words: bool = False
     """the pattern can match across whitespace (else it lies inside one word)"""
     next_line: bool = False
@@ -185,6 +195,43 @@ _COMMAND_PASSWORD = re.compile(
 _OPTION_VALUES: tuple[tuple[str, Check], ...] = (("=", "value"), (r"[ \t]+", "parameter"))
 """A long option's value: after ``=`` any value; after a space a plain word may be the
 command's next argument (``psql --password mydb`` prompts for the password)."""
+_ASSIGNED = r"[\"'\]]{0,2}[ \t]*(?::=|=>|={1,3}|:)[ \t]*[\"'`]?([^\s\"'`,;]{3,})"
+"""After a name: how a value is assigned to it (``: ``, ``=``, ``=>``, quoted or not), and the value."""
+
+_NOT_COLON = bytes(c for c in range(256) if c not in b":\n")
+_B64 = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+="
+_BASE64_RUN = bytes.maketrans(bytes(range(256)), bytes(ord("a") if c in _B64 else ord(" ") for c in range(256)))
+"""Each letter, digit, ``+`` and ``=`` as an ``a``, anything else a space."""
+_RUN = b"a" * 20
+
+
+def _pgpass_lines(scan: _Text, into: dict[int, int]) -> None:
+    """The lines of words with four colons, as a ``.pgpass`` line has
+    (``host:port:database:user:password``): looked for in the long words with all but
+    their colons deleted (a word's colons then stand together), then word by word."""
+    if b"::::" in scan.hay_bytes.translate(None, _NOT_COLON):
+        for word in scan.words:
+            if word.count(":") >= 4:
+                scan.lines_of_word(word, into)
+
+
+def _base64_lines(scan: _Text, into: dict[int, int]) -> None:
+    """The lines of words with a run of 20 letters and digits, as base64 text of 15 bytes or
+    more has (a Kubernetes Secret's ``data`` value): found in the long words with each such
+    character made an ``a``, not by a pattern. A shorter value is looked for where it is
+    decoded (the rule's literal, ``base64``)."""
+    runs = scan.hay_bytes.translate(_BASE64_RUN)
+    _, starts = scan.hay(False)
+    pos = runs.find(_RUN)
+    while pos >= 0:
+        i = bisect_right(starts, pos) - 1
+        scan.lines_of_word(scan.words[i], into)
+        pos = runs.find(_RUN, starts[i + 1]) if i + 1 < len(starts) else -1
+
+
+_BASE64 = re.compile(r"(?<![\w+/=.-])([A-Za-z0-9+/]{16,}={0,2})(?![\w+/=.-])")
+"""A base64 blob: a Kubernetes Secret's ``data`` value, a value piped to ``base64 -d``."""
+
 EXTRA_RULES: tuple[Rule, ...] = (
     Rule("webhook-url", re.compile(
         _SCHEME + r"hooks\.slack\.com/(?:services|workflows|triggers)/" + _URL_TAIL + "+", re.I),
@@ -235,14 +282,36 @@ EXTRA_RULES: tuple[Rule, ...] = (
         r"is|was|are|were|has been|had been|became|becomes)(?:[ \t]+(?:now|still))?"
         r"[ \t]+[\"'`]?([^\s\"'`,;]+)", re.I),
          ("pass", "pwd", "secret", "token", "key"), group=2, check="statement", spans_words=True),
+    Rule("token", re.compile(
+        r"\b(?:proxy-)?authorization[\"']?[ \t]*[:=][ \t]*[\"']?[A-Za-z][\w.-]{0,30}[ \t]+([A-Za-z0-9._~+/=-]{8,})",
+        re.I), ("authorization",), group=1, check="header", spans_words=True),
+    Rule("secret", re.compile(
+        r"(?<![\w.-])(?P<name>(?:[\w.-]*[_.-])?(?:key|Key|KEY|auth|Auth|AUTH)|[A-Za-z\d]*[a-z\d](?:Key|Auth))s?"
+        + _ASSIGNED), ("key", "auth"), group=2, check="credential", spans_words=True),
+    Rule("secret", re.compile(r"(?<![\w.-])(?P<name>[\w.-]*credentials?)" + _ASSIGNED, re.I), ("credential",),
+         group=2, check="credential"),  # "credentials:" is a long word: looked up among them
+    Rule("secret", re.compile(
+        r"(?<![\w.-])(?P<name>(?:[\w.-]*[_.-])?(?:pass|Pass|PASS)(?:phrase|code|PHRASE|CODE)?"
+        r"|[A-Za-z\d]*[a-z\d]Pass(?:phrase|code)?)" + _ASSIGNED), ("pass",), group=2, check="password", spans_words=True),
+    Rule("password", re.compile(
+        r"(?<![\w.:/@-])(?![\da-fA-F:]+(?![\w.:/-]))(?:[\w.-]+|\*):(?:\d{1,5}|\*):(?:[\w.-]+|\*):(?:[\w.@-]+|\*)"
+        r":([^\s\"'`]+)"), (), group=1, check="value", lines=_pgpass_lines, as_written=True),
+    Rule("aws-access-key", re.compile(
+        r"(?<![A-Za-z0-9])(?:AKIA|ASIA|ABIA|ACCA)(?=[A-Z._-]{0,19}\d)(?:[._-][A-Z0-9]{4}){4}(?![A-Za-z0-9])"),
+         ("AKIA", "ASIA", "ABIA", "ACCA")),
+    Rule("secret", _BASE64, ("base64",), group=1, lines=_base64_lines, decoded=True, spans_words=True),
 )  # fmt: skip
 """What the library lacks: webhook URLs (Slack with or without its scheme, Discord, Teams,
 Google Chat, any ``/hooks/<id>``), secrets in query parameters, credentials after an empty
 user name (``redis://:pw@host``), ``Authorization`` headers and bearer tokens, ``token``,
 application-key (``DD_APP_KEY``) and hyphenated key assignments, ``{name: DB_PASSWORD,
 value: …}`` entries (on one line or two), command-line passwords (``--password …``,
-``mysql -p…``, ``sshpass -p``, ``curl -u user:…``) and passwords stated in a sentence (``the
-admin password is …``)."""
+``mysql -p…``, ``sshpass -p``, ``curl -u user:…``), passwords stated in a sentence (``the
+admin password is …``), ``Authorization`` headers of other schemes (``Splunk``, ``SSWS``),
+credential-looking values of key, ``credentials`` and ``auth`` names
+(``SESSION_ENCRYPTION_KEY=…``, ``routing_key: …``), ``pass`` assignments, ``.pgpass``
+lines, AWS keys in groups (``AKIA-Q3EG-…``) and base64 whose decoded text holds a secret
+(``tls.key: LS0tLS1CRUdJTi…``, ``.dockerconfigjson``, ``echo … | base64 -d``)."""
 
 SHAPE_RULES: tuple[Rule, ...] = tuple(Rule(shape.type, shape.pattern, shape.needs) for shape in SHAPES)
 """Tokens by their vendor's shape that the library lacks (``secret_shapes``): Google, Vault,
@@ -261,7 +330,15 @@ def _line_hits(rule: Rule, source: str, line_start: int, line_end: int, view: Vi
         start, end = m.span(rule.group if rule.group >= 0 else m.lastindex)
         if start < 0 or start == end:
             continue
-        if rule.check:
+        if rule.decoded:
+            blob = text[start:end].rstrip("=")
+            if blob.isalpha() or blob.isdigit() or blob.islower() or blob.isupper():
+                continue  # a word, a number or a hex id: encoded text has both cases and digits
+            decoded = _decoded_secret(text[start:end], _DECODED_HERE.search(text) is not None)
+            if decoded is None:
+                continue
+            type_ = decoded
+        elif rule.check:
             quoted = start > 0 and text[start - 1] in "'\"`"
             value = text[start:end]
             if not quoted:
@@ -291,6 +368,30 @@ def _line_hits(rule: Rule, source: str, line_start: int, line_end: int, view: Vi
         if view is not None:
             start, end = view.source(start, end)
         yield _Hit(offset + start, offset + end, type_, rule.check is None)
+
+
+_DECODED_HERE = re.compile(r"\bbase64[ \t]+(?:-\w*[dD]\b|--decode)|\bb64decode\b")
+"""A command that decodes base64 on the line (``echo … | base64 -d``)."""
+
+
+@lru_cache(maxsize=256)
+def _decoded_secret(value: str, decoding: bool) -> str | None:
+    """The type of the secret a base64 value holds: a secret in its decoded text (a PEM
+    private key, a registry's ``auths``, a connection string), or, when the line decodes it
+    (``decoding``: ``echo … | base64 -d``), a decoded text that is itself one generated word
+    (a password). Binary or unreadable: none."""
+    body = value.rstrip("=")
+    body = body[: len(body) - len(body) % 4] if len(body) % 4 != 1 else body[: len(body) - 1]
+    try:
+        text = base64.b64decode(body + "=" * (-len(body) % 4), validate=True).decode("utf-8", "ignore")
+    except ValueError:
+        return None
+    if not text or not all(c.isprintable() or c in "\n\r\t" for c in text):
+        return None
+    hits = _scan(text, rendered=False)
+    if hits:
+        return hits[0].type
+    return "password" if decoding and generated(text.strip()) else None
 
 
 _CLOSERS = {")": "(", "]": "[", "}": "{", ">": "<"}
@@ -343,6 +444,7 @@ class _Text:
         self.text = text
         self.ends: dict[int, int] = {}  # line start → line end
         self._lower: bytes | None = None
+        self._hay_bytes: bytes | None = None
         self._words: list[str] | None = None
         self._hay: tuple[str, str, list[int]] | None = None
 
@@ -353,6 +455,14 @@ class _Text:
         if self._lower is None:
             self._lower = self.text.encode("latin-1", "replace").lower()
         return self._lower
+
+    @property
+    def hay_bytes(self) -> bytes:
+        """The long words joined by newlines (``hay``), one byte per character, for tests by
+        translation and ``bytes.find`` rather than by a pattern."""
+        if self._hay_bytes is None:
+            self._hay_bytes = self.hay(False)[0].encode("latin-1", "replace")
+        return self._hay_bytes
 
     @property
     def words(self) -> list[str]:
@@ -398,6 +508,11 @@ class _Text:
         out: dict[Rule, dict[int, int]] = {}
         for key, lines in found.items():
             for rule in _BY_GATE[key]:
+                out.setdefault(rule, {}).update(lines)
+        for rule in _LINE_RULES:
+            lines: dict[int, int] = {}
+            rule.lines(self, lines)
+            if lines:
                 out.setdefault(rule, {}).update(lines)
         for rule in _LONG_WORD_RULES:
             for word in self.words:
@@ -478,7 +593,8 @@ _BY_GATE: dict[tuple[str, bool, bool], list[Rule]] = {}
 for _rule, _keys in _GATES.items():
     for _key in _keys:
         _BY_GATE.setdefault(_key, []).append(_rule)
-_LONG_WORD_RULES = tuple(r for r in RULES if not r.needs)
+_LONG_WORD_RULES = tuple(r for r in RULES if not r.needs and r.lines is None)
+_LINE_RULES = tuple(r for r in RULES if r.lines is not None)
 _CONTAINED = {
     ci: {n: [m for m in needs if m in n] for n in needs}
     for ci, needs in ((ci, {k[0] for g in _GATES.values() for k in g if not k[2] and k[1] == ci}) for ci in (False, True))
@@ -498,7 +614,7 @@ def _scan(text: str, rendered: bool = True) -> list[_Hit]:
             if rule.next_line and end < len(text):
                 end = scan.line_of(end + 1, {})
             view = None
-            if rule.check:
+            if rule.check and not rule.as_written:
                 if (start, end) not in views:
                     views[start, end] = rendered_view(text, start, end)
                 view = views[start, end]

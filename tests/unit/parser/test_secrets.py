@@ -15,7 +15,7 @@ from rcaloop.ingestion.app import dead_letter
 from rcaloop.shared.logs import configure_logging
 from rcaloop.shared.markup_view import rendered_view
 from rcaloop.shared.secret_shapes import SHAPES
-from rcaloop.shared.secret_values import ABOUT_A_SECRET, ERROR_WORDS
+from rcaloop.shared.secret_values import ABOUT_A_SECRET, ERROR_WORDS, ORDINARY_KEYS
 from rcaloop.shared.secrets import (
     TYPES,
     redact_dead_letter,
@@ -116,6 +116,37 @@ LINES = [
     ("PASSWORD_HASH_ALGO=Kq7vR2xW9mZt", "password", "Kq7vR2xW9mZt"),
     # words joined in PascalCase are a passphrase unless they name an error
     ("the bastion password: CorrectHorseBatteryStaple since", "password", "CorrectHorseBatteryStaple"),
+    # an Authorization header of any scheme: the value is the credential (a UUID too)
+    ('curl -H "Authorization: Splunk 7c1f2d3e-4f5a-6b7c-8d9e-0a1b2c3d4e5f" https://hec:8088', "token", "7c1f2d3e-4f5a"),
+    ("curl -H 'Authorization: SSWS 00QCjAl4MlVwPXMaBcDeFgH1234567890abcdefJk' https://acme.okta.com", "token",
+     "00QCjAl4MlVwPXMaBcDeFgH1234567890abcdefJk"),
+    # a key's, credential's or pass's name with a value that looks like one
+    ("env: SESSION_ENCRYPTION_KEY=S3E3dlIyeFc5bVp0THBONHNLMWFCNmNEMGVGNWdI DB_POOL_MAX=5", "api-key", "S3E3dlIyeFc5"),
+    ("master_key: Kq7vR2xW9mZt", "api-key", "Kq7vR2xW9mZt"),
+    ("hmac_key=9f2c1a7b3e5d8f0a1b2c3d4e5f6a7b8c", "api-key", "9f2c1a7b3e5d8f0a1b2c3d4e5f6a7b8c"),
+    ('license_key: "Kq7vR2xW9mZtLpN4"', "api-key", "Kq7vR2xW9mZtLpN4"),
+    ("integration_key: 7c1f2d3e-4f5a-6b7c-8d9e-0a1b2c3d4e5f", "api-key", "7c1f2d3e-4f5a"),
+    ("SPLUNK_HEC_TOKEN=7c1f2d3e-4f5a-6b7c-8d9e-0a1b2c3d4e5f", "token", "7c1f2d3e-4f5a"),  # a UUID-shaped token
+    ("routing_key: 9f2c1a7b3e5d8f0a1b2c3d4e5f6a7b8c", "api-key", "9f2c1a7b3e5d8f0a1b2c3d4e5f6a7b8c"),
+    ('{"masterKey": "Kq7vR2xW9mZt"}', "api-key", "Kq7vR2xW9mZt"),
+    ("shop = host=db-primary dbname=shop user=app pass=Kq7vR2xW9mZt pool_size=5", "password", "Kq7vR2xW9mZt"),
+    ("  pass: hunter2", "password", "hunter2"),
+    ("connection test with credentials: app:Kq7vR2xW9mZt failed", "password", "Kq7vR2xW9mZt"),
+    ('"auth": "YWRtaW46S3E3dlIyeFc5bVp0"', "secret", "YWRtaW46S3E3dlIyeFc5bVp0"),
+    # a .pgpass line ends in its password; an AWS key in groups is the key
+    ("db-replica.prod:5432:shop:app:Kq7vR2xW9mZt", "password", "Kq7vR2xW9mZt"),
+    ("*:*:*:replicator:Kq7vR2xW9mZt", "password", "Kq7vR2xW9mZt"),
+    ("the exporter logged AKIA-Q3EG-RT7P-LMN4-XWZY before the 403s", "aws-access-key", "Q3EG-RT7P-LMN4-XWZY"),
+    ("the exporter logged AKIA.Q3EG.RT7P.LMN4.XWZY", "aws-access-key", "Q3EG.RT7P.LMN4.XWZY"),
+    # base64 whose decoded text holds a secret, or a generated word piped to a decoder
+    ("data: tls.crt: LS0tLS1CRUdJTiBDRVJUSUZJQ0FURS0tLS0t tls.key: LS0tLS1CRUdJTiBSU0EgUFJJVkFURSBLRVktLS0tLQpNSUlFcEFJQkFBS0NBUUVBc2s3dlIyeFc5bVp0THBONHNLMWFCNmNEMGVGNWdI",
+     "private-key", "LS0tLS1CRUdJTiBSU0EgUFJJVkFURSBLRVkt"),
+    (".dockerconfigjson: eyJhdXRocyI6eyJyZWdpc3RyeS5leGFtcGxlIjp7ImF1dGgiOiJZV1J0YVc0NlMzRTNkbEl5ZUZjNWJWcDAifX19",
+     "secret", "eyJhdXRocyI6eyJyZWdpc3RyeS5l"),
+    ("  DATABASE_URL: cG9zdGdyZXM6Ly9hcHA6S3E3dlIyeFc5bVp0QGRiOjU0MzIvc2hvcA==", "connection-string",
+     "cG9zdGdyZXM6Ly9hcHA6S3E3dlIyeFc5bVp0QGRiOjU0MzIvc2hvcA"),
+    ("echo S3E3dlIyeFc5bVp0 | base64 -d", "password", "S3E3dlIyeFc5bVp0"),
+    ("base64 --decode <<< 'S3E3dlIyeFc5bVp0'", "password", "S3E3dlIyeFc5bVp0"),
 ]
 
 
@@ -191,6 +222,27 @@ def test_each_kind_is_found_typed_and_redacted(line, type_, value):
         # words that start like a vendor's token but are not one
         "the pod s.makeKubeConfigController failed; disk-pressure on sk-eu-west-1; hf_transfer on",
         "npm_config_cache=/tmp/npm, the dapi-server restarted, AIzaSy (truncated in the log)",
+        # key, pass and credential names without a credential-like value, and ordinary keys
+        "the PagerDuty routing_key was rotated at 13:55; SESSION_ENCRYPTION_KEY is set from the secret",
+        "routing_key: orders.created",
+        "master_key: ${MASTER_KEY}; hmac_key: none",
+        "partition_key: tenant-4f2c9e1a7b3e5d8f; cache_key: 9f2c1a7b3e5d8f0a1b2c3d4e5f6a7b8c; sort_key: created_at",
+        "public_key: AAAAC3NzaC1lZDI1NTE5AAAAIOMqqnkVzrm0SdG6UOoqKLsabgH5C9okWi0dh2l9GKJl",
+        "auth: oauth2; credentials: none; credentials: aws-sm; bypass: enabled",
+        "bypass: control\ncompass: north",
+        "duplicate charge with idempotency key: 7c1f2d3e-4f5a-6b7c-8d9e-0a1b2c3d4e5f; the cache key: 9f2c1a7b3e5d8f0a1b2c",
+        "smoke test: pass=true; suite result pass=140 fail=3; pass: 12/14 pods",
+        # an Authorization header without a credential; ids that are UUIDs
+        "curl -H 'Authorization: Bearer <redacted>' https://x; authorization: required for admin",
+        "Authorization: invalid credentials",
+        "request_id: 7c1f2d3e-4f5a-6b7c-8d9e-0a1b2c3d4e5f, X-Request-Id: 0a1b2c3d-4e5f-6a7b-8c9d-0e1f2a3b4c5d",
+        "token_id: 7c1f2d3e-4f5a-6b7c-8d9e-0a1b2c3d4e5f",
+        # a .pgpass path, an IPv6 address, ARNs; words that start like an AWS key
+        "~/.pgpass holds the replica entry; fe80:0:0:0:0202:b3ff:fe1e:8329; arn:aws:sns:eu-west-1:123456789012:alerts",
+        "the region ASIA-PACIFIC-EAST-WEST, AKIA-ROLE-NAME-HERE-ONLY",
+        # base64 of a certificate, of plain text, and long identifiers
+        "tls.crt: LS0tLS1CRUdJTiBDRVJUSUZJQ0FURS0tLS0t; echo aGVsbG8gd29ybGQgZnJvbSB0aGUgam9i | base64 -d",
+        "ConnectionPoolTimeoutException in PoolTimeoutErrorHandler2 at 9d1e0a7c4b2f8e6a1d3c5b7e9f0a2c4e6b8d0f1a",
     ],
 )
 def test_secret_words_without_secret_values_are_left_alone(text):
@@ -258,7 +310,7 @@ def test_the_output_contract_lists_every_vendor_shape_and_every_word_the_value_r
     contract = " ".join((Path(__file__).parents[3] / "docs" / "output-contract.md").read_text().split())
     assert [s.vendor for s in SHAPES if s.vendor not in contract] == []
     assert set(SHAPE_EXAMPLES) == {s.vendor for s in SHAPES}
-    assert sorted(w for w in ERROR_WORDS | ABOUT_A_SECRET if f"`{w}`" not in contract) == []
+    assert sorted(w for w in ERROR_WORDS | ABOUT_A_SECRET | ORDINARY_KEYS if f"`{w}`" not in contract) == []
 
 
 @pytest.mark.parametrize(
