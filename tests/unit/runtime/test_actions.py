@@ -154,6 +154,8 @@ READ_ONLY_TOOLS = [
     "/usr/local/bin/kubectl get pods -n prod",
     "Search the checkout-api logs for `pool exhausted` and `connection refused`",
     "Verify `connection refused` errors stopped",
+    "Check the pod and container restart counts",
+    "Check CPU and memory after restart",
     "Check `connection refused` in the logs",
     "Check `/var/log/nginx/error.log` for 502s",
     "`mytool status checkout-api`",
@@ -315,6 +317,8 @@ BYPASSES: dict[str, list[str]] = {
         "Run `poolctl zeroize checkout-api`",
         "Check `poolctl zeroize checkout-api` on node-3",
         "openstack server delete checkout-web-1",
+        "Check the pool and doctl compute droplet delete web-1",
+        "Check the pool with heroku pg:reset DATABASE_URL",
     ],
     "sql-in-argument": [  # a writing statement in any quoted argument
         "`bq query \"DELETE FROM shop.orders WHERE status = 'stuck'\"`",

@@ -64,13 +64,14 @@ A step is read **failing closed**: what it cannot show to be read-only counts as
    closed**: it writes when any of its words names a change, whole or as part of a dotted,
    colon, dashed, underscored or camel-case word (`openstack server delete web-1`, `glab ci
    retry`, `salt '*' service.restart x`, `heroku pg:reset`, `DeleteBucket`), when a quoted
-   argument is a writing SQL or Cypher statement (`bq query "DELETE …"`) or a writing command
-   line (`salt '*' cmd.run 'systemctl restart x'`), and when it has options; a status word among
-   its command words reads (`mytool status`, `openstack server list`); any other use writes
-   where it stands as the step's command (a code span heading the clause or a verb's whole
-   object, a `$` line, after `run`/`with`, in a sentence). A span that is text in a sentence
-   (``search the logs for `pool exhausted` ``) is no command. Tool names that are English words (`find`, `kill`,
-   `make`) are the tool only when an argument follows.
+   argument is a writing SQL or Cypher statement (`bq query "DELETE …"`) or a writing
+   command line (`salt '*' cmd.run 'systemctl restart x'`), and when it has options; a
+   status word among its command words reads (`mytool status`, `openstack server list`);
+   any other use writes where it stands as the step's command (a code span heading the
+   clause or a verb's whole object, a `$` line, after `run`/`with`, heading a sentence). A
+   span that is text in a sentence (``search the logs for `pool exhausted` ``) is no
+   command. Tool names that are English words (`find`, `kill`, `make`) are the tool only
+   when an argument follows.
 4. **SQL** anywhere in the step (a code span, a client's `-c`/`-e`, a sentence such as
    `run UPDATE accounts SET …`) is read as below.
 5. **Prose.** A clause's head verb decides: a check verb reads; a change verb changes;

@@ -21,6 +21,7 @@ judged by ``rcaloop.shared.actions.commands``; a writing command makes the claus
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cached_property, lru_cache
 from typing import NamedTuple
@@ -291,6 +292,9 @@ def _commands(c: Clause) -> commands.Verdict | None:
         elif t.text[:1] in "./~" and _PROGRAM_PATH.match(t.text) and (
                 i == 0 or toks[i - 1].low in _RUN_LIKE | _BY_MEANS):
             found.append(commands.read_line(c.source(i), commands.Reader(TOOLS)))  # "/etc/init.d/x restart"
+        elif i and toks[i - 1].low in _UNKNOWN_TOOL_AFTER and t.low not in TOOLS and (
+                unknown := _unknown_tool(toks, i)) is not None:
+            found.append(unknown)  # "check the pool with heroku pg:reset DATABASE_URL"
         elif t.low in PROSE or (i == 0 and t.low in TOOLS):
             nxt = toks[i + 1] if i + 1 < len(toks) else None
             argument = nxt is not None and (nxt.code or nxt.low in TOOLS or nxt.text[:1] in "-/.~$" or "/" in nxt.text
@@ -328,6 +332,26 @@ _PROGRAM_PATH = re.compile(
 ``./scripts/rollback.sh``): read as a command by its name; a script there cannot be read (writes)."""
 
 
+_TOOL_NAME = re.compile(r"^[a-z][a-z0-9_.-]*$")
+
+
+def _unknown_tool(toks: Sequence[Token], i: int) -> commands.Verdict | None:
+    """A tool the tables do not list, written into a sentence after ``with``/``and``/``run``:
+    a word naming a change among the words it runs with (``heroku pg:reset``, ``openstack
+    server delete web-1``) makes it write; a noun phrase (``container restart counts``) does not."""
+    t = toks[i]
+    if not _TOOL_NAME.match(t.text) or t.low in _FUNCTION or t.low in DETERMINERS or t.low in SUBJECTS or (
+            inflect(t.low)[0]):
+        return None
+    rest = toks[i + 1:i + 6]
+    for k, r in enumerate(rest):
+        if not r.word or r.code or r.low in _FUNCTION or r.low in DETERMINERS:
+            return None
+        if commands.change_word([r.text]) and (k + 1 >= len(rest) or rest[k + 1].low not in _NOT_VERB_AFTER):
+            return commands.writes(f"{t.text} {r.text}", known=False)
+    return None
+
+
 def _stands_as_command(c: Clause, i: int) -> bool:
     """The code span at ``i`` is what the clause runs: it heads a clause that is no sentence with a
     verb of its own (``\`mytool sync-all\```), follows ``run``, ``execute``, ``with`` and the like, or
@@ -355,6 +379,7 @@ _SQL_READ_WORDS = frozenset({"SELECT", "SHOW", "EXPLAIN", "WITH"})
 _RUN_LIKE = frozenset({"run", "execute", "perform", "do", "invoke", "launch", "use", "apply", "issue", "fire",
                        "kick", "trigger", "type", "enter", "paste"})
 _OBJECTS: dict[str, tuple[tuple[frozenset[str], Kind], ...]] = {}
+_UNKNOWN_TOOL_AFTER = _RUN_LIKE | _BY_MEANS | {"and", "then"}
 
 
 def _objects(verb: str, default: Kind, *rules: tuple[str, Kind]) -> None:
