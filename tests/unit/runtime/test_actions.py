@@ -137,6 +137,37 @@ MUTATING = [
 ]
 
 
+READ_ONLY_TOOLS = [
+    "Read the consumer lag: `kafka-consumer-groups --bootstrap-server kafka:9092 --describe --group checkout-api`",
+    "`kafka-topics.sh --bootstrap-server kafka:9092 --describe --topic orders`",
+    "List reconciliation state: `flux get kustomizations -n flux-system`",
+    "Tail the pool errors: `stern checkout-api -n prod --since 15m`",
+    "`ulimit -n`",
+    "`aws s3 cp s3://shop-config/checkout/prod.yaml -`",
+    "`argocd app get checkout-api`",
+    "`argocd app history checkout-api`",
+    "`logcli query '{app=\"checkout-api\"}' --since 15m`",
+    "`rabbitmqctl list_queues name messages`",
+    "`nodetool tpstats`",
+    "`cypher-shell \"MATCH (n:Session) RETURN count(n)\"`",
+    "`bq query \"SELECT count(*) FROM shop.orders\"`",
+    "/usr/local/bin/kubectl get pods -n prod",
+    "Search the checkout-api logs for `pool exhausted` and `connection refused`",
+    "Verify `connection refused` errors stopped",
+    "Check the pod and container restart counts",
+    "Check CPU and memory after restart",
+    "Check `connection refused` in the logs",
+    "Check `/var/log/nginx/error.log` for 502s",
+    "`mytool status checkout-api`",
+]
+
+
+@pytest.mark.parametrize("text", READ_ONLY_TOOLS)
+def test_read_only_uses_of_listed_tools_and_text_in_backticks_read(text):
+    step = classify(text)
+    assert (step.verb, step.read_only_before) == (None, True), step
+
+
 @pytest.mark.parametrize("text", READ_ONLY)
 def test_read_only_checks_read(text):
     step = classify(text)
@@ -273,6 +304,44 @@ BYPASSES: dict[str, list[str]] = {
         "check the pods <!-- kubectl delete namespace prod -->",
         "check the pods <span hidden>then restart the database</span>",
     ],
+    "unknown-cli": [  # a tool the tables do not list: a change word among its words, or standing as the command
+        "Run `openstack server delete checkout-web-1`.",
+        "`doctl compute droplet delete checkout-web-1`",
+        "`kn service delete checkout-api`",
+        "`fly apps destroy checkout-api`",
+        "`heroku pg:reset DATABASE_URL`",
+        "`glab ci retry`",
+        "`salt 'checkout*' service.restart pgbouncer`",
+        "`aws-vault exec prod -- ./purge.sh`",
+        "`poolctl zeroize checkout-api`",
+        "Run `poolctl zeroize checkout-api`",
+        "Check `poolctl zeroize checkout-api` on node-3",
+        "openstack server delete checkout-web-1",
+        "Check the pool and doctl compute droplet delete web-1",
+        "Check the pool with heroku pg:reset DATABASE_URL",
+    ],
+    "sql-in-argument": [  # a writing statement in any quoted argument
+        "`bq query \"DELETE FROM shop.orders WHERE status = 'stuck'\"`",
+        "`duckdb /data/shop.db \"DELETE FROM orders\"`",
+        "`cypher-shell \"MATCH (n:Session) DETACH DELETE n\"`",
+        "`cypher-shell \"MATCH (n:Session) SET n.expired = true\"`",
+        "`cypher-shell 'MERGE (n:Flag {name: \"x\"})'`",
+        "`usql pg://db/shop \"UPDATE accounts SET balance = 0\"`",
+    ],
+    "program-by-path": [  # read by its name; a script cannot be read
+        "/usr/local/bin/kubectl rollout restart deployment/checkout-api -n prod",
+        "/usr/local/bin/kubectl -n prod delete pod -l app=checkout-api",
+        "/etc/init.d/pgbouncer restart",
+        "Check the pool and /etc/init.d/pgbouncer restart",
+        "./scripts/rollback-config.sh cfg-2291 prod",
+        "Run ~/bin/failover",
+        "`/opt/app/bin/failover`",
+    ],
+    "false-dry-run": [  # a guard flag in a comment or only inside quotes is no option
+        "`kubectl delete pod -l app=checkout-api -n prod # not a --dry-run`",
+        "`kubectl delete pod -l app=checkout-api -n prod #--dry-run=client`",
+        "`kubectl delete pod api-7d9 --reason \"--dry-run\"`",
+    ],
     "lookalike-case-space": [
         "RESTART THE DATABASE",
         "R\u0435start the database",  # Cyrillic е
@@ -294,7 +363,8 @@ def test_each_bypass_still_reads_as_a_change_without_a_check_before_it(bypass, t
     assert step.verb is not None, step
     assert not step.read_only_before or bypass in ("wrapped-sql", "prose-tool-command", "unknown-imperative",
                                                    "ordering", "joined-clause", "markup", "past-form-verb",
-                                                   "hidden-change", "subject-clause-join"), step
+                                                   "hidden-change", "subject-clause-join", "unknown-cli",
+                                                   "program-by-path"), step
 
 
 @pytest.mark.parametrize("text", [

@@ -319,10 +319,46 @@ def test_a_command_reads_only_when_its_tool_lists_the_use_as_read_only(line, wri
     assert verdict.writes is writes, verdict
 
 
-@pytest.mark.parametrize("span", ["db.pool.max_size", "connection refused", "payments", "503 Service Unavailable",
-                                  "/healthz/keys", "set -e", "echo done", "cd /srv"])
+@pytest.mark.parametrize("span", ["db.pool.max_size", "payments", "503 Service Unavailable",
+                                  "/healthz/keys", "set -e", "echo done", "cd /srv", "/var/log/nginx/error.log"])
 def test_identifiers_and_harmless_shell_words_are_no_command(span):
     assert judge_line(span) is None
+
+
+@pytest.mark.parametrize("span", ["connection refused", "poolctl zeroize checkout-api", "/opt/app/bin/failover"])
+def test_words_of_no_known_tool_write_only_where_they_stand_as_the_command(span):
+    verdict = judge_line(span)
+    assert verdict is not None and verdict.writes and verdict.unread, verdict
+
+
+@pytest.mark.parametrize("line, word", [
+    ("openstack server delete web-1", "delete"), ("salt '*' service.restart pgbouncer", "service.restart"),
+    ("heroku pg:reset DATABASE_URL", "pg:reset"), ("mycloud bucket delete-bucket logs", "delete-bucket"),
+    ("rmqadmin purge_queue orders", "purge_queue"), ("glab ci retry", "retry"),
+    ("mytool DeleteBucket logs", "DeleteBucket"), ("salt '*' cmd.run 'systemctl restart x'", "systemctl restart"),
+])
+def test_an_unknown_tool_writes_when_any_of_its_words_names_a_change(line, word):
+    verdict = judge_line(line)
+    assert verdict is not None and verdict.writes and not verdict.unread and verdict.verb.endswith(word), verdict
+
+
+@pytest.mark.parametrize("line", ["gh run list", "doctl compute load-balancer list", "mytool status",
+                                  "heroku pg:info", "openstack server list"])
+def test_words_that_name_things_more_often_than_they_act_decide_nothing(line):
+    verdict = judge_line(line)
+    assert verdict is not None and not verdict.writes, verdict
+
+
+@pytest.mark.parametrize("line, writes", [
+    ("kubectl delete pod x # not a --dry-run", True),
+    ("kubectl delete pod x --reason '--dry-run'", True),
+    ("kubectl delete pod x --dry-run=client # safe", False),
+    ("curl http://x/#/status", False),
+    ("redis-cli GET 'key#1'", False),
+])
+def test_a_comment_or_a_quoted_option_is_no_guard_flag(line, writes):
+    verdict = judge_line(line)
+    assert verdict is not None and verdict.writes is writes, verdict
 
 
 @pytest.mark.parametrize("line, verb", [

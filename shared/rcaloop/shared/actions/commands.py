@@ -33,6 +33,7 @@ class Verdict:
     verb: str  # the words that decide it: ``kubectl delete``, ``rm -rf``, ``UPDATE``
     known: bool = True  # the tool and its subcommand were recognised (a mention in prose counts only then)
     stdin: str = ""  # what the command runs when text is piped in: ``sql``, ``shell``, ``redis``, ``data``
+    unread: bool = False  # a command of no known tool: it writes where it stands as a command (fail closed)
 
 
 def reads(verb: str, known: bool = True, stdin: str = "") -> Verdict:
@@ -44,15 +45,19 @@ def writes(verb: str, known: bool = True) -> Verdict:
 
 
 def worst(found: Iterable[Verdict | None]) -> Verdict | None:
-    """The first writing verdict, else the first reading one, else None."""
+    """The first writing verdict (one that is known to write before one that is ``unread``),
+    else the first reading one, else None."""
     first: Verdict | None = None
+    unread: Verdict | None = None
     for v in found:
         if v is None:
             continue
-        if v.writes:
+        if v.writes and not v.unread:
             return v
+        if v.writes:
+            unread = unread or v
         first = first or v
-    return first
+    return unread or first
 
 
 Rule = Callable[[str, list[str], "Reader"], Verdict | None]
@@ -101,10 +106,26 @@ _ASSIGNMENT = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*(?:\[[^\]]*\])?\+?=")
 
 
 _PLAIN = re.compile(r"^[^'\"\\;&|()<>`$]*$")
+_COMMENT = re.compile(r"(?:^|(?<=[\s;&|()]))#")
+"""Where a shell comment may start: ``#`` at the start of a word."""
+_QUOTED = re.compile(r"'[^']*'?|\"(?:\\.|[^\"\\])*\"?")
+
+
+def strip_comment(text: str) -> str:
+    """``text`` without its shell comment (``kubectl delete pod x # not a --dry-run`` runs no
+    dry run): a ``#`` that starts a word outside quotes ends the command line."""
+    if "#" not in text:
+        return text
+    blank = _QUOTED.sub(lambda m: "_" * len(m.group(0)), text) if ("'" in text or '"' in text) else text
+    m = _COMMENT.search(blank)
+    return text[:m.start()].rstrip() if m else text
 
 
 def tokens(text: str) -> list[str]:
-    """Shell words and operators, quotes removed; an unclosed quote closes at the end."""
+    """Shell words and operators, quotes removed, a comment dropped; an unclosed quote closes at
+    the end. An option written inside quotes (``--reason "--dry-run"``) is kept as a quoted
+    word: it is a value, so it guards nothing."""
+    text = strip_comment(text)
     if _PLAIN.match(text):
         return text.split()
     for closing in ("", "'", '"', "'\"", "\"'"):
@@ -112,10 +133,19 @@ def tokens(text: str) -> list[str]:
         lex.whitespace_split = True
         lex.commenters = ""
         try:
-            return list(lex)
+            found = list(lex)
         except ValueError:
             continue
+        return _quoted_options(text, found)
     return text.split()
+
+
+def _quoted_options(text: str, found: list[str]) -> list[str]:
+    """Words that look like options but were written only inside quotes, kept quoted."""
+    if not any(w.startswith("-") for w in found) or not ("'" in text or '"' in text):
+        return found
+    bare = {w.split("=", 1)[0] for w in _QUOTED.sub(" ", text).split() if w.startswith("-")}
+    return [f'"{w}"' if w.startswith("-") and w.split("=", 1)[0] not in bare else w for w in found]
 
 
 @dataclass
@@ -181,7 +211,7 @@ def _command(argv: list[str], before: list[Segment], reader: Reader, seg: Segmen
         return None
     rule = reader.tools.get(name) or (reader.tools.get(name.split(".", 1)[0]) if "." in name[1:] else None)
     if rule is None:
-        return _unknown(argv)
+        return _unknown(argv, reader)
     verdict = rule(name, argv[1:], reader)
     if verdict is not None and verdict.stdin and seg is not None:
         fed, text = _fed_text(before, seg)
@@ -206,24 +236,91 @@ _CLI_NAME = re.compile(r"^[a-z][a-z0-9_.-]*$")
 _STATUS_SUBCOMMANDS = frozenset({"status", "list", "ls", "get", "show", "describe", "info", "version", "logs", "check",
                                  "health", "top", "stats", "inspect", "history", "diff"})
 """Subcommands that read whatever the tool: ``mytool status`` reads, ``mytool restart`` writes."""
-_SCRIPT = re.compile(r"^(?:\.{0,2}/|~/)|\.(?:sh|bash|py|rb|pl|ps1|js|ts|php)$")
+_SCRIPT = re.compile(r"^(?:\.{1,2}/|~/)|\.(?:sh|bash|zsh|py|rb|pl|ps1|js|ts|php|groovy|lua)$")
+"""A script given by path (``./rollback.sh``, ``~/bin/fix``) or by its extension: it cannot be read here."""
+NOT_CHANGE_WORDS = frozenset({
+    "run", "log", "tag", "label", "file", "top", "get", "take", "make", "follow", "keep", "open", "post", "send",
+    "call", "include", "give", "provide", "supply", "paste", "attach", "hold", "point", "phase", "power", "flash",
+    "join", "do", "use", "try", "sign", "release", "lock", "cut", "let", "put", "mask", "ship", "wind", "turn",
+    "bring", "route", "partition", "format", "cycle", "load", "block", "mock", "stub", "dial", "change", "connect",
+    "fail", "time", "seed", "shed", "grow", "top", "perform", "prepare", "allow", "secure", "register", "warm",
+})
+"""Change verbs that name things as often as they act in a command's words (``gh run list``,
+``load-balancer list``): in an unknown tool's words they decide nothing."""
+_WORD_PARTS = re.compile(r"[.:_-]|(?<=[a-z])(?=[A-Z])")
 
 
-def _unknown(argv: list[str]) -> Verdict | None:
-    """A command of no known tool: a script, an invocation with options or with a change verb as
-    its subcommand (``mytool restart api``) writes (fail closed); ``mytool status`` reads; a lone
-    word or a phrase is no command at all (an identifier or a log line in a code span)."""
-    head = argv[0]
-    runnable = len(argv) > 1 or head.startswith(("./", "../", "~/")) or "." in head.rsplit("/", 1)[-1]
-    if _SCRIPT.search(head) and runnable:
-        return writes(head, known=False)
-    if len(argv) > 1 and _CLI_NAME.match(head):
-        sub = argv[1].lower()
-        if sub in CHANGE_VERBS or any(a.startswith("-") for a in argv[1:]):
-            return writes(f"{head} {sub}" if sub in CHANGE_VERBS else head, known=False)
-        if sub in _STATUS_SUBCOMMANDS:
-            return reads(f"{head} {sub}", known=False)
+def _parts(word: str) -> list[str]:
+    """A word and its parts, lower case: ``service.restart``, ``pg:reset``, ``DeleteBucket``."""
+    low = word.lower()
+    return [low, *(p.lower() for p in _WORD_PARTS.split(word) if p)] if _WORD_PARTS.search(word) else [low]
+
+
+def change_word(args: Sequence[str]) -> str | None:
+    """The first argument word of a command that names a change, whole or as a part of a dotted,
+    colon, dashed, underscored or camel-case word (``delete``, ``service.restart``, ``pg:reset``,
+    ``delete-bucket``, ``DeleteBucket``); options, paths and ``key=value`` words are not read."""
+    for a in args:
+        if not a or a.startswith("-") or "/" in a or "=" in a or " " in a or len(a) > 64:
+            continue
+        if any(part in CHANGE_VERBS and part not in NOT_CHANGE_WORDS for part in _parts(a)):
+            return a
     return None
+
+
+def _quoted_statement(args: Sequence[str], reader: Reader) -> Verdict | None:
+    """A quoted argument that writes as an SQL or Cypher statement (``bq query "DELETE FROM …"``)
+    or as a command line of a known tool (``salt '*' cmd.run 'systemctl restart x'``)."""
+    for a in args:
+        if " " not in a:
+            continue
+        if sql.STARTS.match(a):
+            found = sql.judge(a)
+            if found.writes:
+                return writes(found.verb, known=False)
+        elif a.split(None, 1)[0].lower() in reader.tools:
+            inner = reader.line(a)
+            if inner is not None and inner.writes and not inner.unread:
+                return writes(inner.verb, known=False)
+    return None
+
+
+def _unknown(argv: list[str], reader: Reader) -> Verdict | None:
+    """A command of no known tool, failing closed: a script writes; so does a word naming a change
+    among its arguments (``openstack server delete web-1``, ``salt '*' service.restart x``), a
+    writing statement in a quoted argument, or an option; a status word among its command words
+    reads (``mytool status``, ``openstack server list``). Given by path (``/etc/init.d/pgbouncer restart``) it is read
+    by its name. A lone word is no command (an identifier in a code span); where one stands as
+    the command, or a command of words that name no change, ``unread`` says it cannot be shown
+    to read."""
+    head = argv[0]
+    base = head.rsplit("/", 1)[-1] or head
+    runnable = len(argv) > 1 or head.startswith(("./", "../", "~/"))
+    if _SCRIPT.search(head) and (runnable or _SCRIPT.search(base)) and not head.startswith("/"):
+        return writes(head, known=False)
+    statement = _quoted_statement(argv[1:], reader)
+    if statement is not None:
+        return statement
+    change = change_word(argv[1:])
+    if change is not None:
+        return writes(f"{base} {change}", known=False)
+    if _SCRIPT.search(base):
+        return writes(head, known=False)
+    if len(argv) > 1 and _CLI_NAME.match(base.lower()):
+        sub = argv[1].lower()
+        if any(a.startswith("-") for a in argv[1:]):
+            return writes(base, known=False)
+        status = next((a for a in argv[1:5] if not _STATUS_SUBCOMMANDS.isdisjoint(_parts(a))), None)
+        if status is not None:  # "openstack server list", "heroku pg:info"
+            return reads(f"{base} {status}", known=False)
+        return Verdict(True, f"{base} {sub}", known=False, unread=True)
+    if "/" in head and (len(argv) > 1 or _PROGRAM_DIR.search(head)):
+        return Verdict(True, head, known=False, unread=True)
+    return None
+
+
+_PROGRAM_DIR = re.compile(r"/(?:s?bin|init\.d|libexec|scripts?|tools?)/[^/]+$")
+"""A path to a program (``/opt/app/bin/failover``), not to a file it reads."""
 
 
 def _segment_verdict(seg: Segment, before: list[Segment], reader: Reader) -> Verdict | None:

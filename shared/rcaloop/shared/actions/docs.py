@@ -57,10 +57,21 @@ A step is read **failing closed**: what it cannot show to be read-only counts as
    (a file, a heredoc) writes. A client is judged by what it sends: a statement, a Redis
    command, a request method, a script (a script that cannot be read writes). Each tool's
    read-only uses are listed below; **every other use
-   of a listed tool writes**, and so do an unknown script, an unknown tool with options or
-   with a change verb as its subcommand (`mytool restart`), and a `--dry-run` that is not
-   there. Tool names that are English words (`find`, `kill`, `make`) are the tool only when
-   an argument follows.
+   of a listed tool writes**, and so does a `--dry-run` that is not there: one in a shell
+   comment (`# not a --dry-run`) or inside quotes is no option. A program given by path is
+   read by its name (`/usr/local/bin/kubectl`, `/etc/init.d/pgbouncer restart`); a script
+   (`./scripts/rollback.sh`, `fix.py`) cannot be read and writes. **An unknown tool fails
+   closed**: it writes when any of its words names a change, whole or as part of a dotted,
+   colon, dashed, underscored or camel-case word (`openstack server delete web-1`, `glab ci
+   retry`, `salt '*' service.restart x`, `heroku pg:reset`, `DeleteBucket`), when a quoted
+   argument is a writing SQL or Cypher statement (`bq query "DELETE …"`) or a writing
+   command line (`salt '*' cmd.run 'systemctl restart x'`), and when it has options; a
+   status word among its command words reads (`mytool status`, `openstack server list`);
+   any other use writes where it stands as the step's command (a code span heading the
+   clause or a verb's whole object, a `$` line, after `run`/`with`, heading a sentence). A
+   span that is text in a sentence (``search the logs for `pool exhausted` ``) is no
+   command. Tool names that are English words (`find`, `kill`, `make`) are the tool only
+   when an argument follows.
 4. **SQL** anywhere in the step (a code span, a client's `-c`/`-e`, a sentence such as
    `run UPDATE accounts SET …`) is read as below.
 5. **Prose.** A clause's head verb decides: a check verb reads; a change verb changes;
@@ -198,7 +209,10 @@ def render() -> str:
             "UPDATE`/`FOR SHARE`), no `SET GLOBAL`/`RESET MASTER`, and no function whose name holds one of "
             + ", ".join(f"`{p}`" for p in sorted(sql.SIDE_EFFECT_PARTS))
             + " (`pg_terminate_backend`, `setval`, `purge_old_sessions`). String literals and block comments are "
-            "not read as code; MySQL's `/*! … */` and anything after `--` are.", "",
+            "not read as code; MySQL's `/*! … */` and anything after `--` are. A Cypher query (first keyword "
+            + ", ".join(f"`{k}`" for k in sorted(sql.CYPHER_OPENERS))
+            + ") reads only when none of " + ", ".join(f"`{k}`" for k in sorted(sql.CYPHER_WRITING))
+            + " is in it (`MATCH (n) DETACH DELETE n` writes).", "",
             "## Words", "",
             f"**Check verbs** (read-only checks): {_words(CHECK_VERBS)}.", "",
             f"**Verbs that neither check nor change** (notes, messages, requests): {_words(INERT_VERBS)}.", "",

@@ -21,6 +21,7 @@ judged by ``rcaloop.shared.actions.commands``; a writing command makes the claus
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cached_property, lru_cache
 from typing import NamedTuple
@@ -160,7 +161,7 @@ def _verb_like(toks: list[Token], i: int, tools: frozenset[str]) -> bool:
     lemma, form = _head_form(t.low)
     if lemma and form == "base":
         return nxt not in _NOT_VERB_AFTER and not (_kind_of(lemma) != Kind.CHANGE and _names_a_subject(toks, i))
-    if t.low in tools:
+    if t.low in tools or (t.text[:1] in "./~" and _PROGRAM_PATH.match(t.text)):
         return True
     if lemma or t.low in SUBJECTS or t.low in DETERMINERS or t.low in _FUNCTION or not t.low.isalpha():
         return False
@@ -285,7 +286,15 @@ def _commands(c: Clause) -> commands.Verdict | None:
                 continue
             span = c.spans[int(code.group(1))]
             v = commands.judge_line(span)
+            if v is not None and v.unread and not _stands_as_command(c, i):
+                v = None  # "search the logs for `pool exhausted`": text, not a command
             found.append(None if v is not None and v.stdin and not v.writes else v)
+        elif t.text[:1] in "./~" and _PROGRAM_PATH.match(t.text) and (
+                i == 0 or toks[i - 1].low in _RUN_LIKE | _BY_MEANS):
+            found.append(commands.read_line(c.source(i), commands.Reader(TOOLS)))  # "/etc/init.d/x restart"
+        elif i and toks[i - 1].low in _UNKNOWN_TOOL_AFTER and t.low not in TOOLS and (
+                unknown := _unknown_tool(toks, i)) is not None:
+            found.append(unknown)  # "check the pool with heroku pg:reset DATABASE_URL"
         elif t.low in PROSE or (i == 0 and t.low in TOOLS):
             nxt = toks[i + 1] if i + 1 < len(toks) else None
             argument = nxt is not None and (nxt.code or nxt.low in TOOLS or nxt.text[:1] in "-/.~$" or "/" in nxt.text
@@ -313,6 +322,49 @@ def _commands(c: Clause) -> commands.Verdict | None:
     return commands.worst(found)
 
 
+_BY_MEANS = frozenset({"with", "using", "via", ":"})
+_WHERE_RUN = frozenset({"on", "against", "from", "inside", "within", "as", "via", "with", "using", "and", "then"})
+"""Words after a verb's code-span object that say where or how it runs: the span is a command."""
+_PROGRAM_PATH = re.compile(
+    r"^(?:(?:\.{1,2}|~)/[\w./@+-]*[\w@+-]|/(?:[\w.@+-]+/)*(?:s?bin|init\.d|libexec|scripts?|tools?)/[\w.@+-]+|"
+    r"/[\w./@+-]*/(?:" + "|".join(re.escape(n) for n in sorted(TOOLS, key=len, reverse=True)) + r"))$")
+"""A program given by path in a sentence (``/usr/local/bin/kubectl``, ``/etc/init.d/pgbouncer``,
+``./scripts/rollback.sh``): read as a command by its name; a script there cannot be read (writes)."""
+
+
+_TOOL_NAME = re.compile(r"^[a-z][a-z0-9_.-]*$")
+
+
+def _unknown_tool(toks: Sequence[Token], i: int) -> commands.Verdict | None:
+    """A tool the tables do not list, written into a sentence after ``with``/``and``/``run``:
+    a word naming a change among the words it runs with (``heroku pg:reset``, ``openstack
+    server delete web-1``) makes it write; a noun phrase (``container restart counts``) does not."""
+    t = toks[i]
+    if not _TOOL_NAME.match(t.text) or t.low in _FUNCTION or t.low in DETERMINERS or t.low in SUBJECTS or (
+            inflect(t.low)[0]):
+        return None
+    rest = toks[i + 1:i + 6]
+    for k, r in enumerate(rest):
+        if not r.word or r.code or r.low in _FUNCTION or r.low in DETERMINERS:
+            return None
+        if commands.change_word([r.text]) and (k + 1 >= len(rest) or rest[k + 1].low not in _NOT_VERB_AFTER):
+            return commands.writes(f"{t.text} {r.text}", known=False)
+    return None
+
+
+def _stands_as_command(c: Clause, i: int) -> bool:
+    """The code span at ``i`` is what the clause runs: it heads a clause that is no sentence with a
+    verb of its own (``\`mytool sync-all\```), follows ``run``, ``execute``, ``with`` and the like, or
+    is a verb's whole object (``Check \`mytool sync-all\` on node-3``); a span the sentence goes on
+    to describe (``Verify \`connection refused\` errors stopped``) is text."""
+    if i and c.toks[i - 1].low in _RUN_LIKE | _BY_MEANS:
+        return True
+    if i == 1 and _head_form(c.low[0])[0]:  # "Verify `poolctl zeroize checkout-api` on node-3" runs it
+        nxt = c.toks[2] if len(c.toks) > 2 else None
+        return nxt is None or not nxt.word or nxt.low in _WHERE_RUN
+    return i == 0 and not any(w in COPULAS or w in MODALS for w in c.low[1:])
+
+
 _WORDS = frozenset({"top", "free", "w", "time", "watch", "find", "tail", "head", "cut", "sort", "kill", "install",
                     "patch", "mount", "last", "who", "host", "file", "type", "date", "test", "stat", "make", "just",
                     "service", "nice", "env", "script", "ping", "dig", "diff", "touch", "less", "more", "split", "id",
@@ -327,6 +379,7 @@ _SQL_READ_WORDS = frozenset({"SELECT", "SHOW", "EXPLAIN", "WITH"})
 _RUN_LIKE = frozenset({"run", "execute", "perform", "do", "invoke", "launch", "use", "apply", "issue", "fire",
                        "kick", "trigger", "type", "enter", "paste"})
 _OBJECTS: dict[str, tuple[tuple[frozenset[str], Kind], ...]] = {}
+_UNKNOWN_TOOL_AFTER = _RUN_LIKE | _BY_MEANS | {"and", "then"}
 
 
 def _objects(verb: str, default: Kind, *rules: tuple[str, Kind]) -> None:
@@ -601,7 +654,7 @@ def _head(c: Clause, mode: str) -> Reading:
     if first.code or first.low[:1].isdigit() or first.low[:1] in "~$":
         aux = _aux_index(low, subject_led=True)
         return _declarative(toks, aux, c, mode) if aux is not None else Reading(Kind.INERT)
-    if all(w in _STATUS for w in low if w.isalnum() or "-" in w):
+    if all(w in _STATUS for w in low if w.isalnum() or "-" in w) and not any(t.code for t in toks):
         return Reading(Kind.INERT, why="a label")
     if first.low in ("no", "none", "nothing", "nobody", "not", "n/a", "na"):
         return Reading(Kind.INERT, why="a negative")

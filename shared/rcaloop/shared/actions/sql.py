@@ -85,6 +85,18 @@ def _opener_writes(words: list[str], stmt: str) -> bool:
     return first not in READING
 
 
+CYPHER_OPENERS = frozenset({"MATCH", "OPTIONAL", "UNWIND", "RETURN", "PROFILE"})
+"""First keywords of a Cypher query (one that starts ``CREATE``/``MERGE`` writes as SQL does)."""
+CYPHER_WRITING = frozenset({"CREATE", "MERGE", "DELETE", "DETACH", "SET", "REMOVE", "DROP", "LOAD", "FOREACH", "CALL",
+                            "ALTER", "GRANT", "REVOKE", "DENY", "START", "STOP"})
+"""Cypher clauses that write wherever they stand (``MATCH (n) DETACH DELETE n``, a procedure ``CALL``)."""
+
+
+def _cypher(words: list[str]) -> SQLVerdict:
+    found = next((w for w in words[1:] if w in CYPHER_WRITING), None)
+    return SQLVerdict(True, f"{words[0]} … {found}") if found else SQLVerdict(False, words[0])
+
+
 def _statement(stmt: str) -> SQLVerdict:
     words = [w.upper() for w in _WORD.findall(stmt)]
     while words and words[0] == "(":
@@ -92,6 +104,8 @@ def _statement(stmt: str) -> SQLVerdict:
     if not words:
         return SQLVerdict(False, "")
     first = words[0]
+    if first in CYPHER_OPENERS or (first in ("EXPLAIN", "WITH") and not CYPHER_OPENERS.isdisjoint(words)):
+        return _cypher(words)
     if first.startswith("\\"):
         return SQLVerdict(not _PSQL_READING.match(first.lower()), first.lower())
     copy_out = first == "COPY" and re.search(r"\bTO\s+STDOUT\b", stmt, re.I) is not None
@@ -121,10 +135,11 @@ def judge(sql: str) -> SQLVerdict:
 STARTS = re.compile(
     r"^\s*(?:\(\s*)*(?:SELECT|SHOW|EXPLAIN|DESCRIBE|DESC|WITH|VALUES|TABLE|PRAGMA|INSERT|UPDATE|DELETE|MERGE|UPSERT|"
     r"REPLACE|TRUNCATE|DROP|ALTER|CREATE|GRANT|REVOKE|VACUUM|REINDEX|CLUSTER|COPY|CALL|DO|KILL|LOCK|FLUSH|OPTIMIZE|"
-    r"REPAIR|REFRESH|ANALYZE|ANALYSE|CHECKPOINT|BEGIN|SET|RESET|USE|PURGE|COMMENT|NOTIFY|LOAD|SHUTDOWN)\b|^\s*\\[a-z]",
+    r"REPAIR|REFRESH|ANALYZE|ANALYSE|CHECKPOINT|BEGIN|SET|RESET|USE|PURGE|COMMENT|NOTIFY|LOAD|SHUTDOWN|MATCH|"
+    r"OPTIONAL\s+MATCH|UNWIND|DETACH)\b|^\s*\\[a-z]",
     re.I,
 )
-"""Text that starts like an SQL statement (a code span or a client's ``-c`` argument)."""
+"""Text that starts like an SQL or Cypher statement (a code span or a client's ``-c`` argument)."""
 
 IN_PROSE = re.compile(
     r"\bupdate\s+[\w.\"`]+\s+set\b|\bdelete\s+from\b|\binsert\s+(?:ignore\s+)?into\b|"

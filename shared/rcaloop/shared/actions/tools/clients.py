@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 
 from rcaloop.shared.actions.commands import Reader, Verdict, reads, writes
-from rcaloop.shared.actions.tools.base import Subcommands, has, words
+from rcaloop.shared.actions.tools.base import Subcommands, dry_run, has, words
 
 
 def _sql_client(command_options: tuple[str, ...], file_options: tuple[str, ...] = ()):
@@ -59,6 +59,112 @@ def clickhouse(name: str, args: list[str], reader: Reader) -> Verdict:
     """``clickhouse client -q SQL``: the statement decides."""
     return CLICKHOUSE(f"{name} {args[0]}", args[1:], reader) if args and args[0] in ("client", "local") else writes(
         " ".join([name, *args[:1]]), known=False)
+
+
+def _statements(name: str, texts: list[str], reader: Reader) -> Verdict:
+    """The first writing statement of ``texts``, else the first reading one; none: an
+    interactive session (reads, and runs what is piped in)."""
+    found = [reader.sql(t, name) for t in texts if t.strip()]
+    if not found:
+        return reads(name, stdin="sql")
+    return next((v for v in found if v.writes), found[0])
+
+
+def duckdb(name: str, args: list[str], reader: Reader) -> Verdict:
+    """``duckdb [DB] [SQL]``, ``-c SQL``: the statements decide; ``-init``/``-f`` files write."""
+    if has(args, "-init", "-f"):
+        return writes(f"{name} -f")
+    opts, pos = words(args, ("-c", "-cmd", "-s", "-separator", "-newline", "-nullvalue"))
+    given = [args[i + 1] for i, a in enumerate(args[:-1]) if a in ("-c", "-cmd", "-s")]
+    return _statements(name, given + pos[1:], reader)
+
+
+def cypher_shell(name: str, args: list[str], reader: Reader) -> Verdict:
+    """``cypher-shell [options] QUERY``: the Cypher query decides (``MATCH … RETURN`` reads;
+    ``CREATE``, ``MERGE``, ``SET``, ``DELETE``, ``REMOVE``, a procedure ``CALL`` write); a file writes."""
+    if has(args, "-f", "--file"):
+        return writes(f"{name} --file")
+    _, pos = words(args, ("-a", "--address", "-u", "--username", "-p", "--password", "-d", "--database",
+                          "--format", "-P", "--param", "--encryption", "--access-mode", "--fail-at-end",
+                          "--sample-rows", "--wrap", "--driver-version", "--log"))
+    return _statements(name, [" ".join(pos)] if pos else [], reader)
+
+
+_BQ_VALUES = ("--project_id", "--dataset_id", "--location", "--format", "--max_rows", "-n", "--api",
+              "--parameter", "--destination_table", "--job_id", "--use_legacy_sql")
+
+
+def bq(name: str, args: list[str], reader: Reader) -> Verdict:
+    """``bq query SQL``: the statement decides (a ``--destination_table`` writes); ``ls``,
+    ``show``, ``head``, ``version``, ``help`` read; ``--dry_run`` reads; every other command writes."""
+    opts, pos = words(args, _BQ_VALUES)
+    if not pos:
+        return reads(name)
+    sub = pos[0].lower()
+    if has(opts, "--dry_run") or dry_run(opts):
+        return reads(f"{name} {sub}")
+    if sub == "query":
+        if any(o.startswith(("--destination_table", "--replace", "--append_table")) for o in opts) or (
+                "--destination_table" in args):
+            return writes(f"{name} query --destination_table")
+        verdict = _statements(name, [" ".join(pos[1:])] if pos[1:] else [], reader)
+        return verdict if verdict.writes else reads(f"{name} query", stdin=verdict.stdin)
+    if sub in ("ls", "show", "head", "version", "help", "wait"):
+        return reads(f"{name} {sub}")
+    return writes(f"{name} {sub}")
+
+
+def _kafka(reading: tuple[str, ...], writing: tuple[str, ...]):
+    def judge(name: str, args: list[str], reader: Reader) -> Verdict:
+        hit = next((a for a in args if a.split("=", 1)[0] in writing), None)
+        if hit and not (dry_run(args) and "--execute" not in args):
+            return writes(f"{name} {hit}")
+        if hit or any(a.split("=", 1)[0] in reading for a in args):
+            return reads(name)
+        return writes(name, known=False)
+
+    judge.reading, judge.writing = reading, writing  # type: ignore[attr-defined]  # read by the generated docs
+    return judge
+
+
+KAFKA_CONSUMER_GROUPS = _kafka(("--describe", "--list", "--help", "--version"),
+                               ("--reset-offsets", "--delete", "--delete-offsets", "--execute"))
+KAFKA_TOPICS = _kafka(("--describe", "--list", "--help", "--version"), ("--create", "--alter", "--delete"))
+KAFKA_CONFIGS = _kafka(("--describe", "--help", "--version"), ("--alter", "--add-config", "--delete-config"))
+KAFKA_LOG_DIRS = _kafka(("--describe", "--help", "--version"), ())
+
+LOGCLI = Subcommands(
+    reads=frozenset({"query", "instant-query", "labels", "series", "stats", "volume", "volume_range",
+                     "detected-fields", "fmt", "help", "version"}),
+    value_options=frozenset({"--addr", "--org-id", "--username", "--password", "--limit", "--since", "--from",
+                             "--to", "-o", "--output", "-q", "--tenant"}),
+)
+
+RABBITMQCTL = Subcommands(
+    reads=frozenset({"list_*", "status", "cluster_status", "environment", "report", "node_health_check", "ping",
+                     "version", "help", "await_startup"}),
+    value_options=frozenset({"-n", "--node", "-p", "--vhost", "-t", "--timeout"}),
+)
+
+RABBITMQ_DIAGNOSTICS = Subcommands(
+    reads=frozenset({"status", "ping", "check_*", "list_*", "listeners", "memory_breakdown", "environment",
+                     "cluster_status", "alarms", "observer", "log_tail", "log_tail_stream", "log_location",
+                     "server_version", "erlang_version", "os_env", "runtime_thread_stats", "tls_versions",
+                     "certificates", "command_line_arguments", "discover_peers", "is_booting", "is_running",
+                     "maybe_stuck", "report", "help", "version", "schema_info", "quorum_status", "erlang_cookie_hash",
+                     "cipher_suites", "resolve_hostname", "resolver_info"}),
+    value_options=frozenset({"-n", "--node", "-t", "--timeout"}),
+)
+
+NODETOOL = Subcommands(
+    reads=frozenset({"status", "status*", "info", "tpstats", "cfstats", "tablestats", "compactionstats",
+                     "compactionhistory", "netstats", "ring", "describecluster", "describering", "gossipinfo",
+                     "proxyhistograms", "tablehistograms", "cfhistograms", "get*", "version", "listsnapshots",
+                     "gcstats", "toppartitions", "viewbuildstatus", "failuredetector", "help", "clientstats",
+                     "rangekeysample"}),
+    value_options=frozenset({"-h", "--host", "-p", "--port", "-u", "--username", "-pw", "--password",
+                             "-pwf", "--password-file"}),
+)
 
 
 MYSQLADMIN = Subcommands(
@@ -290,6 +396,12 @@ TOOLS = {
     "cqlsh": CQLSH, "sqlite3": sqlite3, "mysqladmin": MYSQLADMIN, "mariadb-admin": MYSQLADMIN,
     "redis-cli": redis_cli, "valkey-cli": redis_cli, "keydb-cli": redis_cli, "mongosh": mongosh, "mongo": mongosh,
     "curl": curl, "wget": wget, "http": httpie, "https": httpie, "xh": httpie,
+    "duckdb": duckdb, "cypher-shell": cypher_shell, "bq": bq,
+    "kafka-consumer-groups": KAFKA_CONSUMER_GROUPS, "kafka-topics": KAFKA_TOPICS, "kafka-configs": KAFKA_CONFIGS,
+    "kafka-log-dirs": KAFKA_LOG_DIRS, "logcli": LOGCLI, "rabbitmqctl": RABBITMQCTL,
+    "rabbitmq-diagnostics": RABBITMQ_DIAGNOSTICS, "nodetool": NODETOOL,
 }
 PROSE = frozenset({"psql", "mysql", "clickhouse-client", "cqlsh", "sqlite3", "mysqladmin", "redis-cli", "valkey-cli",
+                   "duckdb", "cypher-shell", "kafka-consumer-groups", "kafka-topics", "kafka-configs", "logcli",
+                   "rabbitmqctl", "rabbitmq-diagnostics", "nodetool",
                    "mongosh", "curl", "wget"})

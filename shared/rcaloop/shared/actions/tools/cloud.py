@@ -15,7 +15,7 @@ _AWS_LOCAL = frozenset({"configure list", "configure get", "configure list-profi
 
 
 def aws(name: str, args: list[str], reader: Reader) -> Verdict:
-    """``aws [options] SERVICE OPERATION …``."""
+    """``aws [options] SERVICE OPERATION …``; ``s3 cp URL -`` copies to stdout (reads)."""
     opts, pos = words(args, _AWS_VALUES)
     if len(pos) < 2:
         return reads(" ".join([name, *pos]), known=bool(pos) and pos[0] in ("help", "--version"))
@@ -25,6 +25,8 @@ def aws(name: str, args: list[str], reader: Reader) -> Verdict:
         return reads(verb)
     if service == "ssm" and op == "start-session":
         return reads(verb)
+    if service == "s3" and op == "cp" and len(pos) == 4 and pos[3] == "-" and pos[2] != "-":
+        return reads(f"{verb} … -")  # a copy to stdout
     return writes(verb)
 
 

@@ -124,6 +124,12 @@ def _crontab(name: str, args: list[str], reader: Reader) -> Verdict:
     return reads(name) if "-l" in opts and not pos else writes(" ".join([name, *opts[:1]]))
 
 
+def _ulimit(name: str, args: list[str], reader: Reader) -> Verdict:
+    """``ulimit -n`` shows a limit; ``ulimit -n 65535`` (a value) sets it."""
+    _, pos = words(args)
+    return writes(f"{name} {pos[0]}") if pos else reads(name)
+
+
 def _sysctl(name: str, args: list[str], reader: Reader) -> Verdict:
     """``sysctl KEY`` reads; ``-w``, ``-p``/``--system`` or ``KEY=VALUE`` writes."""
     opts, pos = words(args)
@@ -379,7 +385,7 @@ TOOLS = {
     "sed": _sed, "find": _find, "tee": _tee, "dd": _dd, "awk": _awk, "gawk": _awk, "mawk": _awk,
     "perl": _interpreter, "python": _interpreter, "python3": _interpreter, "ruby": _interpreter, "node": _interpreter,
     "php": _interpreter, "lua": _interpreter, "deno": _interpreter, "bun": _interpreter, "java": _interpreter,
-    "yq": flags(writing=("-i", "--inplace")), "crontab": _crontab, "sysctl": _sysctl, "mount": _mount,
+    "yq": flags(writing=("-i", "--inplace")), "ulimit": _ulimit, "crontab": _crontab, "sysctl": _sysctl, "mount": _mount,
     "hostname": _hostname, "hostnamectl": _ctl, "loginctl": _ctl, "nmcli": _ctl, "timedatectl": _ctl,
     "swapon": _swapon, "fdisk": _fdisk_like, "parted": _fdisk_like, "sfdisk": _fdisk_like, "gdisk": _fdisk_like,
     "wipefs": flags(reading=("-n", "--no-act")), "losetup": flags(reading=("-a", "--all", "-l", "--list", "-j")),

@@ -1,8 +1,8 @@
-"""kubectl, oc, helm and their kin: read-only subcommands; everything else writes."""
+"""kubectl, oc, helm, flux, argocd and their kin: read-only subcommands; everything else writes."""
 
 from __future__ import annotations
 
-from rcaloop.shared.actions.tools.base import Subcommands, runs
+from rcaloop.shared.actions.tools.base import Subcommands, always, runs
 
 _KUBE_VALUES = frozenset({
     "-n", "--namespace", "--context", "--cluster", "--kubeconfig", "--user", "-s", "--server", "--token", "--as",
@@ -55,11 +55,43 @@ EKSCTL = Subcommands(
     value_options=frozenset({"--cluster", "--region", "-r", "--name", "-n", "--profile", "-p", "-o", "--output"}),
 )
 
+FLUX = Subcommands(
+    reads=frozenset({"get", "logs", "tree", "stats", "export", "check", "diff", "trace", "events", "version", "help",
+                     "completion"}),
+    writes=frozenset({"reconcile", "suspend", "resume", "create", "delete", "bootstrap", "install", "uninstall",
+                      "push", "tag", "build", "pull", "migrate"}),
+    value_options=frozenset({"-n", "--namespace", "--context", "--kubeconfig", "--timeout", "--kind", "--name",
+                             "--path", "--source"}),
+)
+
+ARGOCD = Subcommands(
+    reads=frozenset({"app get", "app list", "app history", "app diff", "app logs", "app manifests", "app resources",
+                     "app wait", "appset get", "appset list", "cluster get", "cluster list", "proj get", "proj list",
+                     "proj windows list", "repo get", "repo list", "repocreds list", "cert list", "gpg list",
+                     "gpg get", "account get", "account list", "account get-user-info", "account can-i", "context",
+                     "version", "help", "completion"}),
+    writes=frozenset({"app", "appset", "cluster", "proj", "repo", "repocreds", "cert", "gpg", "account", "login",
+                      "logout", "relogin", "admin"}),
+    groups=frozenset({"app", "appset", "cluster", "proj", "repo", "repocreds", "cert", "gpg", "account"}),
+    value_options=frozenset({"--server", "--auth-token", "--grpc-web-root-path", "--config", "--port-forward-namespace",
+                             "-o", "--output", "-p", "--project", "-l", "--selector", "--revision", "--kube-context"}),
+)
+
+KN = Subcommands(
+    reads=frozenset({"* list", "* describe", "version", "help", "completion", "plugin list"}),
+    writes=frozenset({"service", "revision", "route", "broker", "trigger", "source", "domain", "channel",
+                      "subscription", "eventtype", "container", "secret", "plugin"}),
+    groups=frozenset({"service", "revision", "route", "broker", "trigger", "source", "domain", "channel",
+                      "subscription", "eventtype", "container", "secret", "plugin"}),
+    value_options=frozenset({"-n", "--namespace", "--context", "--kubeconfig", "-o", "--output", "--cluster"}),
+)
+
 KUBECTX = Subcommands(reads=frozenset({"-c", "--current"}), writes=frozenset({"*"}))
 
 TOOLS = {
     "kubectl": KUBECTL, "k": KUBECTL, "oc": KUBECTL,
     "helm": HELM, "helm3": HELM, "eksctl": EKSCTL, "kubectx": KUBECTX, "kubens": KUBECTX,
+    "flux": FLUX, "argocd": ARGOCD, "kn": KN, "stern": always(False), "kubetail": always(False),
 }
-PROSE = frozenset({"kubectl", "oc", "helm", "helm3", "eksctl", "kubectx", "kubens"})
+PROSE = frozenset({"kubectl", "oc", "helm", "helm3", "eksctl", "kubectx", "kubens", "argocd", "stern", "kubetail"})
 """Names distinctive enough to be read as a command when written into a sentence."""
