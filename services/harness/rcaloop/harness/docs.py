@@ -85,8 +85,10 @@ adversarial cases each rule is held to are in `tests/fixtures/redteam/`.
    or one of a summary that holds), else G2 fails. Words of the alert and plain numbers
    don't count. A title states a cause after a colon, after `caused by`, `due to`,
    `because of`, `after`, `from`, `cause:` and the like, and in any part set apart by a
-   dash, a bar or parentheses (either order); a part naming only the symptom states
-   nothing. A mention inside a clause that sets it aside — unrelated, irrelevant, ruled
+   dash, a bar or parentheses (either order), and before `caused`, `led to` and the like;
+   a part naming only the symptom states nothing, and a part before a colon that names
+   nothing of the alert and no symptom (`Postgres disk full: checkout-api 503s`) is read
+   as a cause. A mention inside a clause that sets it aside — unrelated, irrelevant, ruled
    out, not the cause, was fine, a red herring, coincidental, `not X but Y`, `rather
    than X`, `instead of X`, `although X` — is not naming it as the cause, and a statement
    that only sets things aside states none that the evidence shows.

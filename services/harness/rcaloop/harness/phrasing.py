@@ -16,16 +16,26 @@ TITLE_CAUSE = re.compile(
 )
 """What introduces the cause in a title: ``<symptom>: <cause>``, ``<symptom> caused by|due to|after|from … <cause>``,
 ``cause: <cause>``."""
+TITLE_EFFECT = re.compile(
+    r"\s(?:caused|causes|causing|led to|leads to|leading to|results? in|resulted in|resulting in|triggered|triggers|"
+    r"broke|breaks|behind)\s",
+    re.I,
+)
+"""What introduces the symptom after the cause: ``<cause> caused|led to|broke <symptom>``."""
 TITLE_PARTS = re.compile(r"\s+-{1,2}\s+|\s*[—–|]\s*|[()\[\]]")
 """What separates a title's parts when no connective says which is the cause (dashes, bars, parentheses)."""
 
 
 @lru_cache(maxsize=4096)
 def title_parts(title: str) -> tuple[str, tuple[str, ...]]:
-    """(symptom, parts that may state a cause) of a title. After a causal connective or a colon
+    """(symptom, parts that may state a cause) of a title. Before "caused", "led to" … everything is
+    the cause and what follows the symptom; after a causal connective or a colon
     everything is the cause and what precedes it the symptom; parts set apart by dashes, bars or
     parentheses may be either, in any order, so each is read (a part naming only the symptom states
     nothing). A title of one part with no connective names its subject and no cause."""
+    effect = TITLE_EFFECT.search(title or "")
+    if effect:
+        return title[effect.end():].strip(), _parts(title[: effect.start()])
     m = TITLE_CAUSE.search(title or "")
     if m:
         return title[: m.start()].strip(), _parts(title[m.end():])

@@ -101,14 +101,20 @@ def stated_causes(draft: Draft) -> list[tuple[str, str, bool]]:
     return out
 
 
+def title_symptom(draft: Draft) -> str:
+    """The part of a title before its cause (``<symptom>: <cause>``, ``<symptom> caused by <cause>``)."""
+    p = draft.parsed
+    return phrasing.title_parts(p.title)[0] if p.title and p.source_kind != "step_files" else ""
+
+
 _CAMEL = re.compile(r"[A-Z]+(?![a-z])|[A-Z]?[a-z]+|\d+")
 
 
-def alert_words(draft: Draft) -> frozenset[str]:
+def alert_words(draft: Draft, *, with_title: bool = True) -> frozenset[str]:
     """The tokens (and their parts, ``HighErrorRate`` → high, error, rate) of the alert, the chat's
     subjects and a title's symptom part: the subject and symptom every account of the failure repeats."""
     p = draft.parsed
-    title = phrasing.title_parts(p.title)[0] if p.title and p.source_kind != "step_files" else ""
+    title = title_symptom(draft) if with_title else ""
     alert = "\n".join([p.alert_text or "", " ".join(p.chat.subjects) if p.chat else "", title])
     tokens = _TOKEN.findall(alert)
     camel = {w.lower() for t in tokens for w in _CAMEL.findall(t)}
@@ -129,3 +135,22 @@ def other_causes(draft: Draft, claims: list[str], evidence: list[str]) -> Iterat
     for where, text, headline in stated:
         if not same_cause(text, with_summaries if headline else claim_text, evidence_text, exclude, headline=headline):
             yield where, text
+    symptom = title_symptom(draft)  # "<cause>: <symptom>" swaps the parts: one naming nothing of the alert is no symptom
+    alert = alert_words(draft, with_title=False)
+    if symptom and draft.parsed.alert_text and not _names_any(symptom, alert | SYMPTOM_WORDS) and not same_cause(
+        symptom, with_summaries, evidence_text, alert, headline=True
+    ):
+        yield "the title", symptom
+
+
+SYMPTOM_WORDS = frozenset("""
+alert alerts incident outage outages down degraded degradation latency slow slowness spike spikes errors error
+fail fails failing failure failures timeout timeouts unavailable unreachable elevated stuck crashloop crashing
+crashes 5xx 4xx 500s 502s 503s 504s lag backlog paging firing page pages flapping cannot unable""".split())
+"""Words that name a symptom: a title part with one of them (or a word of the alert) is the symptom part."""
+
+
+def _names_any(text: str, words: frozenset[str]) -> bool:
+    """Does the text name any of the words (a token or a part of one)?"""
+    tokens = [t.lower().rstrip(".:") for t in _TOKEN.findall(text)]
+    return any(t in words or any(p in words for p in _PARTS.split(t) if len(p) >= 3) for t in tokens)
