@@ -114,8 +114,12 @@ def alert_words(draft: Draft, *, with_title: bool = True) -> frozenset[str]:
     """The tokens (and their parts, ``HighErrorRate`` → high, error, rate) of the alert, the chat's
     subjects and a title's symptom part: the subject and symptom every account of the failure repeats."""
     p = draft.parsed
-    title = title_symptom(draft) if with_title else ""
-    alert = "\n".join([p.alert_text or "", " ".join(p.chat.subjects) if p.chat else "", title])
+    subjects = " ".join(p.chat.subjects) if p.chat else ""
+    return _words_of("\n".join([p.alert_text or "", subjects, title_symptom(draft) if with_title else ""]))
+
+
+@lru_cache(maxsize=1024)
+def _words_of(alert: str) -> frozenset[str]:
     tokens = _TOKEN.findall(alert)
     camel = {w.lower() for t in tokens for w in _CAMEL.findall(t)}
     return frozenset(t.lower().rstrip(".:") for t in tokens) | camel | frozenset(
