@@ -82,6 +82,20 @@ adversarial cases each rule is held to are in `tests/fixtures/redteam/`.
    Cause, TL;DR) read; other parts of the report never ground it. Refuting evidence (an
    item of a refuting kind, or named in the claim's `refuting_evidence_ids`) is listed
    under `refutes`. Lines of a skill report's Evidence section are checked by their quote.
+   **Every place that states the cause states the same one**: a capture's summary, the
+   report's Summary, the title and the chat's TL;DR must name what the tied claims and
+   their evidence show (a summary one of the claims' identifiers the evidence shows too,
+   when there are any, else two content words; a title or TL;DR one identifier or word,
+   or one of a summary that holds), else G2 fails. Words of the alert and plain numbers
+   don't count. A title states a cause after a colon, after `caused by`, `due to`,
+   `because of`, `after`, `from`, `cause:` and the like, and in any part set apart by a
+   dash, a bar or parentheses (either order), and before `caused`, `led to` and the like;
+   a part naming only the symptom states nothing, and a part before a colon that names
+   nothing of the alert and no symptom (`Postgres disk full: checkout-api 503s`) is read
+   as a cause. A mention inside a clause that sets it aside — unrelated, irrelevant, ruled
+   out, not the cause, was fine, a red herring, coincidental, `not X but Y`, `rather
+   than X`, `instead of X`, `although X` — is not naming it as the cause, and a statement
+   that only sets things aside states none that the evidence shows.
 3. **Repairs** (`repair.py`): up to `MAX_RCA_REPAIR_ATTEMPTS` attempts; each attempt
    applies the first repair rule (in the order below) that has something to repair,
    then everything is checked again. Every repair is recorded with `attempt`, `kind`,
@@ -102,7 +116,14 @@ adversarial cases each rule is held to are in `tests/fixtures/redteam/`.
    or action and states no confidence above low claims nothing: every gate holds and
    every check but the safety ones gives its points. An early exit that still names a
    family or a cause, proposes an action or states medium/high confidence is judged like
-   any report.
+   any report. Its reason, summary and title are read for a cause alike: a clause with a
+   connective or verb of causation (`because`, `caused`, `causing`, `led to`, `most
+   likely`) or one saying what acted on the system (`the reindex job locked the orders
+   table`, `is locking`) states one whatever its tense — a cause phrased as a past fact
+   is a claim; a title attributing the symptom (`<symptom>: <cause>`, `caused by`,
+   `after <event>`) states one. A clause about the analysis's inputs (`no metrics for the
+   window`, `the scraper dropped samples`), a plain observation (`we saw the p99 spike at
+   02:00`), one saying the cause is unknown, or a dismissal states none.
 
 The **confidence breakdown** in the verdict shows the root cause's live evidence and its
 independent source groups, whether the confidence gate (G1) passed, stated and final

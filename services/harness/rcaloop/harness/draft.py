@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 
 from rcaloop.contracts import ParsedRCA, Recommendation, TraceItem
 from rcaloop.contracts.parsed import Claim, Diagnosis
-from rcaloop.harness import actions, evidence
+from rcaloop.harness import actions, evidence, phrasing, report
 from rcaloop.harness.actions import Action
 from rcaloop.shared.actions import classify
 
@@ -56,16 +56,61 @@ def _is_step(text: str) -> bool:
     return bool(step.verb or step.read_only_before)
 
 
-CAUSAL = re.compile(
-    r"\b(?:because|due to|caused by|(?:the )?(?:root )?cause (?:is|was)|but|however|so)\b[\s,]+\S+(?:\s+\S+){2,}", re.I
-)
-"""A connective that goes on to a cause (three words at least after it)."""
 HEDGE = re.compile(r"\b(?:but|however|though|although|likely|probably|possibly|suspect\w*|perhaps|seems?|appears?)\b|[:;]", re.I)
 
 
 def undetermined(cause: str) -> bool:
     """The whole statement says the cause is not known ("unknown for certain, but the image …" names one)."""
     return bool(UNDETERMINED.search(cause)) and not HEDGE.search(cause)
+
+
+_LEAD = re.compile(r"^\W*(?:(?:so|and|but|then|just|however|therefore|also)\b[\s,]*)+", re.I)
+_MISSING = re.compile(
+    r"\b(?:no|not|missing|insufficient|unknown|undetermined|unclear|unavailable|inconclusive|without|lacking|"
+    r"cannot|can't|unable|n/a|not applicable|out of scope|staging|not ours)\b",
+    re.I,
+)
+_CONNECTIVE = re.compile(
+    r":\s|\b(?:caused by|due to|because of|owing to|triggered by|driven by|resulting from|cause[sd]?\s*:)", re.I
+)
+_AFTER = re.compile(r"\s(?:after|following|from|since|by|via)\s", re.I)
+_WHEN = re.compile(
+    r"\b(?:utc|gmt|midnight|noon|morning|afternoon|evening|night|today|yesterday|hours?|minutes?|days?|weeks?|"
+    r"monday|tuesday|wednesday|thursday|friday|saturday|sunday|start|started|began|onset|onwards?|alert|fired|firing|incident)\b",
+    re.I,
+)
+
+
+def _names_cause(title: str, part: str) -> bool:
+    """A title that attributes the symptom (``<symptom>: <cause>``, ``caused by``, ``due to``, or
+    ``after`` / ``from`` something that is no time) names a cause unless what it attributes it to
+    is what is missing or unknown."""
+    if _MISSING.search(part) or phrasing.UNKNOWN.search(part):
+        return False
+    if _CONNECTIVE.search(title):
+        return True
+    return bool(_AFTER.search(title)) and bool(re.search(r"[A-Za-z]{4,}", _WHEN.sub("", part)))
+
+
+_PROPOSAL = re.compile(r"\b(?:should|must|need(?:s)? to|have to|recommend\w*|suggest\w*|please|consider)\b|`", re.I)
+
+
+def _proposes(clause: str) -> bool:
+    """A clause that proposes a step (it opens with the verb or a command, or says one should): judged
+    as an action, not as a cause. A clause that merely names a verb ("the reindex job locked …") is a statement."""
+    text = _LEAD.sub("", clause)
+    step = classify(text)
+    if not step.verb:
+        return False
+    first = text.split(None, 1)[0].lower() if text.split() else ""
+    if first.endswith(("ing", "ed")) and not _PROPOSAL.search(text):  # "causing the latency": a participle, no imperative
+        return False
+    return "command" in step.why or first == step.verb.split()[0].lower() or bool(_PROPOSAL.search(text))
+
+
+def _states_cause(text: str) -> bool:
+    """A clause of the text asserts a cause, and is not a step to take."""
+    return any(not _proposes(c) for c in phrasing.cause_clauses(text))
 
 
 @dataclass
@@ -125,14 +170,22 @@ class Draft:
         return named or proposed or self.confidence in ("medium", "high")
 
     def reason_cause(self) -> str | None:
-        """An early exit's reason that goes on to state a cause ("logs are missing, but the secret_id
-        expired, so …"): then the reason is the root-cause statement to judge."""
-        reason = self.parsed.outcome_reason or ""
+        """The early exit's reason, summary, Summary section or title when it goes on to state a
+        cause ("logs are missing, but the secret_id expired, so …", "the reindex job is locking the
+        orders table", "latency caused by the reindex job"): then that text is the root-cause
+        statement to judge. A proposal to do something states no cause (it is judged as an action)."""
         if not self.early_exit:
             return None
-        for m in CAUSAL.finditer(reason):  # what follows the connective is a cause, not a step to take
-            if not _is_step(reason[m.start():].split(None, 1)[1] if " " in reason[m.start():] else ""):
-                return reason
+        p, diag = self.parsed, self.diagnosis
+        summary = diag.root_cause.summary if diag and diag.root_cause and diag.root_cause.summary else ""
+        section = report.section(p.report_markdown, "summary", "root cause", "cause").split("\n\n")[0].strip()
+        for text in (p.outcome_reason or "", summary, section):
+            if _states_cause(text):
+                return text
+        if p.title and p.title not in (p.alert_text or ""):  # a title that is the alert's states nothing of its own
+            for part in phrasing.title_parts(p.title)[1]:
+                if _states_cause(part) or _names_cause(p.title, part):
+                    return p.title
         return None
 
     def repaired_diagnosis(self) -> Diagnosis | None:

@@ -161,7 +161,7 @@ def root_texts(draft: Draft) -> tuple[str, list[str]]:
     tldr = p.chat.sections.tldr if p.chat and p.chat.sections.tldr else ""
     summary_section = report.section(p.report_markdown, "summary", "root cause", "cause")
     reason = draft.reason_cause() or ""
-    main = summary or cause or summary_section.split("\n\n")[0].strip() or tldr or reason
+    main = reason or summary or cause or summary_section.split("\n\n")[0].strip() or tldr  # an early exit's stated cause
     return main, [t for t in (summary, cause, tldr, summary_section, reason) if t]
 
 

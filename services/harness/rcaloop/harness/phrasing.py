@@ -1,0 +1,156 @@
+"""How an output phrases a cause: the cause part of a title, the clauses that dismiss something,
+and the clauses of an early exit that assert a cause.
+
+Lexical and cached per distinct text: the same title or summary is read by several checks.
+"""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+
+TITLE_CAUSE = re.compile(
+    r":\s|\s(?:caused by|due to|because of|owing to|thanks to|triggered by|driven by|resulting from|result of|"
+    r"after|from|following|since|via|by)\s|\b(?:root )?cause[sd]?\s*[:=]\s*",
+    re.I,
+)
+"""What introduces the cause in a title: ``<symptom>: <cause>``, ``<symptom> caused by|due to|after|from … <cause>``,
+``cause: <cause>``."""
+TITLE_EFFECT = re.compile(
+    r"\s(?:caused|causes|causing|led to|leads to|leading to|results? in|resulted in|resulting in|triggered|triggers|"
+    r"broke|breaks|behind)\s",
+    re.I,
+)
+"""What introduces the symptom after the cause: ``<cause> caused|led to|broke <symptom>``."""
+TITLE_PARTS = re.compile(r"\s+-{1,2}\s+|\s*[—–|]\s*|[()\[\]]")
+"""What separates a title's parts when no connective says which is the cause (dashes, bars, parentheses)."""
+
+
+@lru_cache(maxsize=4096)
+def title_parts(title: str) -> tuple[str, tuple[str, ...]]:
+    """(symptom, parts that may state a cause) of a title. Before "caused", "led to" … everything is
+    the cause and what follows the symptom; after a causal connective or a colon
+    everything is the cause and what precedes it the symptom; parts set apart by dashes, bars or
+    parentheses may be either, in any order, so each is read (a part naming only the symptom states
+    nothing). A title of one part with no connective names its subject and no cause."""
+    effect = TITLE_EFFECT.search(title or "")
+    if effect:
+        return title[effect.end():].strip(), _parts(title[: effect.start()])
+    m = TITLE_CAUSE.search(title or "")
+    if m:
+        return title[: m.start()].strip(), _parts(title[m.end():])
+    parts = _parts(title or "")
+    return "", parts if len(parts) > 1 else ()
+
+
+def _parts(text: str) -> tuple[str, ...]:
+    return tuple(p.strip(" ,;:") for p in TITLE_PARTS.split(text) if p and p.strip(" ,;:"))
+
+
+_CLAUSE = re.compile(
+    r"([;()\[\]—–]|[.,:!?](?=\s|$)|\s-{1,2}\s|\b(?:not because of|even though|in spite of|rather than|instead of|"
+    r"as opposed to|and not|but|while|whereas|although|though|despite|notwithstanding|yet|until|till|when|whenever|"
+    r"once|because|so)\b)",
+    re.I,
+)
+_DISMISSING_LEAD = frozenset({"rather than", "instead of", "as opposed to", "and not", "not because of",
+                              "although", "though", "even though", "despite", "in spite of", "notwithstanding"})
+"""What sets the rest of its clause aside: an alternative ("rather than X") or a concession ("although X")."""
+DISMISSING = re.compile(
+    r"\b(?:unrelated|irrelevant|immaterial|coincid\w*|innocent|exonerated|red herring|distraction|"
+    r"false (?:lead|alarm|trail)|ruled? (?:it |them )?out|excluded|eliminated|nothing to do with|"
+    r"(?:no|without) (?:role|part|effect|impact|bearing|influence)|played no|nothing changed|"
+    r"(?:is|was|are|were|looked|looks|stayed|remained|seemed|seems)(?: all)? (?:fine|ok|okay|healthy|normal|unchanged|"
+    r"clean|benign|innocent|not (?:involved|responsible|related|relevant|the (?:root )?cause|a factor|to blame|at fault))|"
+    r"(?:not|n't|never) (?:the |a )?(?:root |real |actual )?(?:cause|culprit|trigger|issue|problem|factor|reason)|"
+    r"(?:not|n't|never) (?:responsible|related|involved|relevant|at fault|to blame|implicated|the one)|"
+    r"(?:did|does|do|could|would|can|has|have|had) ?(?:not|n't) (?:cause|contribute|matter|play|trigger|explain|affect|"
+    r"account for)|cannot (?:explain|account for))\b",
+    re.I,
+)
+"""A clause that sets something aside: unrelated, ruled out, not the cause, was fine, a red herring …"""
+_NEGATED_LEAD = re.compile(r"^\W*(?:and |or )?(?:not|never|nor)\b", re.I)
+_AND = re.compile(r"\s+and\s+", re.I)
+_VERB = re.compile(r"\b(?:is|are|was|were|has|have|had|did|does|got|set|\w{2,}ed)\b", re.I)
+
+
+@lru_cache(maxsize=4096)
+def clauses(text: str) -> tuple[tuple[str, bool], ...]:
+    """Each clause of a statement and whether it dismisses what it names: a clause that calls
+    something unrelated, ruled out, not the cause or fine, one that opens with "not" ("not cfg-2291
+    but …"), and what follows "rather than", "instead of" or "although" set something aside. Of a
+    dismissing clause joined by "and", a part with a verb of its own is a clause of its own
+    ("cfg-2291 lowered the pool and the primary was fine"); a bare name shares the dismissal
+    ("cfg-2291 and the primary were fine")."""
+    out: list[tuple[str, bool]] = []
+    lead = ""
+    for piece in _CLAUSE.split(text or ""):
+        if _CLAUSE.fullmatch(piece):
+            lead = piece.strip().lower()
+            continue
+        if not piece.strip():
+            continue
+        if lead in _DISMISSING_LEAD or _NEGATED_LEAD.search(piece):
+            out.append((piece.strip(), True))
+        elif DISMISSING.search(piece):
+            parts = _AND.split(piece)
+            for part in parts:
+                own = len(parts) > 1 and _VERB.search(part) and not DISMISSING.search(part)
+                out.append((part.strip(), not own))
+        else:
+            out.append((piece.strip(), False))
+        lead = ""
+    return tuple(out)
+
+
+def asserted(text: str) -> tuple[str, str]:
+    """(what a statement asserts, what it dismisses): naming something only to set it aside is not
+    naming it as the cause."""
+    parts = clauses(text)
+    return " ".join(c for c, d in parts if not d), " ".join(c for c, d in parts if d)
+
+
+CAUSAL = re.compile(
+    r"\b(?:because|due to|caused by|(?:the )?(?:root )?cause (?:is|was)|so that|"
+    r"caus(?:e|es|ed|ing)|led to|leads to|leading to|result(?:s|ed|ing)? in|resulting from|triggered|triggers|"
+    r"responsible for|to blame|blame[sd]?|root cause|(?:most |almost certainly |very )?likely|probably|"
+    r"almost certainly|suspect(?:s|ed)?|points? to|pointing to|looks like|appears to be|seems to be|must be)\b"
+    r"[\s,]+\S+",
+    re.I,
+)
+"""A connective or verb of causation that goes on to say what."""
+MECHANISM = re.compile(
+    r"\b(?:(?:is|are|was|were|has been|have been|kept) )?(?:lock|block|exhaust|saturat|fill|starv|overload|hog|leak|"
+    r"crash|kill|evict|throttl|corrupt|delet|drop|hang|hung|stall|deadlock|flood|overwhelm|expir|revok|"
+    r"misconfigur|break|broke|shrank|shrunk|lower|raise|reduc|consum|swamp|choke|wedg|stuck|fail|oom)\w*\b",
+    re.I,
+)
+"""A verb of something acting on a system (locked, is locking, exhausted, filled, expired …)."""
+INPUT_WORDS = re.compile(
+    r"\b(?:metrics?|logs?|log lines|traces?|tracing|events?|data|dashboards?|access|permissions?|credentials?|"
+    r"search|query|queries|results?|context|alert (?:title|text)|telemetry|samples?|scrape[sd]?|scraper|retention|"
+    r"window|visibility|tooling|collector|exporter|agent|input|attachments?|screenshots?|runbook)\b",
+    re.I,
+)
+"""What an early exit says is missing: the inputs of the analysis, not the system under analysis."""
+UNKNOWN = re.compile(
+    r"\b(?:unknown|undetermined|unclear|inconclusive|unresolved|cannot (?:yet )?(?:be )?(?:determined?|told|tell|known|say)|"
+    r"can't (?:tell|say|determine)|(?:not|n't) (?:yet )?(?:be )?(?:determined|known|clear|possible to (?:tell|say)))\b",
+    re.I,
+)
+"""A clause saying the cause is not known."""
+
+
+@lru_cache(maxsize=4096)
+def cause_clauses(text: str) -> tuple[str, ...]:
+    """The clauses of an early exit's text that assert a cause. A clause with a connective or verb
+    of causation ("because …", "X caused Z", "locked Y, causing Z", "almost certainly …") or one
+    saying what acted on the system ("the reindex job locked the orders table", "is locking")
+    states a cause, whatever the tense: it is a claim. A clause about the analysis's inputs ("no
+    metrics for the window", "the scraper dropped samples"), a plain observation ("we saw a spike at
+    02:00"), one saying the cause is unknown or a dismissal states none."""
+    return tuple(
+        c for c, dismissed in clauses(text)
+        if not dismissed and not INPUT_WORDS.search(c) and not UNKNOWN.search(c)
+        and (CAUSAL.search(c) or MECHANISM.search(c))
+    )
