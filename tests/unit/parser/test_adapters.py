@@ -27,16 +27,16 @@ def test_step_files_tolerate_extra_keys_and_junk_items():
     step5["new_key"] = {"anything": 1}
     step5["evidence"].append("not an object")
     step5["recommendations"].append({"priority": "low"})
-    step5["root_cause"]["confidence"] = "sure"
+    step5["difficulty_score"] = "hard"
     del content["step1_job_context.json"]["failed_tasks"]
     parsed = parse(content, kind="step_files", job_id="1234567")
     assert parsed.outcome == "report"
     assert {w.path for w in parsed.warnings if w.code == "RCA512"} == {
         "evidence[3]",
         "recommendations[2]",
-        "root_cause.confidence",
+        "difficulty_score",
     }
-    assert parsed.diagnosis.root_cause.confidence is None and len(parsed.diagnosis.evidence) == 3
+    assert parsed.diagnosis.difficulty_score is None and len(parsed.diagnosis.evidence) == 3
 
 
 def test_capture_family_candidates_claims_and_diagnostics():

@@ -80,7 +80,7 @@ CASES: dict[str, tuple[Callable[[], ParsedRCA], Callable[[], ParsedRCA]]] = {
     "RCA232": (sub("code:shop@4f2c9e1/config/prod.yaml#L42", "code:shop/config/prod.yaml"), OK),
     "RCA233": (sub("- read the pool size on a live pod", "- read https://grafana.example/d/pool"), OK),
     "RCA301": (sub("self_healing: no\n", ""), OK),
-    "RCA302": (sub("confidence: high", "confidence: very high"), OK),
+    "RCA302": (sub("self_healing: no", "self_healing: maybe"), OK),
     "RCA303": (sub("confidence: high\n", "confidence: high\nseverity: p1\n"), OK),
     "RCA304": (sub("origin: internal\n", "origin: internal\norigin: upstream\n"), OK),
     "RCA305": (text(BASE + "\nHope this helps!\n"), OK),
@@ -89,6 +89,7 @@ CASES: dict[str, tuple[Callable[[], ParsedRCA], Callable[[], ParsedRCA]]] = {
         sub("sensitive_data: none", "sensitive_data: logs:password"),
     ),
     "RCA307": (sub("sensitive_data: none", "sensitive_data: logs:password"), OK),
+    "RCA308": (sub("confidence: high", "confidence: very high"), OK),
     "RCA401": (
         lambda: parse(BASE, input_text=CONTEXT_OK.replace("---\n", "")),
         lambda: parse(BASE, input_text=CONTEXT_OK),
@@ -102,16 +103,33 @@ CASES: dict[str, tuple[Callable[[], ParsedRCA], Callable[[], ParsedRCA]]] = {
     "RCA503": (steps(lambda c: c["step5_summary.json"]["root_cause"].pop("confidence")), STEPS_OK),
     "RCA510": (steps(lambda c: c.pop("step3_correlation.json")), STEPS_OK),
     "RCA511": (steps(lambda c: c["step5_summary.json"].pop("evidence")), STEPS_OK),
-    "RCA512": (steps(lambda c: c["step5_summary.json"]["root_cause"].update(category="gremlins")), STEPS_OK),
+    "RCA512": (steps(lambda c: c["step5_summary.json"].update(difficulty_score="hard")), STEPS_OK),
     "RCA513": (steps(lambda c: None, job_id="7654321"), STEPS_OK),
     "RCA514": (steps(lambda c: c["step3_correlation.json"].update(job_id="1199876")), STEPS_OK),
     "RCA601": (lambda: parse("{not json", kind="capture"), CAPTURE_OK),
     "RCA602": (cap(lambda c: c.pop("confidence")), CAPTURE_OK),
     "RCA610": (cap(lambda c: c.pop("claims")), CAPTURE_OK),
-    "RCA611": (cap(lambda c: c.update(confidence="certain")), CAPTURE_OK),
+    "RCA611": (cap(lambda c: c.update(candidates="db")), CAPTURE_OK),
     "RCA612": (cap(lambda c: c["claims"][0]["evidence_ids"].append("E99")), CAPTURE_OK),
     "RCA701": (sub("cfg-2291 set the pool", "cfg-2291 (key AKIAIOSFODNN7EXAMPLE) set the pool"), OK),
 }
+
+
+@pytest.mark.parametrize(
+    "unreadable",
+    [
+        sub("confidence: high", "confidence: certain"),
+        steps(lambda c: c["step5_summary.json"]["root_cause"].update(confidence="certain")),
+        steps(lambda c: c["step5_summary.json"]["root_cause"].update(category="gremlins")),
+        cap(lambda c: c.update(confidence="certain")),
+        cap(lambda c: c.update(confidence=0.99)),
+    ],
+    ids=["skill_text", "step_files_confidence", "step_files_category", "capture", "capture_number"],
+)
+def test_a_required_value_that_cannot_be_read_is_missing(unreadable):
+    """A confidence of "certain" or a made-up category is no way around the contract's
+    required values: the report is incomplete, as if the value were absent."""
+    assert unreadable().outcome == "incomplete"
 
 
 def test_every_code_has_a_case():

@@ -62,6 +62,7 @@ FIELD_REPEATED = Code("RCA304", "warning", "field repeated in RCA_FIELDS; the fi
 TEXT_AFTER_FIELDS = Code("RCA305", "warning", "text after RCA_FIELDS (it must end the output)")
 SENSITIVE_MALFORMED = Code("RCA306", "warning", "sensitive_data item is not a plain where:type; dropped, text withheld")
 SENSITIVE_DECLARED = Code("RCA307", "red_flag", "sensitive data declared in RCA_FIELDS")
+CONFIDENCE_UNREADABLE = Code("RCA308", "error", "confidence unreadable (a report states high, medium or low)")
 # input context block
 CONTEXT_NO_SEPARATOR = Code("RCA401", "warning", "context block has no '---' line")
 CONTEXT_BAD_LINE = Code("RCA402", "warning", "unrecognised context block line")

@@ -95,6 +95,8 @@ def _set_field(
     if name in CHOICES:
         if lowered in CHOICES[name]:
             accepted[name] = lowered
+        elif name == "confidence":  # the confidence the harness holds the report to: unreadable is missing
+            result.errors.append(codes.CONFIDENCE_UNREADABLE.issue(f"must be one of {_choices(name)}", line=lineno))
         else:
             result.warnings.append(codes.FIELD_INVALID.issue(f"{name} must be one of {_choices(name)}", line=lineno))
         return

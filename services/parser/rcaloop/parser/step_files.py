@@ -75,11 +75,17 @@ def _diagnosis(step5: dict, r: Reader) -> Diagnosis:
     if isinstance(raw_rc, dict):
         d.root_cause = RootCause(
             category=r.choice(
-                r.require(raw_rc, "category", "root_cause.category", required), CATEGORIES, "root_cause.category"
+                r.require(raw_rc, "category", "root_cause.category", required),
+                CATEGORIES,
+                "root_cause.category",
+                required,
             ),
             summary=r.text(r.require(raw_rc, "summary", "root_cause.summary", required), "root_cause.summary"),
             confidence=r.choice(
-                r.require(raw_rc, "confidence", "root_cause.confidence", required), CONFIDENCE, "root_cause.confidence"
+                r.require(raw_rc, "confidence", "root_cause.confidence", required),
+                CONFIDENCE,
+                "root_cause.confidence",
+                required,
             ),
         )
         d.family = d.root_cause.category
