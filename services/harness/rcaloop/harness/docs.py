@@ -18,10 +18,16 @@ from rcaloop.contracts import HarnessVerdict, ParsedRCA
 from rcaloop.contracts.verdict import DIMENSION_WEIGHTS
 from rcaloop.harness import core
 from rcaloop.harness.config import HarnessConfig
-from rcaloop.harness.evidence import HISTORY_KIND_WORDS, HISTORY_KINDS, SOURCE_GROUPS
+from rcaloop.harness.evidence import (
+    HISTORY_KIND_WORDS,
+    HISTORY_KINDS,
+    SIGNAL_WORDS,
+    SOURCE_GROUPS,
+    VECTOR_SEARCH_WORDS,
+)
 from rcaloop.harness.facts import DEGRADED_KINDS, SIGNATURE_KINDS
 from rcaloop.harness.gates import GATES
-from rcaloop.harness.ledger import REFUTING_KINDS, REFUTING_STEMS
+from rcaloop.harness.ledger import EXCLUDING_PAIRS, EXCLUDING_WORDS, REFUTING_KINDS, REFUTING_STEMS
 from rcaloop.harness.repair import RULES
 from rcaloop.harness.rubric import CHECKS
 
@@ -239,13 +245,19 @@ def _check_results(v: HarnessVerdict):
 def render(cases: list[tuple[str, str, HarnessVerdict]]) -> str:
     out = [INTRO, "## Source groups", "", "| group | source names (a word of the source or its group) |", "|---|---|"]
     out += [f"| {group} | {', '.join(words)} |" for group, words in SOURCE_GROUPS]
+    signals = "; ".join(f"{', '.join(f'`{w}`' for w in sorted(words))} → {group}" for group, words in SIGNAL_WORDS)
     out += ["", "The first group (in this order) one of whose names is a word of the collector's name; knowledge-store "
-            "words (the first names listed, up to `zendesk`) win over every other. Any other collector is in "
+            "words (the first names listed, up to `zendesk`) win over every other, and so does `vector` beside one of "
+            f"{', '.join(f'`{w}`' for w in sorted(VECTOR_SEARCH_WORDS))} (a vector search over documents; `vector` "
+            "alone is the log pipeline). A word naming the kind of telemetry wins over a vendor's name "
+            f"({signals}). Service state read from a data store, pooler or broker (pgbouncer, redis, kafka …) "
+            "is the database plane. Any other collector is in "
             "the group `unrecognized`, which adds no independent source group (G1, EG4). Knowledge-graph items are "
             "always historical.", ""]
     out += ["## Artifact kinds the harness reads", "", "| `EvidenceArtifact.kind` | effect |", "|---|---|",
             f"| {_kinds(SIGNATURE_KINDS)} | a confirmed signature when it supports the root cause and its collector is the signature matcher (G1, EG4, UC2); the label on an item of another collector confirms nothing |",
             f"| {_kinds(REFUTING_KINDS)}, any kind with a word starting `{'`, `'.join(REFUTING_STEMS)}` | recorded under the claim's `refutes`, never as support; a live one counts against the root cause even when tied to no claim or another one (unless the output lists it as refuting an alternative diagnosis), and lowers its confidence; `counter` alone is a metric type on a metrics collector |",
+            f"| any kind with a word of {', '.join(f'`{w}`' for w in sorted(EXCLUDING_WORDS))} or the words {', '.join(f'`{w}`' for w in sorted(EXCLUDING_PAIRS))} (`ruled_out`, `alternative_refuted`, `excluded`, `rules_out_alternative`) | says something was ruled out, not what: tied to no claim or another one, a live one counts against the root cause only when its title or text names the root cause (one of its identifiers, or two of its words, the alert's words aside) and the output does not list it as refuting an alternative diagnosis; tied to the root cause, it refutes it like any refuting kind |",
             f"| {_kinds(HISTORY_KINDS)}, any kind with a word of {', '.join(sorted(HISTORY_KIND_WORDS))} | historical: context only |",
             f"| {_kinds(DEGRADED_KINDS)} | a degraded source: the report must say data is missing (UC3) |",
             "", "Labels an agent sets (`source_group`, `live`, `target_verified`) are read as claims: the item's "

@@ -30,6 +30,7 @@ import json
 import re
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
+from functools import lru_cache
 from typing import Any
 
 from rcaloop.contracts import EvidenceArtifact, ParsedRCA
@@ -41,10 +42,17 @@ HISTORICAL_GROUP = "knowledge graph"
 STRONG_HISTORY = frozenset({
     "typedb", "knowledge", "kg", "rca", "confluence", "jira", "wiki", "notion", "runbook", "postmortem", "servicenow",
     "zendesk", "sharepoint", "pinecone", "weaviate", "qdrant", "chroma", "chromadb", "milvus", "faiss", "vectorstore",
-    "vectordb", "kb", "mem0",
+    "vectordb", "kb", "mem0", "pgvector", "vectorsearch",
 })
 """Collector words that always mean the knowledge store, earlier RCAs or a document, ticket or
 vector store, whatever else the name says: what they return was written before this run."""
+VECTOR = "vector"
+VECTOR_SEARCH_WORDS = frozenset({
+    "search", "store", "db", "index", "embedding", "embeddings", "similar", "similarity", "retrieval", "rag", "knn",
+    "semantic", "neighbor", "neighbors", "hit", "hits", "match", "matches", "result", "results",
+})
+"""``vector`` alone is a log pipeline (Vector); beside one of these words it is a vector search
+over documents (``vector-search``, ``vector_store``, ``vector similarity``): history, like the stores above."""
 UNRECOGNIZED_GROUP = "unrecognized"
 UNCOUNTED_GROUPS = frozenset({UNRECOGNIZED_GROUP})
 """Groups that never count as an independent source group: a collector rcaloop does not
@@ -54,32 +62,55 @@ SIGNATURE_GROUP = "signature matcher"
 SOURCE_GROUPS: tuple[tuple[str, tuple[str, ...]], ...] = (
     (HISTORICAL_GROUP, (*sorted(STRONG_HISTORY), "history", "historical", "past", "prior", "similar", "ticket",
                         "incident", "postmortems", "runbooks", "playbook", "docs", "doc", "document", "documents",
-                        "memory", "vector", "embedding", "embeddings", "retrospective", "retro", "notes", "llm")),
+                        "memory", "embedding", "embeddings", "retrospective", "retro", "notes", "llm")),
     # ^ its weaker words (history, past …) yield to a plane word: `kubectl rollout history` is the cluster
     ("automation platform", ("aap", "ansible", "awx", "tower", "jenkins", "step1", "job", "ci", "automation", "tekton",
                              "buildkite", "circleci", "actions")),
     ("log search", ("splunk", "loki", "elastic", "elasticsearch", "kibana", "opensearch", "logs", "log", "step3",
-                    "graylog", "journald", "journalctl", "syslog", "fluentd", "stackdriver", "logql")),
+                    "graylog", "journald", "journalctl", "syslog", "fluentd", "fluent", "fluentbit", "stackdriver",
+                    "logql", "logging", "sumologic", "sumo", "vector", "logstash", "papertrail", "loggly", "logdna",
+                    "mezmo", "coralogix", "humio", "logscale", "logz", "logzio", "scalyr", "victorialogs")),
     ("code host", ("github", "gitlab", "bitbucket", "git", "code", "step4", "repo")),
     ("metrics", ("prometheus", "grafana", "metrics", "metric", "datadog", "thanos", "mimir", "victoriametrics",
-                 "alertmanager", "cloudwatch", "promql")),
+                 "victoria", "cortex", "alertmanager", "cloudwatch", "promql", "influxdb", "influx", "telegraf",
+                 "graphite", "statsd", "dynatrace", "appdynamics", "appd", "signoz", "instana", "wavefront",
+                 "chronosphere", "m3", "m3db", "opentsdb", "zabbix", "nagios", "icinga", "checkmk", "netdata",
+                 "collectd", "sysdig")),
     ("cluster", ("kubectl", "kubernetes", "k8s", "events", "pod", "node", "openshift", "oc", "kube")),
-    ("deploys", ("argocd", "argo", "flux", "spinnaker", "deploy", "deploys", "rollout", "release", "change", "changes")),
+    ("deploys", ("argocd", "argo", "flux", "fluxcd", "spinnaker", "helm", "deploy", "deploys", "rollout", "release",
+                 "change", "changes", "octopus", "codedeploy", "terraform", "launchdarkly")),
     ("tracing", ("jaeger", "tempo", "zipkin", "tracing", "traces", "trace", "apm", "sentry", "newrelic", "honeycomb",
-                 "otel", "opentelemetry")),
-    ("database", ("postgres", "postgresql", "psql", "mysql", "pg", "database", "db", "mongo", "sql")),
-    ("network", ("dns", "dig", "ping", "traceroute", "blackbox", "network", "tcpdump", "synthetics", "probe")),
+                 "otel", "opentelemetry", "lightstep", "skywalking", "xray")),
+    ("profiles", ("pyroscope", "parca", "pprof", "profiler", "profiling", "profile", "profiles")),
+    ("database", ("postgres", "postgresql", "psql", "mysql", "pg", "database", "db", "mongo", "sql", "pgbouncer",
+                  "pgcat", "proxysql", "redis", "memcached", "elasticache", "rds", "mongodb", "mongosh", "mariadb",
+                  "cassandra", "nodetool", "cockroach", "cockroachdb", "clickhouse", "dynamodb", "kafka", "rabbitmq",
+                  "rabbitmqctl", "nats")),
+    ("network", ("dns", "dig", "ping", "traceroute", "blackbox", "network", "tcpdump", "synthetics", "probe", "istio",
+                 "envoy", "linkerd", "haproxy", "nginx", "cilium", "hubble")),
     ("cloud api", ("aws", "gcp", "azure", "cloudtrail", "cloud", "gcloud", "az")),
     ("secrets manager", ("vault", "kms", "secretsmanager")),
     (SIGNATURE_GROUP, ("signature", "signatures", "matcher", "sigmatch")),
     ("chat", ("chat", "slack", "msg", "message", "teams")),
 )
 """The first group (in this order) one of whose names is a word of the collector's name
-(``splunk-prod`` → log search). The knowledge store's own names (``STRONG_HISTORY``) win over
-every other word; its weaker words (history, past, similar …) only when no plane is named."""
+(``splunk-prod`` → log search). The knowledge store's own names (``STRONG_HISTORY``, and
+``vector`` beside a search word) win over every other word; its weaker words (history, past,
+similar …) only when no plane is named. Service state read from a data store, pooler or broker
+(``pgbouncer SHOW POOLS``, ``redis-cli INFO``, ``kafka-consumer-groups``) is the database plane."""
 SYMPTOM_KINDS = frozenset({"alert", "symptom", "failed_task"})
 ALERT_COLLECTORS = frozenset({"alertmanager", "pagerduty", "opsgenie"})
-OBSERVING_GROUPS = frozenset({"log search", "metrics", "cluster", "tracing", "database", "network", "cloud api"})
+SIGNAL_WORDS: tuple[tuple[str, frozenset[str]], ...] = (
+    ("log search", frozenset({"logs", "log", "logging"})),
+    ("tracing", frozenset({"traces", "trace", "tracing", "spans", "span", "apm"})),
+    ("profiles", frozenset({"profiles", "profile", "profiling", "profiler"})),
+    ("metrics", frozenset({"metrics", "metric"})),
+)
+"""A word naming the kind of telemetry wins over the vendor's name: a vendor serving several
+planes (``signoz-traces``, ``dynatrace logs``, ``grafana tempo traces``) is in the plane it says."""
+OBSERVING_GROUPS = frozenset({
+    "log search", "metrics", "cluster", "tracing", "profiles", "database", "network", "cloud api",
+})
 """Planes that observe running systems: only they can verify the alert's own target."""
 _KIND_SEP = re.compile(r"[\s\-./:]+")
 _CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])")
@@ -104,17 +135,18 @@ def kinds(*names: str) -> frozenset[str]:
 
 HISTORY_KINDS = kinds("history", "historical", "past_incident", "similar_incident", "prior_rca", "knowledge", "other_run",
                       "postmortem", "post_mortem", "ticket", "jira_ticket", "support_ticket", "incident_ticket",
-                      "runbook", "wiki", "similar", "memory", "agent_memory", "llm_memory", "vector_search",
+                      "runbook", "wiki", "similar", "memory", "agent_memory", "llm_memory", "vector", "vector_search",
                       "knowledge_base", "doc", "document", "documentation", "retrospective", "incident_report",
                       "earlier_incident", "previous_incident", "prior_incident")
 """Kinds that are history: context only. ``other_run``: a step file of another job."""
 HISTORY_KIND_WORDS = frozenset({
-    "past", "similar", "postmortem", "mortem", "runbook", "playbook", "wiki", "vector", "embedding", "knowledge", "kb",
+    "past", "similar", "postmortem", "mortem", "runbook", "playbook", "wiki", "embedding", "knowledge", "kb",
     "retrospective", "rca", "confluence", "jira",
 })
-"""A kind with one of these words is history too (``similar_past_incident``, ``PostMortemNote``,
-``vector_search_hit``): a document or search result was written before this run. Words a live
-observation also uses (history, memory, ticket …) count only as the whole kind."""
+"""A kind with one of these words is history too (``similar_past_incident``, ``PostMortemNote``;
+``vector`` beside a search word: ``vector_search_hit``): a document or search result was written
+before this run. Words a live observation also uses (history, memory, ticket, vector …) count
+only as the whole kind."""
 CONTEXT_KINDS = kinds("human_message")
 """Kinds that are never evidence: a person's chat message says what someone thought, not what a system did."""
 HISTORY_LOOKBACK = timedelta(days=7)
@@ -160,15 +192,17 @@ class Evidence:
         return self._haystack
 
 
+@lru_cache(maxsize=1024)
 def source_group(collector: str) -> str:
     """The telemetry plane of a collector name; ``unrecognized`` when rcaloop knows none of its words."""
     name = collector.strip().lower()
     if name in (group for group, _ in SOURCE_GROUPS):
         return name
     words = set(_WORD.findall(name))
-    if words & STRONG_HISTORY:
+    if words & STRONG_HISTORY or (VECTOR in words and words & VECTOR_SEARCH_WORDS):
         return HISTORICAL_GROUP
-    planes = [group for group, keywords in SOURCE_GROUPS[1:] if words.intersection(keywords)]
+    planes = [group for group, signal in SIGNAL_WORDS if words & signal]
+    planes += [group for group, keywords in SOURCE_GROUPS[1:] if words.intersection(keywords)]
     if planes:
         return planes[0]
     return HISTORICAL_GROUP if words.intersection(SOURCE_GROUPS[0][1]) else UNRECOGNIZED_GROUP
@@ -223,7 +257,8 @@ def _history_reason(artifact: EvidenceArtifact, group: str, run: _Run) -> str | 
         return OTHER_CODE
     if group == HISTORICAL_GROUP:
         return f"collector {artifact.source!r} is the knowledge store, earlier RCAs or a document, ticket or search store"
-    if kind in HISTORY_KINDS or kind_words(artifact.kind) & HISTORY_KIND_WORDS:
+    words = kind_words(artifact.kind)
+    if kind in HISTORY_KINDS or words & HISTORY_KIND_WORDS or (VECTOR in words and words & VECTOR_SEARCH_WORDS):
         return f"kind {artifact.kind!r} is history"
     if kind in CONTEXT_KINDS:
         return f"kind {artifact.kind!r} is context, not evidence"

@@ -45,6 +45,12 @@ REFUTING_STEMS = ("refut", "contradict", "disconfirm", "disprov", "falsif", "cou
 """A kind with a word starting so refutes (``contradicting_metric``, ``Disproves``)."""
 REFUTING_PAIRS = frozenset({"counter_evidence", "counter_example", "negative_evidence", "rule_out", "ruled_out",
                             "evidence_against", "not_consistent"})
+EXCLUDING_WORDS = frozenset({"alternative", "excluded", "exclude", "exclusion", "eliminated", "eliminate",
+                             "elimination", "ruled", "ruling"})
+EXCLUDING_PAIRS = frozenset({"rule_out", "ruled_out", "ruling_out"})
+"""A kind that says something was ruled out (``ruled_out``, ``alternative_refuted``, ``excluded``,
+``rules_out_alternative``) does not say what: it counts against the root cause only when its
+text names the root cause (one of its identifiers, or two of its words)."""
 METRIC_COUNTER = "counter"
 """``counter`` alone is a metric type on a metrics collector; on any other collector it is counter-evidence."""
 
@@ -54,12 +60,43 @@ def refuting_kind(ev: Evidence) -> bool:
     kind = kind_of(ev.item.kind)
     if kind == METRIC_COUNTER:
         return ev.group != "metrics"
-    if kind in REFUTING_KINDS:
+    if kind in REFUTING_KINDS or excluding_kind(ev):
         return True
     words = kind.split("_")
     return any(w.startswith(REFUTING_STEMS) for w in words) or any(
         f"{a}_{b}" in REFUTING_PAIRS for a, b in zip(words, words[1:], strict=False)
     )
+
+
+def excluding_kind(ev: Evidence) -> bool:
+    """Whether an item's kind says something was ruled out, without saying it was the root cause."""
+    words = kind_of(ev.item.kind).split("_")
+    return bool(EXCLUDING_WORDS.intersection(words)) or any(
+        f"{a}_{b}" in EXCLUDING_PAIRS for a, b in zip(words, words[1:], strict=False)
+    )
+
+
+@dataclass(frozen=True)
+class _RootTerms:
+    """The root cause's identifiers and content words (without the alert's words)."""
+
+    idents: frozenset[str]
+    words: frozenset[str]
+    exclude: frozenset[str]
+
+    @classmethod
+    def of(cls, draft: Draft) -> _RootTerms:
+        claims = [c.text for c in draft.agent_claims if c.kind == "root_cause"]
+        exclude = statements.alert_words(draft)
+        idents, words = statements.terms("\n".join([*root_texts(draft)[1], *claims]), exclude)
+        return cls(idents, words, exclude)
+
+    def named_by(self, ev: Evidence) -> bool:
+        """Does the item's title or text name the root cause (one identifier, or two content words)?"""
+        idents, words = statements.terms(f"{ev.item.title}\n{ev.item.text}", self.exclude)
+        return bool(idents & self.idents) or len(words & self.words) >= statements.SHARED_WORDS
+
+
 LINK_ORDER = ("citation", "agent", "traceability", "quote")
 CITATION_PREFIXES = ("msg:", "code:", "rca:")
 PROBLEMS = {
@@ -372,15 +409,25 @@ MIN_ALTERNATIVE_QUOTE = 8
 def _untied_refutations(draft: Draft, index: _Index, links: Links) -> None:
     """Live refuting items the output did not tie to the root cause still count against it:
     those of a refuting kind and those any claim lists as refuting, unless the output lists
-    them as refuting an alternative diagnosis."""
+    them as refuting an alternative diagnosis. An item whose kind says only that something was
+    ruled out counts when its text names the root cause."""
     claimed: set[str] = set()
     for claim in draft.agent_claims:
         for eid in claim.refuting_evidence_ids:
             if (ev := index.by_agent.get(eid) or index.by_id.get(eid) or index.by_ref.get(eid)) is not None:
                 claimed.add(ev.id)
     exempt = _alternative_refutations(draft, index)
+    root: _RootTerms | None = None
+
+    def against_root(ev: Evidence) -> bool:
+        nonlocal root
+        if not excluding_kind(ev):
+            return refuting_kind(ev)
+        root = root or _RootTerms.of(draft)
+        return root.named_by(ev)
+
     for ev in index.evidence:
-        if ev.live and ev.id not in links.found and ev.id not in exempt and (ev.id in claimed or refuting_kind(ev)):
+        if ev.live and ev.id not in links.found and ev.id not in exempt and (ev.id in claimed or against_root(ev)):
             links.found[ev.id] = set()
             links.refuting.add(ev.id)
             links.notes.append(f"{ev.id} refutes the root cause ({ev.item.kind or 'a claim lists it as refuting'})")
