@@ -46,11 +46,11 @@ SHELL_READS = frozenset({
     "iotop", "iftop", "nethogs", "dstat", "getconf", "ss", "netstat", "dig", "nslookup", "host", "ping", "ping6",
     "traceroute", "tracepath", "mtr", "arping", "nmap", "tcpdump", "tshark", "ngrep", "whois", "getfacl", "lsattr",
     "sestatus", "getenforce", "getsebool", "systemd-analyze", "systemd-cgls", "systemd-cgtop", "timedatectl",
-    "localectl", "resolvectl", "networkctl", "busctl", "coredumpctl", "env", "date", "cal", "stat", "time",
-    "lvs", "vgs", "pvs", "lvdisplay", "vgdisplay", "pvdisplay", "dmidecode", "sensors", "smartctl", "ethtool",
-    "iwconfig", "nvidia-smi", "numastat", "perf", "strace", "ltrace", "gdb", "pmap", "jstack", "jmap", "jstat", "jcmd",
-    "jps", "pg_isready", "pg_dump", "pg_dumpall", "mysqldump", "pg_controldata", "pg_waldump", "ab", "hey", "wrk",
-    "keytool", "kubeconform", "kubeval", "promtool", "amtool", "yamllint", "shellcheck", "hadolint",
+    "coredumpctl", "env", "date", "cal", "stat", "time",
+    "lvs", "vgs", "pvs", "lvdisplay", "vgdisplay", "pvdisplay", "dmidecode", "sensors", "smartctl", "iwconfig",
+    "numastat", "perf", "pmap", "jstack", "jstat", "jps", "pg_isready", "pg_dump", "pg_dumpall", "mysqldump",
+    "pg_controldata", "pg_waldump", "ab", "hey", "wrk",
+    "kubeconform", "kubeval", "yamllint", "shellcheck", "hadolint",
     "xmllint", "zdump", "tzselect", "ldd", "nm", "objdump", "readelf", "file", "du", "ncdu",
 })
 """Tools that only read (a ``>`` redirect or ``tee`` of their output is judged on its own)."""
@@ -269,6 +269,109 @@ def _connects(name: str, args: list[str], reader: Reader) -> Verdict:
     return reads(name, stdin="data")
 
 
+def _options_read(reading: tuple[str, ...], value_options: tuple[str, ...] = (), doc: str = ""):
+    """A tool judged by its options, failing closed: it reads when every option it is given is one
+    of ``reading`` (or an option's value); any other option writes."""
+    allowed = frozenset(reading) | frozenset(value_options)
+
+    def judge(name: str, args: list[str], reader: Reader) -> Verdict:
+        opts, _ = words(args, value_options)
+        other = next((o for o in opts if o.split("=", 1)[0] not in allowed), None)
+        return writes(f"{name} {other}") if other else reads(name)
+
+    judge.__doc__ = doc
+    return judge
+
+
+_ETHTOOL = _options_read(
+    ("-a", "--show-pause", "-c", "--show-coalesce", "-g", "--show-ring", "-i", "--driver", "-d", "--register-dump",
+     "-e", "--eeprom-dump", "-k", "--show-features", "--show-offload", "-l", "--show-channels", "-m", "--dump-module-eeprom",
+     "--module-info", "-S", "--statistics", "-T", "--show-time-stamping", "-P", "--show-permaddr", "-n", "-u",
+     "--show-nfc", "--show-ntuple", "-x", "--show-rxfh-indir", "--show-rxfh", "-w", "--get-dump", "--show-eee",
+     "--show-fec", "--show-priv-flags", "--show-tunable", "--get-phy-tunable", "--show-module", "--json", "--debug",
+     "-I", "--include-statistics", "--phy-statistics", "--cable-test-tdr", "-h", "--help", "--version", "-Q",
+     "--per-queue", "--show-pse", "--show-mm", "--show-plca", "--monitor"),
+    ("--debug",),
+    "shows the interface and its settings (``-S``, ``-k``, ``-i`` …); a setting (``-s``, ``-K``, ``-G``, "
+    "``-A``, ``-C``, ``-L``, ``-E``, ``-f``, ``-r``, ``-t`` …) and every unlisted option write.")
+
+_NVIDIA_SMI = _options_read(
+    ("-q", "--query", "-L", "--list-gpus", "-x", "--xml-format", "--query-gpu", "--query-compute-apps",
+     "--query-supported-clocks", "--query-retired-pages", "--query-remapped-rows", "--query-accounted-apps",
+     "--format", "-h", "--help", "--version", "-u", "--unit", "-lms", "--loop-ms", "-B", "--filter"),
+    ("-i", "--id", "-d", "--display", "-l", "--loop", "-f", "--filename"),
+    "``-q``, ``-L``, ``--query-gpu`` (and ``topo``, ``dmon``, ``pmon``) read; ``-r`` (reset), ``-pl``, "
+    "``-pm``, ``-ac``, ``-c``, ``-e`` and every unlisted option write.")
+
+
+def _nvidia_smi(name: str, args: list[str], reader: Reader) -> Verdict:
+    """``-q``, ``-L``, ``--query-gpu`` (and ``topo``, ``dmon``, ``pmon``) read; ``-r`` (reset), ``-pl``,
+    ``-pm``, ``-ac``, ``-c``, ``-e``, ``mig`` and every unlisted option or subcommand write."""
+    _, pos = words(args, ("-i", "--id", "-d", "--display", "-l", "--loop", "-f", "--filename"))
+    if pos:
+        sub = pos[0].lower()
+        return reads(f"{name} {sub}") if sub in ("topo", "dmon", "pmon") else writes(f"{name} {sub}")
+    return _NVIDIA_SMI(name, args, reader)
+
+
+_KEYTOOL = flags(reading=("-list", "-printcert", "-printcertreq", "-printcrl", "-showinfo", "-help", "--help",
+                          "-version"),
+                 writing=("-delete", "-importcert", "-import", "-genkeypair", "-genkey", "-genseckey", "-gencert",
+                          "-certreq", "-importkeystore", "-importpass", "-storepasswd", "-keypasswd", "-changealias",
+                          "-exportcert", "-export", "-selfcert", "-gencrl"))
+
+_SYSTEMD_RESOLVE = _options_read(
+    ("--status", "--statistics", "-4", "-6", "--service", "--service-address", "--service-txt", "--openpgp",
+     "--tlsa", "--cname", "--search", "--raw", "--legend", "--no-pager", "-h", "--help", "--version"),
+    ("-i", "--interface", "-p", "--protocol", "-t", "--type", "-c", "--class"),
+    "``--status``, ``--statistics`` and name lookups read; ``--flush-caches``, ``--reset-statistics``, "
+    "``--set-*``, ``--revert`` and every unlisted option write.")
+
+_RESOLVECTL_LINK = frozenset({"dns", "domain", "default-route", "llmnr", "mdns", "dnssec", "dnsovertls", "nta"})
+
+
+def _resolvectl(name: str, args: list[str], reader: Reader) -> Verdict:
+    """``status``, ``query``, ``statistics``, ``show-cache`` read, and so does ``dns IFACE`` (it shows
+    the setting); ``dns IFACE SERVER`` sets it; ``flush-caches``, ``revert``, ``reset-*`` and every
+    unlisted command write."""
+    _, pos = words(args, ("-i", "--interface", "-p", "--protocol", "-t", "--type", "-c", "--class"))
+    if not pos:
+        return reads(name)
+    sub = pos[0].lower()
+    if sub in ("status", "query", "service", "openpgp", "tlsa", "statistics", "monitor", "show-cache",
+               "show-server-state", "help", "log-level" if len(pos) == 1 else ""):
+        return reads(f"{name} {sub}")
+    if sub in _RESOLVECTL_LINK and len(pos) <= 2:
+        return reads(f"{name} {sub}")
+    return writes(f"{name} {sub}")
+
+
+_BUSCTL_READ_METHOD = ("Get", "List", "Introspect", "Ping", "Describe", "Can", "Lookup", "Dump")
+
+
+def _busctl(name: str, args: list[str], reader: Reader) -> Verdict:
+    """``list``, ``status``, ``tree``, ``introspect``, ``get-property``, ``monitor`` read; ``call``
+    reads only a method that looks (``Get*``, ``List*``, ``Introspect``, ``Ping``); ``call …
+    StopUnit``, ``set-property``, ``emit`` and every unlisted command write."""
+    _, pos = words(args, ("-H", "--host", "-M", "--machine", "--address", "--match", "--destination", "--timeout",
+                          "--json"))
+    if not pos:
+        return reads(name)
+    sub = pos[0].lower()
+    if sub in ("list", "status", "tree", "introspect", "get-property", "monitor", "capture", "wait", "help"):
+        return reads(f"{name} {sub}")
+    if sub == "call" and len(pos) > 4:
+        method = pos[4]
+        verb = f"{name} call {method}"
+        return reads(verb) if method.startswith(_BUSCTL_READ_METHOD) else writes(verb)
+    return writes(f"{name} {sub}")
+
+
+_NETWORKCTL = Subcommands(reads=frozenset({"list", "status", "lldp", "label", "cat", "help"}),
+                          writes=frozenset({"up", "down", "renew", "forcerenew", "reconfigure", "reload", "edit",
+                                            "delete", "persistent-storage"}))
+
+
 # --- wrappers: the inner command decides -------------------------------------------------
 
 _SUDO_VALUES = ("-u", "--user", "-g", "--group", "-h", "--host", "-p", "--prompt", "-C", "--close-from", "-D",
@@ -345,7 +448,12 @@ def _xargs(name: str, args: list[str], reader: Reader) -> Verdict | None:
 
 
 def _strace(name: str, args: list[str], reader: Reader) -> Verdict | None:
-    """traces the command it runs (read as that command); ``-p PID`` only attaches."""
+    """traces the command it runs (read as that command); ``-p PID`` only attaches; injecting
+    faults (``-e inject=…``, ``--inject``, ``-e fault=…``, ``--fault``) writes."""
+    for i, a in enumerate(args):
+        value = args[i + 1] if a == "-e" and i + 1 < len(args) else a
+        if value.startswith(("inject", "fault", "--inject", "--fault", "-einject", "-efault")):
+            return writes(f"{name} inject")
     rest = after_options(args, ("-p", "-e", "-o", "-s", "-u", "-a", "-E", "-P", "-I", "-b", "-O", "-S", "-X"))
     return reader.argv(rest) if rest else reads(name)
 
@@ -386,7 +494,9 @@ TOOLS = {
     "perl": _interpreter, "python": _interpreter, "python3": _interpreter, "ruby": _interpreter, "node": _interpreter,
     "php": _interpreter, "lua": _interpreter, "deno": _interpreter, "bun": _interpreter, "java": _interpreter,
     "yq": flags(writing=("-i", "--inplace")), "ulimit": _ulimit, "crontab": _crontab, "sysctl": _sysctl, "mount": _mount,
-    "hostname": _hostname, "hostnamectl": _ctl, "loginctl": _ctl, "nmcli": _ctl, "timedatectl": _ctl,
+    "hostname": _hostname, "hostnamectl": _ctl, "localectl": _ctl, "ethtool": _ETHTOOL, "nvidia-smi": _nvidia_smi,
+    "keytool": _KEYTOOL, "systemd-resolve": _SYSTEMD_RESOLVE, "resolvectl": _resolvectl, "busctl": _busctl,
+    "networkctl": _NETWORKCTL, "loginctl": _ctl, "nmcli": _ctl, "timedatectl": _ctl,
     "swapon": _swapon, "fdisk": _fdisk_like, "parted": _fdisk_like, "sfdisk": _fdisk_like, "gdisk": _fdisk_like,
     "wipefs": flags(reading=("-n", "--no-act")), "losetup": flags(reading=("-a", "--all", "-l", "--list", "-j")),
     "iptables": _IPTABLES,
