@@ -58,7 +58,7 @@ SCRATCH = ("/tmp/", "/var/tmp/", "/dev/null")
 def scratch(path: str) -> bool:
     """A file a diagnostic may write without changing anything that runs: one in a scratch
     directory (``/tmp/heap.hprof``); a file anywhere else may be a live one (``/var/lib/etcd/…/db``)."""
-    return path.startswith(SCRATCH) and "/../" not in path
+    return path in ("-", "/dev/stdout") or (path.startswith(SCRATCH) and "/../" not in path)
 
 
 DRY_RUN = ("--dry-run", "--dryrun", "--simulate", "--what-if")

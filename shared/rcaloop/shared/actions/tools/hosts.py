@@ -4,7 +4,7 @@ firewalls, and the wrappers that run another command (``sudo``, ``ssh``, ``bash 
 from __future__ import annotations
 
 from rcaloop.shared.actions.commands import Reader, Verdict, reads, writes
-from rcaloop.shared.actions.tools.base import Subcommands, after_options, always, flags, has, words
+from rcaloop.shared.actions.tools.base import Subcommands, after_options, always, flags, has, scratch, words
 
 SYSTEMCTL = Subcommands(
     reads=frozenset({"status", "show", "cat", "list-*", "is-*", "get-default", "help", "show-environment",
@@ -37,18 +37,18 @@ def _service(name: str, args: list[str], reader: Reader) -> Verdict:
 
 SHELL_READS = frozenset({
     "cat", "tac", "less", "more", "head", "tail", "wc", "grep", "egrep", "fgrep", "rg", "ag", "ack", "zgrep", "zcat",
-    "xzcat", "bzcat", "zless", "sort", "uniq", "cut", "tr", "column", "diff", "cmp", "comm", "md5sum", "sha1sum",
+    "xzcat", "bzcat", "zless", "uniq", "cut", "tr", "column", "diff", "cmp", "comm", "md5sum", "sha1sum",
     "sha256sum", "sha512sum", "b2sum", "cksum", "readlink", "realpath", "basename", "dirname", "which", "whereis",
     "type", "file", "stat", "strings", "od", "hexdump", "xxd", "base64", "jq", "ls", "ll", "tree", "df", "du", "ps",
     "pgrep", "pstree", "pidof", "top", "htop", "atop", "btop", "free", "uptime", "w", "who", "last", "lastlog",
     "uname", "id", "whoami", "groups", "getent", "printenv", "locale", "nproc", "lscpu", "lsmem", "lspci", "lsusb",
     "lsmod", "modinfo", "lsblk", "blkid", "findmnt", "lsof", "iostat", "vmstat", "mpstat", "sar", "pidstat",
     "iotop", "iftop", "nethogs", "dstat", "getconf", "ss", "netstat", "dig", "nslookup", "host", "ping", "ping6",
-    "traceroute", "tracepath", "mtr", "arping", "nmap", "tcpdump", "tshark", "ngrep", "whois", "getfacl", "lsattr",
-    "sestatus", "getenforce", "getsebool", "systemd-analyze", "systemd-cgls", "systemd-cgtop", "timedatectl",
+    "traceroute", "tracepath", "mtr", "arping", "nmap", "tshark", "ngrep", "whois", "getfacl", "lsattr",
+    "sestatus", "getenforce", "getsebool", "systemd-cgls", "systemd-cgtop", "timedatectl",
     "coredumpctl", "env", "date", "cal", "stat", "time",
-    "lvs", "vgs", "pvs", "lvdisplay", "vgdisplay", "pvdisplay", "dmidecode", "sensors", "smartctl", "iwconfig",
-    "numastat", "perf", "pmap", "jstack", "jstat", "jps", "pg_isready", "pg_dump", "pg_dumpall", "mysqldump",
+    "lvs", "vgs", "pvs", "lvdisplay", "vgdisplay", "pvdisplay", "dmidecode", "sensors", "iwconfig",
+    "numastat", "pmap", "jstack", "jstat", "jps", "pg_isready", "pg_dump", "pg_dumpall", "mysqldump",
     "pg_controldata", "pg_waldump", "ab", "hey", "wrk",
     "kubeconform", "kubeval", "yamllint", "shellcheck", "hadolint",
     "xmllint", "zdump", "tzselect", "ldd", "nm", "objdump", "readelf", "file", "du", "ncdu",
@@ -372,6 +372,37 @@ _NETWORKCTL = Subcommands(reads=frozenset({"list", "status", "lldp", "label", "c
                                             "delete", "persistent-storage"}))
 
 
+def _output_file(*options: str):
+    """A reading tool that writes its output to a file named by ``options``: into a scratch
+    directory (``/tmp``) it reads; anywhere else it may overwrite a live file and writes."""
+
+    def judge(name: str, args: list[str], reader: Reader) -> Verdict:
+        for i, a in enumerate(args):
+            opt, eq, value = a.partition("=")
+            attached = next((o for o in options if len(o) == 2 and a.startswith(o) and len(a) > 2
+                             and not a.startswith("--")), None)
+            if opt in options or attached:
+                target = value if eq else a[2:] if attached else (args[i + 1] if i + 1 < len(args) else "")
+                if not scratch(target):
+                    return writes(f"{name} {opt if not attached else attached} {target}".strip())
+        return reads(name)
+
+    judge.__doc__ = (f"reads; its output file ({', '.join(f'``{o}``' for o in options)}) into a scratch directory "
+                     "(``/tmp``) reads, anywhere else writes.")
+    return judge
+
+
+_SMARTCTL = flags(writing=("-t", "--test", "-s", "--smart", "-o", "--offlineauto", "-S", "--saveauto", "-X",
+                           "--abort", "--set"))
+
+
+def _systemd_analyze(name: str, args: list[str], reader: Reader) -> Verdict:
+    """every command reads except ``set-log-level``, ``set-log-target`` and the other ``set-*``."""
+    _, pos = words(args)
+    sub = pos[0].lower() if pos else ""
+    return writes(f"{name} {sub}") if sub.startswith("set-") else reads(" ".join([name, *pos[:1]]))
+
+
 # --- wrappers: the inner command decides -------------------------------------------------
 
 _SUDO_VALUES = ("-u", "--user", "-g", "--group", "-h", "--host", "-p", "--prompt", "-C", "--close-from", "-D",
@@ -496,7 +527,8 @@ TOOLS = {
     "yq": flags(writing=("-i", "--inplace")), "ulimit": _ulimit, "crontab": _crontab, "sysctl": _sysctl, "mount": _mount,
     "hostname": _hostname, "hostnamectl": _ctl, "localectl": _ctl, "ethtool": _ETHTOOL, "nvidia-smi": _nvidia_smi,
     "keytool": _KEYTOOL, "systemd-resolve": _SYSTEMD_RESOLVE, "resolvectl": _resolvectl, "busctl": _busctl,
-    "networkctl": _NETWORKCTL, "loginctl": _ctl, "nmcli": _ctl, "timedatectl": _ctl,
+    "networkctl": _NETWORKCTL, "tcpdump": _output_file("-w"), "perf": _output_file("-o", "--output"),
+    "sort": _output_file("-o", "--output"), "smartctl": _SMARTCTL, "systemd-analyze": _systemd_analyze, "loginctl": _ctl, "nmcli": _ctl, "timedatectl": _ctl,
     "swapon": _swapon, "fdisk": _fdisk_like, "parted": _fdisk_like, "sfdisk": _fdisk_like, "gdisk": _fdisk_like,
     "wipefs": flags(reading=("-n", "--no-act")), "losetup": flags(reading=("-a", "--all", "-l", "--list", "-j")),
     "iptables": _IPTABLES,
