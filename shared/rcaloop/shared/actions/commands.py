@@ -234,7 +234,7 @@ def _stdin_as_args(kind: str, text: str) -> list[str]:
 
 _CLI_NAME = re.compile(r"^[a-z][a-z0-9_.-]*$")
 _STATUS_SUBCOMMANDS = frozenset({"status", "list", "ls", "get", "show", "describe", "info", "version", "logs", "check",
-                                 "health", "top", "stats", "inspect", "history", "diff"})
+                                 "health", "top", "stats", "stat", "inspect", "history", "diff", "analyze"})
 """Subcommands that read whatever the tool: ``mytool status`` reads, ``mytool restart`` writes."""
 _SCRIPT = re.compile(r"^(?:\.{1,2}/|~/)|\.(?:sh|bash|zsh|py|rb|pl|ps1|js|ts|php|groovy|lua)$")
 """A script given by path (``./rollback.sh``, ``~/bin/fix``) or by its extension: it cannot be read here."""
@@ -288,8 +288,9 @@ def _quoted_statement(args: Sequence[str], reader: Reader) -> Verdict | None:
 def _unknown(argv: list[str], reader: Reader) -> Verdict | None:
     """A command of no known tool, failing closed: a script writes; so does a word naming a change
     among its arguments (``openstack server delete web-1``, ``salt '*' service.restart x``), a
-    writing statement in a quoted argument, or an option; a status word among its command words
-    reads (``mytool status``, ``openstack server list``). Given by path (``/etc/init.d/pgbouncer restart``) it is read
+    writing statement in a quoted argument, or an option where no status word is; a status word
+    among its command words reads (``mytool status -n prod``, ``openstack server list``) unless
+    an option forces or names a change (``--force``, ``--delete``). Given by path (``/etc/init.d/pgbouncer restart``) it is read
     by its name. A lone word is no command (an identifier in a code span); where one stands as
     the command, or a command of words that name no change, ``unread`` says it cannot be shown
     to read."""
@@ -308,15 +309,28 @@ def _unknown(argv: list[str], reader: Reader) -> Verdict | None:
         return writes(head, known=False)
     if len(argv) > 1 and _CLI_NAME.match(base.lower()):
         sub = argv[1].lower()
-        if any(a.startswith("-") for a in argv[1:]):
+        status = next((a for a in argv[1:5] if not a.startswith("-") and not _STATUS_SUBCOMMANDS.isdisjoint(_parts(a))),
+                      None)
+        options = [a for a in argv[1:] if a.startswith("-")]
+        if options and (status is None or any(_changing_option(o) for o in options)):
             return writes(base, known=False)
-        status = next((a for a in argv[1:5] if not _STATUS_SUBCOMMANDS.isdisjoint(_parts(a))), None)
-        if status is not None:  # "openstack server list", "heroku pg:info"
+        if status is not None:  # "openstack server list", "heroku pg:info", "mytool status -n prod"
             return reads(f"{base} {status}", known=False)
         return Verdict(True, f"{base} {sub}", known=False, unread=True)
     if "/" in head and (len(argv) > 1 or _PROGRAM_DIR.search(head)):
         return Verdict(True, head, known=False, unread=True)
     return None
+
+
+_FORCING_OPTIONS = frozenset({"-f", "-y", "--force", "--yes", "--fix", "--apply", "--commit", "--execute",
+                              "--confirm", "--write", "--exec", "--command", "--cmd", "--eval", "--script"})
+
+
+def _changing_option(option: str) -> bool:
+    """An option of an unknown tool that forces, confirms or runs something, or names a change
+    (``--force``, ``--yes``, ``--delete``, ``--reset-offsets``): a status word no longer reads."""
+    name = option.split("=", 1)[0].lower()
+    return name in _FORCING_OPTIONS or change_word([name.lstrip("-")]) is not None
 
 
 _PROGRAM_DIR = re.compile(r"/(?:s?bin|init\.d|libexec|scripts?|tools?)/[^/]+$")

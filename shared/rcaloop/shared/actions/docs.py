@@ -65,8 +65,10 @@ A step is read **failing closed**: what it cannot show to be read-only counts as
    colon, dashed, underscored or camel-case word (`openstack server delete web-1`, `glab ci
    retry`, `salt '*' service.restart x`, `heroku pg:reset`, `DeleteBucket`), when a quoted
    argument is a writing SQL or Cypher statement (`bq query "DELETE …"`) or a writing
-   command line (`salt '*' cmd.run 'systemctl restart x'`), and when it has options; a
-   status word among its command words reads (`mytool status`, `openstack server list`);
+   command line (`salt '*' cmd.run 'systemctl restart x'`), and when it has options but no
+   status word; a status word among its command words reads (`mytool status`, `openstack
+   server list`, `mytool status -n prod`) unless an option forces, confirms, runs or names a
+   change (`--force`, `--yes`, `--exec`, `--delete`);
    any other use writes where it stands as the step's command (a code span heading the
    clause or a verb's whole object, a `$` line, after `run`/`with`, heading a sentence). A
    span that is text in a sentence (``search the logs for `pool exhausted` ``) is no
@@ -159,6 +161,8 @@ apply -f api.yaml` filed as a permanent fix are incident-time steps and need the
 
 
 def _rule(rule) -> str:
+    if getattr(rule, "table", None) is not None:
+        return _rule(rule.table) + "; a plugin (`kubectl NAME …`) is read as the command `kubectl-NAME …`"
     if isinstance(rule, Subcommands):
         reads = ", ".join(f"`{p}`" for p in sorted(rule.reads))
         extra = []

@@ -8,8 +8,8 @@ written into a sentence without backticks (``kubectl set image deploy/x …``).
 from __future__ import annotations
 
 from rcaloop.shared.actions.commands import Rule
-from rcaloop.shared.actions.tools import clients, cloud, containers, hosts, infra, kubernetes, packages
+from rcaloop.shared.actions.tools import clients, cloud, containers, hosts, infra, kubernetes, packages, services
 
-FAMILIES = (hosts, kubernetes, containers, packages, cloud, infra, clients)
+FAMILIES = (hosts, kubernetes, containers, packages, cloud, infra, clients, services)
 TOOLS: dict[str, Rule] = {name: rule for family in FAMILIES for name, rule in family.TOOLS.items()}
 PROSE: frozenset[str] = frozenset().union(*(family.PROSE for family in FAMILIES))

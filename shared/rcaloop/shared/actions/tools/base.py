@@ -52,6 +52,15 @@ def matches(path: str, table: frozenset[str]) -> bool:
                                                                  path.endswith(e[1:])) for e in table)
 
 
+SCRATCH = ("/tmp/", "/var/tmp/", "/dev/null")
+
+
+def scratch(path: str) -> bool:
+    """A file a diagnostic may write without changing anything that runs: one in a scratch
+    directory (``/tmp/heap.hprof``); a file anywhere else may be a live one (``/var/lib/etcd/…/db``)."""
+    return path in ("-", "/dev/stdout") or (path.startswith(SCRATCH) and "/../" not in path)
+
+
 DRY_RUN = ("--dry-run", "--dryrun", "--simulate", "--what-if")
 
 

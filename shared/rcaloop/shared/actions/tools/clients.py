@@ -204,8 +204,9 @@ _REDIS_GROUPS = frozenset({"memory", "slowlog", "client", "config", "cluster", "
 _REDIS_VALUES = ("-h", "-p", "-s", "-a", "--user", "--pass", "--askpass", "-u", "-n", "-r", "-i", "-d", "-D",
                  "--cacert",
                  "--cacertdir", "--cert", "--key", "--sni", "--pattern", "--count", "--quoted-pattern", "--rdb",
-                 "--functions-rdb", "-t", "--memkeys-samples", "--tls-ciphers", "--tls-ciphersuites", "-3", "-2",
-                 "--latency-history", "--latency-dist", "--intrinsic-latency")
+                 "--functions-rdb", "-t", "--memkeys-samples", "--tls-ciphers", "--tls-ciphersuites",
+                 "--intrinsic-latency")
+"""Options that take a value (``-i 5``); ``--latency-history``, ``--latency-dist``, ``-2``/``-3`` take none."""
 _REDIS_READ_MODES = ("--bigkeys", "--memkeys", "--hotkeys", "--scan", "--stat", "--latency", "--latency-history",
                      "--latency-dist", "--intrinsic-latency", "--rdb", "--functions-rdb", "--replica", "--help",
                      "--version")
@@ -310,11 +311,18 @@ _READ_METHODS = frozenset({"GET", "HEAD", "OPTIONS", "TRACE"})
 _CHANGE_PATH = re.compile(
     r"(?:^|[/?&=._-])(?:shutdown|restart|reload|flush\w*|purge|delete|drop|reset|kill|quit|stop|terminate|evict|drain|"
     r"failover|rotate|disable|enable|pause|resume|trigger|rollback|truncate|wipe|clear|invalidate|refresh|"
-    r"scale|deploy|promote|revoke)(?:$|[/?&=._-])",
+    r"scale|deploy|promote|revoke|quitquitquit|exit|abort|halt|fail|modify|forcemerge|compact|gc|cpuprofiler|"
+    r"heapprofiler|logging(?=\?)|log_level|loglevel|set|unlock|lock|suspend|freeze)(?:$|[/?&=._-])",
     re.I,
 )
 """A URL path or query asking for a change (``/-/reload``, ``/actuator/shutdown``, ``?action=flush``):
 such an endpoint may change state even on ``GET`` (fail closed)."""
+_QUERY_API = re.compile(
+    r"/(?:api/v1/(?:query|query_range|query_exemplars|series|labels|label/[^/?]+/values|format_query|parse_query)|"
+    r"loki/api/v1/(?:query|query_range|series|labels|label/[^/?]+/values|index/stats|index/volume\w*|patterns)|"
+    r"(?:[\w.*,-]+/)?_(?:search|count|msearch|field_caps|validate/query))/?(?:$|\?)")
+"""A query API that takes its query in a ``POST`` body and only reads: Prometheus (and its
+compatible stores), Loki, Elasticsearch/OpenSearch search. Any other endpoint written to writes."""
 _CURL_VALUES = ("-H", "--header", "-o", "--output", "-u", "--user", "-A", "--user-agent", "-e", "--referer", "-b",
                 "--cookie", "-c", "--cookie-jar", "-m", "--max-time", "--connect-timeout", "-w", "--write-out", "-x",
                 "--proxy", "--cacert", "--cert", "--key", "--resolve", "--retry", "--retry-delay", "-K", "--config",
@@ -330,8 +338,14 @@ def _urls(pos: list[str]) -> list[str]:
     return [p for p in pos if "://" in p or p.startswith(("/", "localhost", "127.")) or _HOST_PATH.match(p)]
 
 
+def _path(url: str) -> str:
+    return "/" + url.split("://", 1)[-1].partition("/")[2]
+
+
 def _http_verdict(name: str, method: str, urls: list[str]) -> Verdict:
-    changing = next((u for u in urls if _CHANGE_PATH.search(u.split("://", 1)[-1].partition("/")[2])), None)
+    changing = next((u for u in urls if _CHANGE_PATH.search(_path(u)[1:])), None)
+    if method == "POST" and urls and not changing and all(_QUERY_API.search(_path(u)) for u in urls):
+        return reads(f"{name} POST {_path(urls[0]).split('?', 1)[0]}")
     if method not in _READ_METHODS:
         return writes(f"{name} {method}")
     if changing:
@@ -340,8 +354,10 @@ def _http_verdict(name: str, method: str, urls: list[str]) -> Verdict:
 
 
 def curl(name: str, args: list[str], reader: Reader) -> Verdict:
-    """a ``GET``/``HEAD`` reads unless its URL asks for a change (``/-/reload``, ``/admin/flush``);
-    ``-X POST|PUT|PATCH|DELETE``, ``-d``/``--data*``, ``-F``, ``-T``, ``--json`` write."""
+    """a ``GET``/``HEAD`` reads unless its URL asks for a change (``/-/reload``, ``/admin/flush``,
+    ``/quitquitquit``, ``/healthcheck/fail``); a ``POST`` of a query to a query API (Prometheus
+    ``/api/v1/query``, Loki, Elasticsearch ``_search``) reads; ``-X POST|PUT|PATCH|DELETE``,
+    ``-d``/``--data*``, ``-F``, ``-T``, ``--json`` to any other endpoint write."""
     method = ""
     opts, pos = words(args, _CURL_VALUES + _CURL_DATA + ("-X", "--request"))
     for i, a in enumerate(args):

@@ -9,8 +9,10 @@ _AWS_VALUES = frozenset({"--region", "--profile", "--output", "--query", "--endp
                          "--cli-connect-timeout", "--cli-read-timeout", "--cli-binary-format"})
 AWS_READS = frozenset({"describe-*", "list-*", "get-*", "head-*", "lookup-*", "search-*", "filter-*", "batch-get-*",
                        "scan", "query", "wait", "help", "ls", "presign", "tail", "simulate-*", "test-*", "estimate-*",
-                       "preview-*", "validate-*", "decode-*", "check-*", "detect-*", "verify", "select-*"})
-"""Operations that read, whatever the service (``ec2 describe-instances``, ``s3 ls``, ``logs tail``)."""
+                       "preview-*", "validate-*", "decode-*", "check-*", "detect-*", "verify", "select-*",
+                       "download-db-log-file*"})
+"""Operations that read, whatever the service (``ec2 describe-instances``, ``s3 ls``, ``logs tail``,
+``rds download-db-log-file-portion``)."""
 _AWS_LOCAL = frozenset({"configure list", "configure get", "configure list-profiles", "sts get-caller-identity"})
 
 

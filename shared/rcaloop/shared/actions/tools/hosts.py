@@ -4,7 +4,7 @@ firewalls, and the wrappers that run another command (``sudo``, ``ssh``, ``bash 
 from __future__ import annotations
 
 from rcaloop.shared.actions.commands import Reader, Verdict, reads, writes
-from rcaloop.shared.actions.tools.base import Subcommands, after_options, always, flags, has, words
+from rcaloop.shared.actions.tools.base import Subcommands, after_options, always, flags, has, scratch, words
 
 SYSTEMCTL = Subcommands(
     reads=frozenset({"status", "show", "cat", "list-*", "is-*", "get-default", "help", "show-environment",
@@ -37,20 +37,20 @@ def _service(name: str, args: list[str], reader: Reader) -> Verdict:
 
 SHELL_READS = frozenset({
     "cat", "tac", "less", "more", "head", "tail", "wc", "grep", "egrep", "fgrep", "rg", "ag", "ack", "zgrep", "zcat",
-    "xzcat", "bzcat", "zless", "sort", "uniq", "cut", "tr", "column", "diff", "cmp", "comm", "md5sum", "sha1sum",
+    "xzcat", "bzcat", "zless", "uniq", "cut", "tr", "column", "diff", "cmp", "comm", "md5sum", "sha1sum",
     "sha256sum", "sha512sum", "b2sum", "cksum", "readlink", "realpath", "basename", "dirname", "which", "whereis",
     "type", "file", "stat", "strings", "od", "hexdump", "xxd", "base64", "jq", "ls", "ll", "tree", "df", "du", "ps",
     "pgrep", "pstree", "pidof", "top", "htop", "atop", "btop", "free", "uptime", "w", "who", "last", "lastlog",
     "uname", "id", "whoami", "groups", "getent", "printenv", "locale", "nproc", "lscpu", "lsmem", "lspci", "lsusb",
     "lsmod", "modinfo", "lsblk", "blkid", "findmnt", "lsof", "iostat", "vmstat", "mpstat", "sar", "pidstat",
     "iotop", "iftop", "nethogs", "dstat", "getconf", "ss", "netstat", "dig", "nslookup", "host", "ping", "ping6",
-    "traceroute", "tracepath", "mtr", "arping", "nmap", "tcpdump", "tshark", "ngrep", "whois", "getfacl", "lsattr",
-    "sestatus", "getenforce", "getsebool", "systemd-analyze", "systemd-cgls", "systemd-cgtop", "timedatectl",
-    "localectl", "resolvectl", "networkctl", "busctl", "coredumpctl", "env", "date", "cal", "stat", "time",
-    "lvs", "vgs", "pvs", "lvdisplay", "vgdisplay", "pvdisplay", "dmidecode", "sensors", "smartctl", "ethtool",
-    "iwconfig", "nvidia-smi", "numastat", "perf", "strace", "ltrace", "gdb", "pmap", "jstack", "jmap", "jstat", "jcmd",
-    "jps", "pg_isready", "pg_dump", "pg_dumpall", "mysqldump", "pg_controldata", "pg_waldump", "ab", "hey", "wrk",
-    "keytool", "kubeconform", "kubeval", "promtool", "amtool", "yamllint", "shellcheck", "hadolint",
+    "traceroute", "tracepath", "mtr", "arping", "nmap", "tshark", "ngrep", "whois", "getfacl", "lsattr",
+    "sestatus", "getenforce", "getsebool", "systemd-cgls", "systemd-cgtop", "timedatectl",
+    "coredumpctl", "env", "date", "cal", "stat", "time",
+    "lvs", "vgs", "pvs", "lvdisplay", "vgdisplay", "pvdisplay", "dmidecode", "sensors", "iwconfig",
+    "numastat", "pmap", "jstack", "jstat", "jps", "pg_isready", "pg_dump", "pg_dumpall", "mysqldump",
+    "pg_controldata", "pg_waldump", "ab", "hey", "wrk",
+    "kubeconform", "kubeval", "yamllint", "shellcheck", "hadolint",
     "xmllint", "zdump", "tzselect", "ldd", "nm", "objdump", "readelf", "file", "du", "ncdu",
 })
 """Tools that only read (a ``>`` redirect or ``tee`` of their output is judged on its own)."""
@@ -269,6 +269,140 @@ def _connects(name: str, args: list[str], reader: Reader) -> Verdict:
     return reads(name, stdin="data")
 
 
+def _options_read(reading: tuple[str, ...], value_options: tuple[str, ...] = (), doc: str = ""):
+    """A tool judged by its options, failing closed: it reads when every option it is given is one
+    of ``reading`` (or an option's value); any other option writes."""
+    allowed = frozenset(reading) | frozenset(value_options)
+
+    def judge(name: str, args: list[str], reader: Reader) -> Verdict:
+        opts, _ = words(args, value_options)
+        other = next((o for o in opts if o.split("=", 1)[0] not in allowed), None)
+        return writes(f"{name} {other}") if other else reads(name)
+
+    judge.__doc__ = doc
+    return judge
+
+
+_ETHTOOL = _options_read(
+    ("-a", "--show-pause", "-c", "--show-coalesce", "-g", "--show-ring", "-i", "--driver", "-d", "--register-dump",
+     "-e", "--eeprom-dump", "-k", "--show-features", "--show-offload", "-l", "--show-channels", "-m", "--dump-module-eeprom",
+     "--module-info", "-S", "--statistics", "-T", "--show-time-stamping", "-P", "--show-permaddr", "-n", "-u",
+     "--show-nfc", "--show-ntuple", "-x", "--show-rxfh-indir", "--show-rxfh", "-w", "--get-dump", "--show-eee",
+     "--show-fec", "--show-priv-flags", "--show-tunable", "--get-phy-tunable", "--show-module", "--json", "--debug",
+     "-I", "--include-statistics", "--phy-statistics", "--cable-test-tdr", "-h", "--help", "--version", "-Q",
+     "--per-queue", "--show-pse", "--show-mm", "--show-plca", "--monitor"),
+    ("--debug",),
+    "shows the interface and its settings (``-S``, ``-k``, ``-i`` …); a setting (``-s``, ``-K``, ``-G``, "
+    "``-A``, ``-C``, ``-L``, ``-E``, ``-f``, ``-r``, ``-t`` …) and every unlisted option write.")
+
+_NVIDIA_SMI = _options_read(
+    ("-q", "--query", "-L", "--list-gpus", "-x", "--xml-format", "--query-gpu", "--query-compute-apps",
+     "--query-supported-clocks", "--query-retired-pages", "--query-remapped-rows", "--query-accounted-apps",
+     "--format", "-h", "--help", "--version", "-u", "--unit", "-lms", "--loop-ms", "-B", "--filter"),
+    ("-i", "--id", "-d", "--display", "-l", "--loop", "-f", "--filename"),
+    "``-q``, ``-L``, ``--query-gpu`` (and ``topo``, ``dmon``, ``pmon``) read; ``-r`` (reset), ``-pl``, "
+    "``-pm``, ``-ac``, ``-c``, ``-e`` and every unlisted option write.")
+
+
+def _nvidia_smi(name: str, args: list[str], reader: Reader) -> Verdict:
+    """``-q``, ``-L``, ``--query-gpu`` (and ``topo``, ``dmon``, ``pmon``) read; ``-r`` (reset), ``-pl``,
+    ``-pm``, ``-ac``, ``-c``, ``-e``, ``mig`` and every unlisted option or subcommand write."""
+    _, pos = words(args, ("-i", "--id", "-d", "--display", "-l", "--loop", "-f", "--filename"))
+    if pos:
+        sub = pos[0].lower()
+        return reads(f"{name} {sub}") if sub in ("topo", "dmon", "pmon") else writes(f"{name} {sub}")
+    return _NVIDIA_SMI(name, args, reader)
+
+
+_KEYTOOL = flags(reading=("-list", "-printcert", "-printcertreq", "-printcrl", "-showinfo", "-help", "--help",
+                          "-version"),
+                 writing=("-delete", "-importcert", "-import", "-genkeypair", "-genkey", "-genseckey", "-gencert",
+                          "-certreq", "-importkeystore", "-importpass", "-storepasswd", "-keypasswd", "-changealias",
+                          "-exportcert", "-export", "-selfcert", "-gencrl"))
+
+_SYSTEMD_RESOLVE = _options_read(
+    ("--status", "--statistics", "-4", "-6", "--service", "--service-address", "--service-txt", "--openpgp",
+     "--tlsa", "--cname", "--search", "--raw", "--legend", "--no-pager", "-h", "--help", "--version"),
+    ("-i", "--interface", "-p", "--protocol", "-t", "--type", "-c", "--class"),
+    "``--status``, ``--statistics`` and name lookups read; ``--flush-caches``, ``--reset-statistics``, "
+    "``--set-*``, ``--revert`` and every unlisted option write.")
+
+_RESOLVECTL_LINK = frozenset({"dns", "domain", "default-route", "llmnr", "mdns", "dnssec", "dnsovertls", "nta"})
+
+
+def _resolvectl(name: str, args: list[str], reader: Reader) -> Verdict:
+    """``status``, ``query``, ``statistics``, ``show-cache`` read, and so does ``dns IFACE`` (it shows
+    the setting); ``dns IFACE SERVER`` sets it; ``flush-caches``, ``revert``, ``reset-*`` and every
+    unlisted command write."""
+    _, pos = words(args, ("-i", "--interface", "-p", "--protocol", "-t", "--type", "-c", "--class"))
+    if not pos:
+        return reads(name)
+    sub = pos[0].lower()
+    if sub in ("status", "query", "service", "openpgp", "tlsa", "statistics", "monitor", "show-cache",
+               "show-server-state", "help", "log-level" if len(pos) == 1 else ""):
+        return reads(f"{name} {sub}")
+    if sub in _RESOLVECTL_LINK and len(pos) <= 2:
+        return reads(f"{name} {sub}")
+    return writes(f"{name} {sub}")
+
+
+_BUSCTL_READ_METHOD = ("Get", "List", "Introspect", "Ping", "Describe", "Can", "Lookup", "Dump")
+
+
+def _busctl(name: str, args: list[str], reader: Reader) -> Verdict:
+    """``list``, ``status``, ``tree``, ``introspect``, ``get-property``, ``monitor`` read; ``call``
+    reads only a method that looks (``Get*``, ``List*``, ``Introspect``, ``Ping``); ``call …
+    StopUnit``, ``set-property``, ``emit`` and every unlisted command write."""
+    _, pos = words(args, ("-H", "--host", "-M", "--machine", "--address", "--match", "--destination", "--timeout",
+                          "--json"))
+    if not pos:
+        return reads(name)
+    sub = pos[0].lower()
+    if sub in ("list", "status", "tree", "introspect", "get-property", "monitor", "capture", "wait", "help"):
+        return reads(f"{name} {sub}")
+    if sub == "call" and len(pos) > 4:
+        method = pos[4]
+        verb = f"{name} call {method}"
+        return reads(verb) if method.startswith(_BUSCTL_READ_METHOD) else writes(verb)
+    return writes(f"{name} {sub}")
+
+
+_NETWORKCTL = Subcommands(reads=frozenset({"list", "status", "lldp", "label", "cat", "help"}),
+                          writes=frozenset({"up", "down", "renew", "forcerenew", "reconfigure", "reload", "edit",
+                                            "delete", "persistent-storage"}))
+
+
+def _output_file(*options: str):
+    """A reading tool that writes its output to a file named by ``options``: into a scratch
+    directory (``/tmp``) it reads; anywhere else it may overwrite a live file and writes."""
+
+    def judge(name: str, args: list[str], reader: Reader) -> Verdict:
+        for i, a in enumerate(args):
+            opt, eq, value = a.partition("=")
+            attached = next((o for o in options if len(o) == 2 and a.startswith(o) and len(a) > 2
+                             and not a.startswith("--")), None)
+            if opt in options or attached:
+                target = value if eq else a[2:] if attached else (args[i + 1] if i + 1 < len(args) else "")
+                if not scratch(target):
+                    return writes(f"{name} {opt if not attached else attached} {target}".strip())
+        return reads(name)
+
+    judge.__doc__ = (f"reads; its output file ({', '.join(f'``{o}``' for o in options)}) into a scratch directory "
+                     "(``/tmp``) reads, anywhere else writes.")
+    return judge
+
+
+_SMARTCTL = flags(writing=("-t", "--test", "-s", "--smart", "-o", "--offlineauto", "-S", "--saveauto", "-X",
+                           "--abort", "--set"))
+
+
+def _systemd_analyze(name: str, args: list[str], reader: Reader) -> Verdict:
+    """every command reads except ``set-log-level``, ``set-log-target`` and the other ``set-*``."""
+    _, pos = words(args)
+    sub = pos[0].lower() if pos else ""
+    return writes(f"{name} {sub}") if sub.startswith("set-") else reads(" ".join([name, *pos[:1]]))
+
+
 # --- wrappers: the inner command decides -------------------------------------------------
 
 _SUDO_VALUES = ("-u", "--user", "-g", "--group", "-h", "--host", "-p", "--prompt", "-C", "--close-from", "-D",
@@ -345,7 +479,12 @@ def _xargs(name: str, args: list[str], reader: Reader) -> Verdict | None:
 
 
 def _strace(name: str, args: list[str], reader: Reader) -> Verdict | None:
-    """traces the command it runs (read as that command); ``-p PID`` only attaches."""
+    """traces the command it runs (read as that command); ``-p PID`` only attaches; injecting
+    faults (``-e inject=…``, ``--inject``, ``-e fault=…``, ``--fault``) writes."""
+    for i, a in enumerate(args):
+        value = args[i + 1] if a == "-e" and i + 1 < len(args) else a
+        if value.startswith(("inject", "fault", "--inject", "--fault", "-einject", "-efault")):
+            return writes(f"{name} inject")
     rest = after_options(args, ("-p", "-e", "-o", "-s", "-u", "-a", "-E", "-P", "-I", "-b", "-O", "-S", "-X"))
     return reader.argv(rest) if rest else reads(name)
 
@@ -386,7 +525,10 @@ TOOLS = {
     "perl": _interpreter, "python": _interpreter, "python3": _interpreter, "ruby": _interpreter, "node": _interpreter,
     "php": _interpreter, "lua": _interpreter, "deno": _interpreter, "bun": _interpreter, "java": _interpreter,
     "yq": flags(writing=("-i", "--inplace")), "ulimit": _ulimit, "crontab": _crontab, "sysctl": _sysctl, "mount": _mount,
-    "hostname": _hostname, "hostnamectl": _ctl, "loginctl": _ctl, "nmcli": _ctl, "timedatectl": _ctl,
+    "hostname": _hostname, "hostnamectl": _ctl, "localectl": _ctl, "ethtool": _ETHTOOL, "nvidia-smi": _nvidia_smi,
+    "keytool": _KEYTOOL, "systemd-resolve": _SYSTEMD_RESOLVE, "resolvectl": _resolvectl, "busctl": _busctl,
+    "networkctl": _NETWORKCTL, "tcpdump": _output_file("-w"), "perf": _output_file("-o", "--output"),
+    "sort": _output_file("-o", "--output"), "smartctl": _SMARTCTL, "systemd-analyze": _systemd_analyze, "loginctl": _ctl, "nmcli": _ctl, "timedatectl": _ctl,
     "swapon": _swapon, "fdisk": _fdisk_like, "parted": _fdisk_like, "sfdisk": _fdisk_like, "gdisk": _fdisk_like,
     "wipefs": flags(reading=("-n", "--no-act")), "losetup": flags(reading=("-a", "--all", "-l", "--list", "-j")),
     "iptables": _IPTABLES,

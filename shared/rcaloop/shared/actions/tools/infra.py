@@ -4,7 +4,7 @@ patroni, postgres control. Read-only subcommands listed; everything else writes.
 from __future__ import annotations
 
 from rcaloop.shared.actions.commands import Reader, Verdict, reads, writes
-from rcaloop.shared.actions.tools.base import Subcommands, after_options, has, words
+from rcaloop.shared.actions.tools.base import Subcommands, after_options, has, scratch, words
 
 TERRAFORM = Subcommands(
     reads=frozenset({"plan", "show", "validate", "output", "state list", "state show", "state pull", "graph", "version",
@@ -131,14 +131,26 @@ VAULT = Subcommands(
     value_options=frozenset({"-address", "-namespace", "-ns", "-format", "-field", "-mount", "-output-curl-string"}),
 )
 
+def _etcd_snapshot(args: list[str], reader: Reader) -> Verdict:
+    """``snapshot status`` reads; ``snapshot save FILE`` reads into a scratch directory (``/tmp``) and
+    writes anywhere else (it may overwrite a live file, the member's own ``db``); ``restore`` writes."""
+    _, pos = words(args)
+    sub = pos[0].lower() if pos else ""
+    target = pos[1] if len(pos) > 1 else ""
+    if sub == "status" or (sub == "save" and scratch(target)):
+        return reads(f"etcdctl snapshot {sub}")
+    return writes(f"etcdctl snapshot {sub} {target}".strip())
+
+
 ETCDCTL = Subcommands(
     reads=frozenset({"get", "member list", "endpoint status", "endpoint health", "endpoint hashkv", "version",
                      "alarm list", "lease list", "lease timetolive", "watch", "user list", "user get", "role list",
-                     "role get", "auth status", "snapshot save", "snapshot status", "check datascale", "help"}),
+                     "role get", "auth status", "snapshot status", "check datascale", "help"}),
     writes=frozenset({"put", "del", "txn", "compaction", "compact", "defrag", "snapshot restore", "alarm disarm",
                       "member add", "member remove", "member update", "member promote", "lease grant", "lease revoke",
                       "lease keep-alive", "move-leader", "lock", "elect", "make-mirror", "auth enable", "auth disable",
-                      "user add", "user delete", "role add", "role delete", "downgrade"}),
+                      "user add", "user delete", "role add", "role delete", "downgrade", "snapshot save"}),
+    inner=(("snapshot", _etcd_snapshot),),
     groups=frozenset({"member", "endpoint", "alarm", "lease", "snapshot", "user", "role", "auth", "check"}),
     value_options=frozenset({"--endpoints", "--cacert", "--cert", "--key", "--user", "-w", "--write-out",
                              "--dial-timeout", "--command-timeout"}),

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from rcaloop.shared.actions.tools.base import Subcommands, always, runs
+from rcaloop.shared.actions.commands import Reader, Verdict
+from rcaloop.shared.actions.tools.base import Subcommands, always, matches, runs, words
 
 _KUBE_VALUES = frozenset({
     "-n", "--namespace", "--context", "--cluster", "--kubeconfig", "--user", "-s", "--server", "--token", "--as",
@@ -26,13 +27,36 @@ _KUBE_WRITES = frozenset({
 _EXEC_VALUES = frozenset({"-c", "--container", "-n", "--namespace", "-f", "--filename", "--pod-running-timeout",
                           "--context", "--kubeconfig"})
 
-KUBECTL = Subcommands(
+_KUBE_GROUPS = frozenset({"rollout", "config", "auth", "plugin", "apply", "certificate", "alpha", "adm", "set",
+                          "create"})
+
+_KUBECTL = Subcommands(
     reads=_KUBE_READS,
     writes=_KUBE_WRITES,
-    groups=frozenset({"rollout", "config", "auth", "plugin", "apply", "certificate", "alpha", "adm", "set", "create"}),
+    groups=_KUBE_GROUPS,
     value_options=_KUBE_VALUES,
     inner=(("exec", runs(_EXEC_VALUES, skip=1)), ("rsh", runs(_EXEC_VALUES, skip=1))),
 )
+
+
+
+def KUBECTL(name: str, args: list[str], reader: Reader) -> Verdict | None:  # noqa: N802  # a table like the others
+    """the subcommand decides (listed below); a plugin (``kubectl argo rollouts status``, ``kubectl
+    cnpg status``) is read as its own command ``kubectl-NAME …``: by its table when known, else as
+    an unknown tool (a status word reads, a change word writes, anything else fails closed)."""
+    _, pos = words(args, _KUBE_VALUES)
+    if pos:
+        sub = pos[0].lower()
+        known = (matches(sub, _KUBE_READS) or matches(sub, _KUBE_WRITES) or sub in _KUBE_GROUPS
+                 or any(r.split(" ", 1)[0] == sub for r in _KUBE_READS | _KUBE_WRITES))
+        if not known and sub.replace("-", "").replace("_", "").isalnum() and not sub.isdigit():
+            rest = args[args.index(pos[0]) + 1:]
+            return reader.argv([f"kubectl-{sub}", *rest])
+    return _KUBECTL(name, args, reader)
+
+
+KUBECTL.table = _KUBECTL  # type: ignore[attr-defined]  # read by the generated docs
+
 
 HELM = Subcommands(
     reads=frozenset({
