@@ -101,8 +101,9 @@ adversarial cases each rule is held to are in `tests/fixtures/redteam/`.
    statement that only sets things aside states none that the evidence shows. A
    dismissal reaches only its own clause: it ends at `since`, `because`, `as`, `but`, `;`,
    a comma or `and` with a subject and verb of its own; `rather than`/`instead of` set
-   aside only their object (`capped at 5 instead of 50 by cfg-2291`); and `although X …,
-   it …` takes X up again unless that clause dismisses it.
+   aside their object up to its agent, reason or a new subject (`capped at 5 instead of 50
+   by cfg-2291`); and `although X …, it <verb> …` takes X up again unless that clause
+   dismisses it (`it was the leak that …` does not).
 3. **Repairs** (`repair.py`): up to `MAX_RCA_REPAIR_ATTEMPTS` attempts; each attempt
    applies the first repair rule (in the order below) that has something to repair,
    then everything is checked again. Every repair is recorded with `attempt`, `kind`,

@@ -84,12 +84,16 @@ _DISMISSING_LEAD = frozenset({"rather than", "instead of", "as opposed to", "and
 """What sets the rest of its clause aside: an alternative ("rather than X") or a concession ("although X")."""
 _ALTERNATIVE = frozenset({"rather than", "instead of", "as opposed to"})
 _CONCESSION = frozenset({"although", "though", "even though", "despite", "in spite of", "notwithstanding"})
-_PREPOSITION = r"(?:by|at|from|after|via|with|in|on|for|to|during|through|due|before|until|when|which|who|it|they)"
-_OBJECT_START = re.compile(rf"^\s*(?:{_PREPOSITION}\s+)?", re.I)
-_OBJECT_END = re.compile(rf"\s(?={_PREPOSITION}\b)", re.I)
-_RESUMES = re.compile(r"^\W*(?:it|they|this|that|these|those|he|she)\b", re.I)
-"""A main clause that opens with a pronoun goes on about what the concession named ("although cfg-2291
-looked harmless, it cut the pool")."""
+_OBJECT_START = re.compile(r"^\s*(?:(?:by|at|from|after|via|with|in|on|for|to|during|through|due to)\s+)?", re.I)
+_OBJECT_END = re.compile(r"\s(?=(?:by|since|because|due to|which|it|they)\b)", re.I)
+"""Where the main clause takes over after the set-aside object: its agent (``by``), a reason or time
+(``since``, ``because``), a relative or a new subject. Other prepositions stay with the object
+("rather than cfg-2291 with db.pool.max_size=5" sets all of it aside)."""
+_RESUMES = re.compile(
+    r"^\W*(?:it|they|this|these|those)\s+(?!(?:is|was|are|were|seems?|seemed|appears?|appeared|turned|"
+    r"has been|had been|may|might|could|must)\b)\w", re.I)
+"""A main clause that opens with a pronoun and its own verb goes on about what the concession named
+("although cfg-2291 looked harmless, it cut the pool"); "it was the leak that …" points elsewhere."""
 
 
 def _alternative(piece: str) -> tuple[tuple[str, bool], ...]:
