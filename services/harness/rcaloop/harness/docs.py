@@ -98,10 +98,18 @@ adversarial cases each rule is held to are in `tests/fixtures/redteam/`.
    dash, a bar or parentheses (either order), and before `caused`, `led to` and the like;
    a part naming only the symptom states nothing, and a part before a colon that names
    nothing of the alert and no symptom (`Postgres disk full: checkout-api 503s`) is read
-   as a cause. A mention inside a clause that sets it aside — unrelated, irrelevant, ruled
-   out, not the cause, was fine, a red herring, coincidental, `not X but Y`, `rather
-   than X`, `instead of X`, `although X` — is not naming it as the cause, and a statement
-   that only sets things aside states none that the evidence shows.
+   as a cause. A leading incident id, severity or team label (`INC-2041:`, `[SEV2]`,
+   `Payments:` before a title of its own) is a label, not a cause, and a part that only
+   sets something aside (`(image rollout ruled out)`, `(DB CPU normal)`) states none beside
+   a part that asserts one. A mention inside a clause that sets it aside — unrelated,
+   irrelevant, ruled out, not the cause, was fine, a red herring, coincidental, `not X but
+   Y`, `rather than X`, `instead of X`, `although X` — is not naming it as the cause, and a
+   statement that only sets things aside states none that the evidence shows. A
+   dismissal reaches only its own clause: it ends at `since`, `because`, `as`, `but`, `;`,
+   a comma or `and` with a subject and verb of its own; `rather than`/`instead of` set
+   aside their object up to its agent, reason or a new subject (`capped at 5 instead of 50
+   by cfg-2291`); and `although X …, it <verb> …` takes X up again unless that clause
+   dismisses it (`it was the leak that …` does not).
 3. **Repairs** (`repair.py`): up to `MAX_RCA_REPAIR_ATTEMPTS` attempts; each attempt
    applies the first repair rule (in the order below) that has something to repair,
    then everything is checked again. Every repair is recorded with `attempt`, `kind`,
@@ -129,7 +137,10 @@ adversarial cases each rule is held to are in `tests/fixtures/redteam/`.
    is a claim; a title attributing the symptom (`<symptom>: <cause>`, `caused by`,
    `after <event>`) states one. A clause about the analysis's inputs (`no metrics for the
    window`, `the scraper dropped samples`), a plain observation (`we saw the p99 spike at
-   02:00`), one saying the cause is unknown, or a dismissal states none.
+   02:00`), one saying the cause is unknown, one saying what cannot be checked or is
+   missing or needed (`unable to check lock waits`, `need lock waits for the window`),
+   one that only calls a cause possible (`could be caused by lock contention`), or a
+   dismissal states none.
 
 The **confidence breakdown** in the verdict shows the root cause's live evidence and its
 independent source groups, whether the confidence gate (G1) passed, stated and final

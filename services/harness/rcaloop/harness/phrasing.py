@@ -26,6 +26,25 @@ TITLE_PARTS = re.compile(r"\s+-{1,2}\s+|\s*[—–|]\s*|[()\[\]]")
 """What separates a title's parts when no connective says which is the cause (dashes, bars, parentheses)."""
 
 
+_LABEL = r"(?:[A-Z][A-Z0-9]{1,9}-\d+|#\d+|(?i:sev(?:erity)?[ -]?\d|p[0-4]|inc(?:ident)?[ -]?#?\d+))"
+TITLE_LABEL = re.compile(rf"^(?:\[{_LABEL}\]|{_LABEL})$")
+"""A title part that labels the incident (``INC-2041``, ``SEV2``, ``P1``, ``#4121``) and states nothing."""
+_LEADING_LABEL = re.compile(rf"^\s*(?:\[{_LABEL}\]\s*|{_LABEL}\s*(?::\s|\s[-–—|]\s|\s)\s*)+")
+_TEAM = re.compile(r"^\s*[A-Za-z][a-z]+:\s+(?=\S)")
+"""``Payments: …``: one plain word before a colon, a team or area, when the rest reads as a title of its own."""
+
+
+def _unlabelled(title: str) -> str:
+    """The title without a leading incident id, severity or team label: a label names no cause and no symptom."""
+    rest = _LEADING_LABEL.sub("", title, count=1)
+    team = _TEAM.match(rest)
+    if team:
+        after = rest[team.end():]
+        if TITLE_EFFECT.search(after) or TITLE_CAUSE.search(after) or TITLE_PARTS.search(after):
+            rest = after
+    return rest
+
+
 @lru_cache(maxsize=4096)
 def title_parts(title: str) -> tuple[str, tuple[str, ...]]:
     """(symptom, parts that may state a cause) of a title. Before "caused", "led to" … everything is
@@ -33,7 +52,8 @@ def title_parts(title: str) -> tuple[str, tuple[str, ...]]:
     everything is the cause and what precedes it the symptom; parts set apart by dashes, bars or
     parentheses may be either, in any order, so each is read (a part naming only the symptom states
     nothing). A title of one part with no connective names its subject and no cause."""
-    effect = TITLE_EFFECT.search(title or "")
+    title = _unlabelled(title or "")
+    effect = TITLE_EFFECT.search(title)
     if effect:
         return title[effect.end():].strip(), _parts(title[: effect.start()])
     m = TITLE_CAUSE.search(title or "")
@@ -44,18 +64,46 @@ def title_parts(title: str) -> tuple[str, tuple[str, ...]]:
 
 
 def _parts(text: str) -> tuple[str, ...]:
-    return tuple(p.strip(" ,;:") for p in TITLE_PARTS.split(text) if p and p.strip(" ,;:"))
+    """The parts of a title's cause side that may state a cause: a label (``SEV2``) states none, nor does
+    a part that only sets something aside (``(image rollout ruled out)``, ``(DB CPU normal)``) beside
+    one that asserts something (alone, it still counts: a title may dismiss its own cause)."""
+    parts = [p.strip(" ,;:") for p in TITLE_PARTS.split(text) if p and p.strip(" ,;:")]
+    parts = [p for p in parts if not TITLE_LABEL.match(p)]
+    asserting = [p for p in parts if asserted(p)[0].strip()]
+    return tuple(asserting if asserting else parts)
 
 
 _CLAUSE = re.compile(
     r"([;()\[\]—–]|[.,:!?](?=\s|$)|\s-{1,2}\s|\b(?:not because of|even though|in spite of|rather than|instead of|"
     r"as opposed to|and not|but|while|whereas|although|though|despite|notwithstanding|yet|until|till|when|whenever|"
-    r"once|because|so)\b)",
+    r"once|because|since|so|as(?= (?:the|a|an|it|its|they|this|that|these|those|we)\b))\b)",
     re.I,
 )
 _DISMISSING_LEAD = frozenset({"rather than", "instead of", "as opposed to", "and not", "not because of",
                               "although", "though", "even though", "despite", "in spite of", "notwithstanding"})
 """What sets the rest of its clause aside: an alternative ("rather than X") or a concession ("although X")."""
+_ALTERNATIVE = frozenset({"rather than", "instead of", "as opposed to"})
+_CONCESSION = frozenset({"although", "though", "even though", "despite", "in spite of", "notwithstanding"})
+_OBJECT_START = re.compile(r"^\s*(?:(?:by|at|from|after|via|with|in|on|for|to|during|through|due to)\s+)?", re.I)
+_OBJECT_END = re.compile(r"\s(?=(?:by|since|because|due to|which|it|they)\b)", re.I)
+"""Where the main clause takes over after the set-aside object: its agent (``by``), a reason or time
+(``since``, ``because``), a relative or a new subject. Other prepositions stay with the object
+("rather than cfg-2291 with db.pool.max_size=5" sets all of it aside)."""
+_RESUMES = re.compile(
+    r"^\W*(?:it|they|this|these|those)\s+(?!(?:is|was|are|were|seems?|seemed|appears?|appeared|turned|"
+    r"has been|had been|may|might|could|must)\b)\w", re.I)
+"""A main clause that opens with a pronoun and its own verb goes on about what the concession named
+("although cfg-2291 looked harmless, it cut the pool"); "it was the leak that …" points elsewhere."""
+
+
+def _alternative(piece: str) -> tuple[tuple[str, bool], ...]:
+    """What "rather than", "instead of" set aside is their object alone ("instead of 50 by cfg-2291":
+    50); the phrase after it belongs to the main clause again."""
+    text = piece.strip()
+    end = _OBJECT_END.search(text, _OBJECT_START.match(text).end())  # type: ignore[union-attr]
+    if end is None:
+        return ((text, True),)
+    return ((text[: end.start()].strip(), True), (text[end.end():].strip(), False))
 DISMISSING = re.compile(
     r"\b(?:unrelated|irrelevant|immaterial|coincid\w*|innocent|exonerated|red herring|distraction|"
     r"false (?:lead|alarm|trail)|ruled? (?:it |them )?out|excluded|eliminated|nothing to do with|"
@@ -65,13 +113,15 @@ DISMISSING = re.compile(
     r"(?:not|n't|never) (?:the |a )?(?:root |real |actual )?(?:cause|culprit|trigger|issue|problem|factor|reason)|"
     r"(?:not|n't|never) (?:responsible|related|involved|relevant|at fault|to blame|implicated|the one)|"
     r"(?:did|does|do|could|would|can|has|have|had) ?(?:not|n't) (?:cause|contribute|matter|play|trigger|explain|affect|"
-    r"account for)|cannot (?:explain|account for))\b",
+    r"account for)|cannot (?:explain|account for))\b|^\W*(?:[\w.:/-]+\s+){1,3}(?:fine|ok|okay|healthy|normal|nominal|unchanged|flat|stable)\W*$",
     re.I,
 )
-"""A clause that sets something aside: unrelated, ruled out, not the cause, was fine, a red herring …"""
+"""A clause that sets something aside: unrelated, ruled out, not the cause, was fine, ends in a state of
+health in a few words ("DB CPU normal"), a red herring …"""
 _NEGATED_LEAD = re.compile(r"^\W*(?:and |or )?(?:not|never|nor)\b", re.I)
 _AND = re.compile(r"\s+and\s+", re.I)
-_VERB = re.compile(r"\b(?:is|are|was|were|has|have|had|did|does|got|set|\w{2,}ed)\b", re.I)
+_VERB = re.compile(r"\b(?:is|are|was|were|has|have|had|did|does|got|set|cut|put|shut|hit|reset|broke|shrank|ran|took|"
+                   r"went|hung|fell|rose|blew|threw|\w{2,}ed)\b", re.I)
 
 
 @lru_cache(maxsize=4096)
@@ -84,13 +134,19 @@ def clauses(text: str) -> tuple[tuple[str, bool], ...]:
     ("cfg-2291 and the primary were fine")."""
     out: list[tuple[str, bool]] = []
     lead = ""
+    conceded: int | None = None
     for piece in _CLAUSE.split(text or ""):
         if _CLAUSE.fullmatch(piece):
             lead = piece.strip().lower()
             continue
         if not piece.strip():
             continue
-        if lead in _DISMISSING_LEAD or _NEGATED_LEAD.search(piece):
+        if lead in _ALTERNATIVE:
+            out.extend(_alternative(piece))
+        elif lead in _CONCESSION:
+            out.append((piece.strip(), True))
+            conceded = len(out) - 1
+        elif lead in _DISMISSING_LEAD or _NEGATED_LEAD.search(piece):
             out.append((piece.strip(), True))
         elif DISMISSING.search(piece):
             parts = _AND.split(piece)
@@ -99,6 +155,10 @@ def clauses(text: str) -> tuple[tuple[str, bool], ...]:
                 out.append((part.strip(), not own))
         else:
             out.append((piece.strip(), False))
+        if conceded is not None and conceded != len(out) - 1:
+            if _RESUMES.search(piece) and not out[-1][1]:
+                out[conceded] = (out[conceded][0], False)
+            conceded = None
         lead = ""
     return tuple(out)
 
@@ -139,6 +199,15 @@ UNKNOWN = re.compile(
     re.I,
 )
 """A clause saying the cause is not known."""
+NOT_KNOWN = re.compile(
+    r"^\W*(?:(?:we|i)\s+)?(?:(?:were|was|are|am)\s+)?(?:unable|impossible|unclear|uncertain|unsure|cannot|can't|"
+    r"could\s*n[o']?t|need(?:s|ed)?|require[sd]?|missing|lacking)\b",
+    re.I,
+)
+"""A clause that opens with what cannot be told or done, or what is missing or needed ("unable to
+check lock waits", "need lock waits for the window"): it names the analysis's gaps, not a cause."""
+POSSIBLE = re.compile(r"\b(?:could|might|may)(?:\s+(?:also|well|either|only))?\s+(?:be|have)\b", re.I)
+"""A clause that only calls something possible ("could be caused by lock contention"): a hedge, not a claim."""
 
 
 @lru_cache(maxsize=4096)
@@ -148,9 +217,12 @@ def cause_clauses(text: str) -> tuple[str, ...]:
     saying what acted on the system ("the reindex job locked the orders table", "is locking")
     states a cause, whatever the tense: it is a claim. A clause about the analysis's inputs ("no
     metrics for the window", "the scraper dropped samples"), a plain observation ("we saw a spike at
-    02:00"), one saying the cause is unknown or a dismissal states none."""
+    02:00"), one saying the cause is unknown, what cannot be checked or is needed ("unable to check
+    lock waits"), one that only calls a cause possible ("could be lock contention") or a dismissal
+    states none."""
     return tuple(
         c for c, dismissed in clauses(text)
         if not dismissed and not INPUT_WORDS.search(c) and not UNKNOWN.search(c)
+        and not NOT_KNOWN.search(c) and not POSSIBLE.search(c)
         and (CAUSAL.search(c) or MECHANISM.search(c))
     )

@@ -31,6 +31,11 @@ GUIDANCE_LABELS = frozenset({"impact", "expected impact", "risk", "risks", "blas
                              "side effects", "consequence", "consequences", "effect", "effects", "user impact",
                              "customer impact"})
 """Labels whose text describes consequences: an unknown word there is not an imperative."""
+ABSENCE_LABELS = frozenset({"missing", "needed", "need", "required", "requires", "lacking", "unavailable",
+                            "not available", "gaps", "gap", "unknown", "unknowns", "unclear", "blocked on", "blocked by",
+                            "waiting on", "waiting for", "no access", "no data"})
+"""Labels whose text lists what the analysis lacks (``missing: log lines and metrics``): read like
+guidance, so a bare noun there is no imperative; a verb with an object still proposes."""
 PLAN_LABELS = frozenset({"rollback", "roll back", "rollback plan", "undo", "undo plan", "revert", "fallback",
                          "back-out", "backout", "back out", "recovery", "to undo", "to roll back", "to revert"})
 """Labels of how to undo a step: read as a plan (not a step) when they follow the step or stand aside."""
@@ -120,7 +125,7 @@ def said(text: str) -> tuple[Said, ...]:
         for sentence in sentences(part):
             labels, body = _labels(sentence)
             follows = bool(out) or n > 0
-            mode = ("guidance" if GUIDANCE_LABELS.intersection(labels) else
+            mode = ("guidance" if GUIDANCE_LABELS.intersection(labels) or ABSENCE_LABELS.intersection(labels) else
                     "plan" if PLAN_LABELS.intersection(labels) and follows else "step")
             if labels and _is_value(body, labels):  # "competing hypotheses: network, resource"
                 out.append(Said(Reading(Kind.INERT, why="a value"), False, n > 0))

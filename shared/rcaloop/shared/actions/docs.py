@@ -11,7 +11,7 @@ from __future__ import annotations
 import sys
 from collections import defaultdict
 
-from rcaloop.shared.actions import GUIDANCE_LABELS, MAX_ACTION_CHARS, PLAN_LABELS, sql
+from rcaloop.shared.actions import ABSENCE_LABELS, GUIDANCE_LABELS, MAX_ACTION_CHARS, PLAN_LABELS, sql
 from rcaloop.shared.actions.lexicon import CHANGE_VERBS, CHECK_VERBS, INERT_VERBS
 from rcaloop.shared.actions.proposals import CHAT_SEQUENCES, DESCRIPTIVE_SECTIONS, PROHIBITIVE_SECTIONS
 from rcaloop.shared.actions.prose import SAME_FORM
@@ -112,7 +112,12 @@ A step is read **failing closed**: what it cannot show to be read-only counts as
    restart or delete anything`). A rollback plan after the step (`…; undo by reverting the
    manifest`, `rollback: …`, `To roll back, …` after the change) is guidance, not a step.
    Text under a label of {", ".join(f"`{g}`" for g in sorted(GUIDANCE_LABELS))} describes
-   consequences. A step longer than {MAX_ACTION_CHARS} characters is read that far and counts
+   consequences. Text under a label of {", ".join(f"`{g}`" for g in sorted(ABSENCE_LABELS))}
+   lists what the analysis lacks: a bare noun there (`missing: log lines`) is no step, a verb
+   with an object still is. A clause that says what cannot be told or done or what is missing
+   (`unable to check …`, `can't tell …`, `unclear whether …`, `impossible to …`) proposes
+   nothing unless it goes on to a change verb (`unable to wait, restart the pods`), and
+   `could be caused by …` names a possibility, not a step. A step longer than {MAX_ACTION_CHARS} characters is read that far and counts
    as mutating.
 
 ## Where steps are read

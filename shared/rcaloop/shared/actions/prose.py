@@ -549,6 +549,8 @@ def _participle_kind(word: str) -> Kind | None:
     return None
 
 
+_CAUSED = frozenset({"caused", "explained", "related", "linked", "tied", "connected", "attributed", "attributable"})
+"""Participles that relate a symptom to a cause: "could be caused by …" says what may be, proposes nothing."""
 _BY_ITSELF = frozenset({"itself", "themselves", "own", "automatically", "alone", "shortly", "soon", "eventually"})
 """What the system does by itself is expected, not proposed (``the pods should recover on their own``)."""
 
@@ -586,6 +588,8 @@ def _declarative(toks: list[Token], aux_at: int, c: Clause, mode: str) -> Readin
             k = j + 1
             while k < len(low) and low[k].endswith("ly") and not inflect(low[k])[0]:
                 k += 1
+            if k < len(rest) and rest[k].low in _CAUSED:  # "could be caused by lock contention": a possibility
+                return Reading(Kind.INERT, why="a possible cause")
             kind = _participle_kind(rest[k].low) if k < len(rest) else None
             if kind is not None:
                 return Reading(kind, f"{toks[aux_at].text} be {rest[k].text}" if kind == Kind.CHANGE else "",
@@ -646,11 +650,39 @@ def _aux_index(low: list[str], subject_led: bool = False) -> int | None:
     return None
 
 
+_NOT_KNOWN = frozenset({"unable", "impossible", "unclear", "uncertain", "unsure", "unknown", "undetermined",
+                        "inconclusive", "missing", "lacking", "insufficient", "cannot", "can't", "cant", "couldn't",
+                        "whether"})
+"""Words that open a statement of what is not known, cannot be done or is missing (``unable to check
+…``, ``can't tell what …``, ``unclear whether …``, ``missing log lines``): no imperative."""
+_NOT_KNOWN_SKIP = frozenset({"to", "not", "be", "yet", "fully", "reliably", "really", "even", "whether", "if", "a",
+                             "the", "any", "enough"})
+
+
+def _not_known(toks: list[Token], c: Clause, mode: str) -> Reading | None:
+    """A clause that says what cannot be told or done or what is missing states no step; one
+    that goes on to a change verb with an object (``unable to wait, restart the pods``, ``cannot
+    restart the primary``) is still read as that change (fail closed)."""
+    if toks[0].low not in _NOT_KNOWN:
+        return None
+    for i, t in enumerate(toks[1:6], 1):
+        if t.low in _NOT_KNOWN_SKIP:
+            continue
+        lemma, form = _head_form(t.low)
+        if lemma and form == "base" and _kind_of(lemma) == Kind.CHANGE:
+            return _imperative(lemma, toks[i:], c, mode)
+        break
+    return Reading(Kind.INERT, why="says what is not known")
+
+
 def _head(c: Clause, mode: str) -> Reading:
     """The reading of a clause whose lead-ins and gerund phrases are already taken off."""
     toks = list(c.toks)
     low = c.low
     first = toks[0]
+    known = _not_known(toks, c, mode)
+    if known is not None:
+        return known
     if first.code or first.low[:1].isdigit() or first.low[:1] in "~$":
         aux = _aux_index(low, subject_led=True)
         return _declarative(toks, aux, c, mode) if aux is not None else Reading(Kind.INERT)
