@@ -38,16 +38,15 @@ from rcaloop.harness.draft import STATED_CAUSE, Draft, named_family
 from rcaloop.harness.evidence import SIGNATURE_GROUP, Evidence, kind_of, kinds
 from rcaloop.shared import jsonpath
 
-REFUTING_KINDS = kinds("refutes", "refuting", "refutation", "contradiction", "contradicts", "counter_evidence",
-                       "counterevidence", "contradicting", "disconfirming", "disproves", "inconsistent",
-                       "negative_evidence", "rules_out", "counter", "inconsistency", "inconsistent_with_cause")
+REFUTING_KINDS = kinds("inconsistent", "inconsistency", "inconsistent_with_cause")
+"""Whole kinds that refute without a refuting stem or pair below."""
 REFUTING_STEMS = ("refut", "contradict", "disconfirm", "disprov", "falsif", "counterevidence", "counterexample")
 """A kind with a word starting so refutes (``contradicting_metric``, ``Disproves``)."""
-REFUTING_PAIRS = frozenset({"counter_evidence", "counter_example", "negative_evidence", "rule_out", "ruled_out",
-                            "evidence_against", "not_consistent"})
+REFUTING_PAIRS = frozenset({"counter_evidence", "counter_example", "negative_evidence", "evidence_against",
+                            "not_consistent"})
 EXCLUDING_WORDS = frozenset({"alternative", "excluded", "exclude", "exclusion", "eliminated", "eliminate",
                              "elimination", "ruled", "ruling"})
-EXCLUDING_PAIRS = frozenset({"rule_out", "ruled_out", "ruling_out"})
+EXCLUDING_PAIRS = frozenset({"rule_out"})
 """A kind that says something was ruled out (``ruled_out``, ``alternative_refuted``, ``excluded``,
 ``rules_out_alternative``) does not say what: it counts against the root cause only when its
 text names the root cause (one of its identifiers, or two of its words)."""
@@ -227,6 +226,10 @@ class _Index:
             ),
         )
 
+    def find(self, ref: str) -> Evidence | None:
+        """The item an id names: the agent's own id first, then the harness id, then a citation."""
+        return self.by_agent.get(ref) or self.by_id.get(ref) or self.by_ref.get(ref)
+
     def _unresolved(self, links: Links, ref: str) -> None:
         if ref in self.missing_refs:
             links.notes.append(f"cites {ref}, which does not exist in the registry")
@@ -237,7 +240,7 @@ class _Index:
     def link_ids(self, links: Links, ids: list[str], *, refutes: bool = False) -> None:
         """A claim's ``evidence_ids`` (the agent's ids, harness ids or citation refs)."""
         for eid in ids:
-            ev = self.by_agent.get(eid) or self.by_id.get(eid) or self.by_ref.get(eid)
+            ev = self.find(eid)
             if ev is not None:
                 links.add(ev, "agent", refutes=refutes)
             elif eid.startswith(CITATION_PREFIXES):
@@ -394,7 +397,7 @@ def _alternative_refutations(draft: Draft, index: _Index) -> set[str]:
     out: set[str] = set()
     for alt in draft.diagnosis.alternative_diagnoses if draft.diagnosis else []:
         for ref in alt.contradicting_evidence:
-            ev = index.by_agent.get(ref) or index.by_id.get(ref) or index.by_ref.get(ref)
+            ev = index.find(ref)
             if ev is not None:
                 out.add(ev.id)
             elif len(ref.strip()) >= MIN_ALTERNATIVE_QUOTE:
@@ -414,7 +417,7 @@ def _untied_refutations(draft: Draft, index: _Index, links: Links) -> None:
     claimed: set[str] = set()
     for claim in draft.agent_claims:
         for eid in claim.refuting_evidence_ids:
-            if (ev := index.by_agent.get(eid) or index.by_id.get(eid) or index.by_ref.get(eid)) is not None:
+            if (ev := index.find(eid)) is not None:
                 claimed.add(ev.id)
     exempt = _alternative_refutations(draft, index)
     root: _RootTerms | None = None

@@ -56,10 +56,10 @@ def title_parts(title: str) -> tuple[str, tuple[str, ...]]:
     effect = TITLE_EFFECT.search(title)
     if effect:
         return title[effect.end():].strip(), _parts(title[: effect.start()])
-    m = TITLE_CAUSE.search(title or "")
+    m = TITLE_CAUSE.search(title)
     if m:
         return title[: m.start()].strip(), _parts(title[m.end():])
-    parts = _parts(title or "")
+    parts = _parts(title)
     return "", parts if len(parts) > 1 else ()
 
 

@@ -64,9 +64,11 @@ def parse_capture(content: Any, resolver: Resolver) -> dict[str, Any]:
     report = report if isinstance(report, str) else _report(title, d)
     found = find_citations(report, resolver, part="report")
     post = "\n\n".join(p for p in (f"**{title}**" if title else None, summary) if p)
+    outcome_reason = r.text(content.get("outcome_reason"), "outcome_reason") if early else None
+    reader_errors, reader_warnings = r.split()
     return {
         "outcome": early or "report",
-        "outcome_reason": r.text(content.get("outcome_reason"), "outcome_reason") if early else None,
+        "outcome_reason": outcome_reason,
         "title": title,
         "report_markdown": report,
         "chat_rendered": render(post, resolver, part="chat").text,
@@ -76,8 +78,8 @@ def parse_capture(content: Any, resolver: Resolver) -> dict[str, Any]:
         "artifacts": artifacts,
         "alert_text": _alert_text(content),
         "incident_started_at": _started(content),
-        "warnings": found.warnings + [w for w in r.warnings if w.code not in codes.ERROR_CODES],
-        "errors": [w for w in r.warnings if w.code in codes.ERROR_CODES],
+        "warnings": found.warnings + reader_warnings,
+        "errors": reader_errors,
     }
 
 

@@ -48,8 +48,9 @@ def parse_step_files(content: Any, job_id: str | None, resolver: Resolver | None
     job = job_id or step5_job
     artifacts = _artifacts(content, job, warnings)
     diagnosis = _diagnosis(step5, reader)
-    errors += [w for w in reader.warnings if w.code in codes.ERROR_CODES]
-    warnings += [w for w in reader.warnings if w.code not in codes.ERROR_CODES]
+    reader_errors, reader_warnings = reader.split()
+    errors += reader_errors
+    warnings += reader_warnings
     rc = diagnosis.root_cause or RootCause()
     title = first_sentence(rc.summary) or (f"job {job}" if job else None)
     post = "\n\n".join(p for p in (f"**{title}**" if title else None, rc.summary) if p)

@@ -11,7 +11,7 @@ from typing import Any, TypeVar
 from pydantic import BaseModel, ValidationError
 
 from rcaloop.contracts import Issue, Recommendation
-from rcaloop.parser.codes import Code
+from rcaloop.parser.codes import ERROR_CODES, Code
 
 M = TypeVar("M", bound=BaseModel)
 
@@ -22,6 +22,10 @@ class Reader:
     def __init__(self, missing: Code, invalid: Code, prefix: str = ""):
         self.missing, self.invalid, self.prefix = missing, invalid, prefix
         self.warnings: list[Issue] = []
+
+    def split(self) -> tuple[list[Issue], list[Issue]]:
+        """The findings as (errors, warnings): a code of error severity makes the output incomplete."""
+        return [w for w in self.warnings if w.code in ERROR_CODES], [w for w in self.warnings if w.code not in ERROR_CODES]
 
     def _path(self, path: str) -> str:
         return f"{self.prefix}{path}"

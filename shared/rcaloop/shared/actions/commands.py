@@ -232,7 +232,8 @@ def _stdin_as_args(kind: str, text: str) -> list[str]:
     return tokens(text)
 
 
-_CLI_NAME = re.compile(r"^[a-z][a-z0-9_.-]*$")
+CLI_NAME = re.compile(r"^[a-z][a-z0-9_.-]*$")
+"""A word that can name a program (lower case, no spaces)."""
 _STATUS_SUBCOMMANDS = frozenset({"status", "list", "ls", "get", "show", "describe", "info", "version", "logs", "check",
                                  "health", "top", "stats", "stat", "inspect", "history", "diff", "analyze"})
 """Subcommands that read whatever the tool: ``mytool status`` reads, ``mytool restart`` writes."""
@@ -243,7 +244,7 @@ NOT_CHANGE_WORDS = frozenset({
     "call", "include", "give", "provide", "supply", "paste", "attach", "hold", "point", "phase", "power", "flash",
     "join", "do", "use", "try", "sign", "release", "lock", "cut", "let", "put", "mask", "ship", "wind", "turn",
     "bring", "route", "partition", "format", "cycle", "load", "block", "mock", "stub", "dial", "change", "connect",
-    "fail", "time", "seed", "shed", "grow", "top", "perform", "prepare", "allow", "secure", "register", "warm",
+    "fail", "time", "seed", "shed", "grow", "perform", "prepare", "allow", "secure", "register", "warm",
 })
 """Change verbs that name things as often as they act in a command's words (``gh run list``,
 ``load-balancer list``): in an unknown tool's words they decide nothing."""
@@ -296,8 +297,7 @@ def _unknown(argv: list[str], reader: Reader) -> Verdict | None:
     to read."""
     head = argv[0]
     base = head.rsplit("/", 1)[-1] or head
-    runnable = len(argv) > 1 or head.startswith(("./", "../", "~/"))
-    if _SCRIPT.search(head) and (runnable or _SCRIPT.search(base)) and not head.startswith("/"):
+    if _SCRIPT.search(head) and not head.startswith("/"):
         return writes(head, known=False)
     statement = _quoted_statement(argv[1:], reader)
     if statement is not None:
@@ -307,7 +307,7 @@ def _unknown(argv: list[str], reader: Reader) -> Verdict | None:
         return writes(f"{base} {change}", known=False)
     if _SCRIPT.search(base):
         return writes(head, known=False)
-    if len(argv) > 1 and _CLI_NAME.match(base.lower()):
+    if len(argv) > 1 and CLI_NAME.match(base.lower()):
         sub = argv[1].lower()
         status = next((a for a in argv[1:5] if not a.startswith("-") and not _STATUS_SUBCOMMANDS.isdisjoint(_parts(a))),
                       None)

@@ -332,15 +332,12 @@ _PROGRAM_PATH = re.compile(
 ``./scripts/rollback.sh``): read as a command by its name; a script there cannot be read (writes)."""
 
 
-_TOOL_NAME = re.compile(r"^[a-z][a-z0-9_.-]*$")
-
-
 def _unknown_tool(toks: Sequence[Token], i: int) -> commands.Verdict | None:
     """A tool the tables do not list, written into a sentence after ``with``/``and``/``run``:
     a word naming a change among the words it runs with (``heroku pg:reset``, ``openstack
     server delete web-1``) makes it write; a noun phrase (``container restart counts``) does not."""
     t = toks[i]
-    if not _TOOL_NAME.match(t.text) or t.low in _FUNCTION or t.low in DETERMINERS or t.low in SUBJECTS or (
+    if not commands.CLI_NAME.match(t.text) or t.low in _FUNCTION or t.low in DETERMINERS or t.low in SUBJECTS or (
             inflect(t.low)[0]):
         return None
     rest = toks[i + 1:i + 6]

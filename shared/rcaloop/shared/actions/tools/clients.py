@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import re
 
-from rcaloop.shared.actions.commands import Reader, Verdict, reads, writes
+from rcaloop.shared.actions.commands import Reader, Verdict, reads, worst, writes
 from rcaloop.shared.actions.tools.base import Subcommands, dry_run, has, words
 
 
@@ -64,17 +64,14 @@ def clickhouse(name: str, args: list[str], reader: Reader) -> Verdict:
 def _statements(name: str, texts: list[str], reader: Reader) -> Verdict:
     """The first writing statement of ``texts``, else the first reading one; none: an
     interactive session (reads, and runs what is piped in)."""
-    found = [reader.sql(t, name) for t in texts if t.strip()]
-    if not found:
-        return reads(name, stdin="sql")
-    return next((v for v in found if v.writes), found[0])
+    return worst(reader.sql(t, name) for t in texts if t.strip()) or reads(name, stdin="sql")
 
 
 def duckdb(name: str, args: list[str], reader: Reader) -> Verdict:
     """``duckdb [DB] [SQL]``, ``-c SQL``: the statements decide; ``-init``/``-f`` files write."""
     if has(args, "-init", "-f"):
         return writes(f"{name} -f")
-    opts, pos = words(args, ("-c", "-cmd", "-s", "-separator", "-newline", "-nullvalue"))
+    _, pos = words(args, ("-c", "-cmd", "-s", "-separator", "-newline", "-nullvalue"))
     given = [args[i + 1] for i, a in enumerate(args[:-1]) if a in ("-c", "-cmd", "-s")]
     return _statements(name, given + pos[1:], reader)
 
