@@ -23,6 +23,7 @@ from rcaloop.harness.evidence import (
     HISTORY_KINDS,
     SIGNAL_WORDS,
     SOURCE_GROUPS,
+    STRONG_HISTORY,
     VECTOR_SEARCH_WORDS,
 )
 from rcaloop.harness.facts import DEGRADED_KINDS, SIGNATURE_KINDS
@@ -258,7 +259,7 @@ def render(cases: list[tuple[str, str, HarnessVerdict]]) -> str:
     out += [f"| {group} | {', '.join(words)} |" for group, words in SOURCE_GROUPS]
     signals = "; ".join(f"{', '.join(f'`{w}`' for w in sorted(words))} → {group}" for group, words in SIGNAL_WORDS)
     out += ["", "The first group (in this order) one of whose names is a word of the collector's name; knowledge-store "
-            "words (the first names listed, up to `zendesk`) win over every other, and so does `vector` beside one of "
+            f"words (the first names listed, up to `{max(STRONG_HISTORY)}`) win over every other, and so does `vector` beside one of "
             f"{', '.join(f'`{w}`' for w in sorted(VECTOR_SEARCH_WORDS))} (a vector search over documents; `vector` "
             "alone is the log pipeline). A word naming the kind of telemetry wins over a vendor's name "
             f"({signals}). Service state read from a data store, pooler or broker (pgbouncer, redis, kafka …) "
