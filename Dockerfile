@@ -1,6 +1,6 @@
 # One parametrised image per service:
 #   docker build --build-arg SERVICE=harness -t rcaloop-harness .
-# Each image installs only contracts + shared + its own service (the harness image
+# Each image installs only contracts + shared + the judge + its own service (the harness image
 # carries neither typedb-driver nor asyncssh).
 FROM python:3.11-slim AS base
 ARG SERVICE
@@ -11,10 +11,11 @@ RUN test -n "$SERVICE" || (echo "build with --build-arg SERVICE=<ingestion|parse
 WORKDIR /app
 COPY contracts/ contracts/
 COPY shared/ shared/
+COPY judge/ judge/
 COPY services/${SERVICE}/ services/${SERVICE}/
 # The data directory (and the job files under it) belongs to the service user: a named volume or a
 # claim mounted there starts with this ownership, so the service can write to it.
-RUN pip install ./contracts ./shared ./services/${SERVICE} \
+RUN pip install ./contracts ./shared ./judge ./services/${SERVICE} \
     && groupadd --system --gid 10001 rcaloop \
     && useradd --system --uid 10001 --gid rcaloop --home-dir /data --no-create-home rcaloop \
     && mkdir -p /data/.analysis \

@@ -17,10 +17,10 @@ import platform
 import time
 
 from harness import load  # the labelled set, as benchmarks/harness.py loads it
-from rcaloop.harness import core
-from rcaloop.harness.draft import Draft
-from rcaloop.shared import actions, report_sections
-from rcaloop.shared.actions import commands, reviewed, sql, text
+from rcaloop.judge import core
+from rcaloop.judge.draft import Draft
+from rcaloop.judge import actions, report_sections
+from rcaloop.judge.actions import commands, reviewed, sql, text
 
 CACHED = (actions.classify, actions.said, actions.is_prohibition, text.set_aside, commands.judge_line, sql.judge,
           reviewed.is_reviewed_change, report_sections.all_sections)

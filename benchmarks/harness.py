@@ -3,7 +3,7 @@
     .venv/bin/python benchmarks/harness.py [--seconds 3]
 
 Evaluates every fixture of ``tests/fixtures/harness/cases/`` in turn with its own
-config — the pure ``rcaloop.harness.core.evaluate`` the service and ``rcaloop harness``
+config — the pure ``rcaloop.judge.core.evaluate`` the service and ``rcaloop harness``
 call — and reports (a) verdicts/s for ``evaluate`` alone and (b) verdicts/s including
 ``model_dump_json`` of the verdict, which is what a worker does before publishing.
 One process, one thread: the figures are per core. Target: ≥ 1,000 verdicts/s.
@@ -20,8 +20,8 @@ from collections import Counter
 from pathlib import Path
 
 from rcaloop.contracts import ParsedRCA
-from rcaloop.harness import core
-from rcaloop.harness.config import HarnessConfig
+from rcaloop.judge import core
+from rcaloop.judge.config import HarnessConfig
 
 CASES = Path(__file__).resolve().parents[1] / "tests" / "fixtures" / "harness" / "cases"
 TARGET_PER_S = 1000

@@ -44,7 +44,7 @@ def in_process(n: int, batch: int = 100) -> tuple[float, float]:
     from rcaloop.contracts import RawResult  # noqa: PLC0415
     from rcaloop.contracts.common import utcnow  # noqa: PLC0415
     from rcaloop.gate.store import GateStore  # noqa: PLC0415
-    from rcaloop.harness import core as harness  # noqa: PLC0415
+    from rcaloop.judge import core as harness  # noqa: PLC0415
     from rcaloop.harness.settings import HarnessSettings  # noqa: PLC0415
     from rcaloop.ingestion import core as ingestion  # noqa: PLC0415
     from rcaloop.knowledge.app import workflow_for  # noqa: PLC0415

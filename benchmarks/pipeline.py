@@ -43,7 +43,7 @@ def in_process(n: int) -> tuple[float, float]:
     """
     from rcaloop.contracts import RawResult  # noqa: PLC0415
     from rcaloop.contracts.common import utcnow  # noqa: PLC0415
-    from rcaloop.harness import core as harness  # noqa: PLC0415
+    from rcaloop.judge import core as harness  # noqa: PLC0415
     from rcaloop.harness.settings import HarnessSettings  # noqa: PLC0415
     from rcaloop.ingestion import core as ingestion  # noqa: PLC0415
     from rcaloop.parser import core as parser  # noqa: PLC0415
@@ -226,7 +226,7 @@ def downstream(parsed: list, consumers: list[tuple[str, str]] = DOWNSTREAM) -> l
     """The verdict consumers: (service, verdicts/s, CPU s/verdict) draining a burst on
     ``rca.evaluated`` together, with their default embedded stores (SQLite under the data dir)."""
     from rcaloop.contracts.common import utcnow  # noqa: PLC0415
-    from rcaloop.harness import core as harness  # noqa: PLC0415
+    from rcaloop.judge import core as harness  # noqa: PLC0415
     from rcaloop.harness.settings import HarnessSettings  # noqa: PLC0415
 
     config = HarnessSettings().harness_config()

@@ -15,7 +15,7 @@ from rcaloop.shared.cli_deps import CliDeps
 
 if TYPE_CHECKING:
     from rcaloop.contracts import HarnessVerdict, Issue, ParsedRCA, RawResult
-    from rcaloop.harness.core import HarnessConfig
+    from rcaloop.judge.core import HarnessConfig
     from rcaloop.parser.registry import Registry
 
 
@@ -50,7 +50,7 @@ def _harness_config(_env: tuple[str | None, ...]) -> HarnessConfig:
 
 def _evaluate(parsed: ParsedRCA) -> HarnessVerdict:
     from rcaloop.contracts.common import utcnow  # noqa: PLC0415
-    from rcaloop.harness import core as harness_core  # noqa: PLC0415
+    from rcaloop.judge import core as harness_core  # noqa: PLC0415
 
     config = _harness_config(tuple(os.environ.get(name) for name in _HARNESS_ENV))
     return harness_core.evaluate(parsed, config, now=utcnow())

@@ -8,7 +8,7 @@ from functools import cache
 from pathlib import Path
 
 from rcaloop.contracts import ParsedRCA
-from rcaloop.harness.config import HarnessConfig
+from rcaloop.judge.config import HarnessConfig
 
 CASES_DIR = Path(__file__).resolve().parents[2] / "fixtures" / "harness" / "cases"
 

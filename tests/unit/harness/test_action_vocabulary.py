@@ -1,13 +1,13 @@
-"""The one action vocabulary (``rcaloop.shared.actions``) the harness and the gate share."""
+"""The one action vocabulary (``rcaloop.judge.actions``) the harness and the gate share."""
 
 from __future__ import annotations
 
 from rcaloop.gate import answer
 from rcaloop.gate.answer import unguarded_destructive_actions
-from rcaloop.harness.actions import GUARD_TEXTS, Action, violations
-from rcaloop.harness.draft import Draft
+from rcaloop.judge.steps import GUARD_TEXTS, Action, violations
+from rcaloop.judge.draft import Draft
 from rcaloop.parser import core as parser
-from rcaloop.shared.actions import classify, unguarded
+from rcaloop.judge.actions import classify, unguarded
 
 PLAN = [
     "Check the pod status with kubectl get pods",
@@ -48,7 +48,7 @@ def test_the_gate_and_the_harness_flag_the_same_steps():
 
 def _outputs():
     from tests.unit.harness.cases import all_cases
-    from tests.unit.redteam.corpus import all_cases as corpus
+    from tests.helpers.corpus import all_cases as corpus
 
     yield from ((c.name, c.parsed) for c in all_cases())
     for c in corpus():

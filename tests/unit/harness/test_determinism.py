@@ -7,7 +7,7 @@ from datetime import UTC, datetime
 import pytest
 
 from rcaloop.contracts import ParsedRCA
-from rcaloop.harness import core
+from rcaloop.judge import core
 from tests.unit.harness.cases import all_cases
 
 

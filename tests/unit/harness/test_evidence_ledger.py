@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from rcaloop.contracts import EvidenceArtifact, ParsedRCA, TraceItem
 from rcaloop.contracts.parsed import Citation, Claim, Diagnosis
-from rcaloop.harness import core
-from rcaloop.harness.config import HarnessConfig
-from rcaloop.harness.evidence import collect, source_group
+from rcaloop.judge import core
+from rcaloop.judge.config import HarnessConfig
+from rcaloop.judge.evidence import collect, source_group
 from tests.unit.harness.cases import case
 
 STEP3 = {"timeline": [{"source": "aap", "event": "task start"}, {"source": "splunk", "event": "login denied: secret_id expired"}]}

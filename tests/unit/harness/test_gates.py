@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from rcaloop.contracts import ParsedRCA
-from rcaloop.harness import core
-from rcaloop.harness.config import HarnessConfig
+from rcaloop.judge import core
+from rcaloop.judge.config import HarnessConfig
 from tests.unit.harness.cases import case
 
 NO_REPAIR = HarnessConfig(max_repair_attempts=0)

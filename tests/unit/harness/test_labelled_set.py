@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from rcaloop.harness import core
+from rcaloop.judge import core
 from tests.unit.harness.cases import all_cases
 
 CASES = all_cases()

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from rcaloop.harness import core
-from rcaloop.harness.actions import GUARD_TEXTS
-from rcaloop.harness.config import HarnessConfig
-from rcaloop.harness.repair import REPAIR_KINDS, UNVERIFIED
+from rcaloop.judge import core
+from rcaloop.judge.steps import GUARD_TEXTS
+from rcaloop.judge.config import HarnessConfig
+from rcaloop.judge.repair import REPAIR_KINDS, UNVERIFIED
 from tests.unit.harness.cases import all_cases, case
 
 

@@ -8,8 +8,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from rcaloop.contracts import ParsedRCA
-from rcaloop.harness import core
-from rcaloop.harness.config import HarnessConfig
+from rcaloop.judge import core
+from rcaloop.judge.config import HarnessConfig
 
 words = st.sampled_from(["restart", "check", "read-only", "approval", "impact", "rollback", "delete", "`x.y`",
                          "[l](msg:m-1)", "[c](code:p@1/a.py#L1)", "[r](rca:r-1)", "replicas", "NotReady", "high",

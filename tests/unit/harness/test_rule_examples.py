@@ -6,10 +6,10 @@ from collections import defaultdict
 from pathlib import Path
 
 from rcaloop.contracts.verdict import DIMENSION_WEIGHTS
-from rcaloop.harness import core, docs
-from rcaloop.harness.config import HarnessConfig
-from rcaloop.harness.gates import GATES
-from rcaloop.harness.rubric import CHECKS
+from rcaloop.judge import core, docs
+from rcaloop.judge.config import HarnessConfig
+from rcaloop.judge.gates import GATES
+from rcaloop.judge.rubric import CHECKS
 from tests.unit.harness.cases import CASES_DIR, all_cases
 
 
@@ -50,6 +50,6 @@ def test_docs_are_generated_from_the_rule_lists_and_examples_hold():
     assert set(docs.EXAMPLES) == {g.code for g in GATES} | {c.code for c in CHECKS}
     text = docs.render(docs.load_cases(CASES_DIR))  # raises ExampleError if an example misbehaves
     committed = Path(__file__).resolve().parents[3] / "docs" / "harness.md"
-    assert committed.read_text(encoding="utf-8") == text, "regenerate: python -m rcaloop.harness.docs tests/fixtures/harness/cases > docs/harness.md"
+    assert committed.read_text(encoding="utf-8") == text, "regenerate: python -m rcaloop.judge.docs tests/fixtures/harness/cases > docs/harness.md"
     for rule in (*GATES, *CHECKS):
         assert f"{rule.code} `{rule.name}`" in text

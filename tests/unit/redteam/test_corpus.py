@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.unit.redteam.corpus import all_cases
+from tests.helpers.corpus import all_cases
 
 CASES = all_cases()
 

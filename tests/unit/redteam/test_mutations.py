@@ -16,7 +16,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from rcaloop.contracts import IngestedRecord, analysis_hash
-from tests.unit.redteam.corpus import Case, all_cases
+from tests.helpers.corpus import Case, all_cases
 
 GOOD = [c for c in all_cases() if c.bypass == "control" and c.record.kind != "skill_text" and c.judge()[0].outcome == "report"]
 GOOD_SKILL = [c for c in all_cases() if c.bypass == "control" and c.record.kind == "skill_text" and "RCA_CHAT" in c.record.content]

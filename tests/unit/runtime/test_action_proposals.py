@@ -1,5 +1,5 @@
 """Where steps are proposed: every place an operator reads, one reading for the harness and
-the gate (``rcaloop.shared.actions.proposals``), and which changes go through review."""
+the gate (``rcaloop.judge.actions.proposals``), and which changes go through review."""
 
 from __future__ import annotations
 
@@ -7,9 +7,9 @@ import pytest
 
 from rcaloop.contracts import ParsedRCA, Recommendation
 from rcaloop.contracts.parsed import Chat, ChatSections, Diagnosis
-from rcaloop.shared.actions import unguarded
-from rcaloop.shared.actions.proposals import heading_name, proposals
-from rcaloop.shared.actions.reviewed import is_reviewed_change
+from rcaloop.judge.actions import unguarded
+from rcaloop.judge.actions.proposals import heading_name, proposals
+from rcaloop.judge.actions.reviewed import is_reviewed_change
 
 
 def parsed(report: str = "# t\n", outcome: str = "report", reason: str | None = None, recs=(), **sections) -> ParsedRCA:

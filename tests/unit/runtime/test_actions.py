@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import pytest
 
-from rcaloop.shared.actions import MAX_ACTION_CHARS, classify, is_prohibition, unguarded
+from rcaloop.judge.actions import MAX_ACTION_CHARS, classify, is_prohibition, unguarded
 
 READ_ONLY = [
     "Check the pod status with kubectl get pods",

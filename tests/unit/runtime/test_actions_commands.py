@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from rcaloop.shared.actions.commands import judge_line
-from rcaloop.shared.actions.tools import FAMILIES
+from rcaloop.judge.actions.commands import judge_line
+from rcaloop.judge.actions.tools import FAMILIES
 
 READS, WRITES = False, True
 

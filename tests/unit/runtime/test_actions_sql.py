@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from rcaloop.shared.actions import sql
+from rcaloop.judge.actions import sql
 
 READS = [
     "SELECT * FROM accounts WHERE status = 'DELETE'",

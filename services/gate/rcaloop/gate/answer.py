@@ -22,8 +22,8 @@ from rcaloop.contracts import HarnessVerdict, ParsedRCA
 from rcaloop.contracts.common import CATEGORIES
 from rcaloop.contracts.parsed import ChatSections
 from rcaloop.gate.sections import text_sections
-from rcaloop.shared.actions import classify, is_prohibition, unguarded
-from rcaloop.shared.actions.proposals import Proposal, proposals
+from rcaloop.judge.actions import classify, is_prohibition, unguarded
+from rcaloop.judge.actions.proposals import Proposal, proposals
 
 NOVEL_FAMILIES = frozenset({"novel", "novel_mechanism", "unknown_mechanism"})
 NOT_A_FAMILY = frozenset({"", "unknown", "none", "undetermined", "unresolved"})
@@ -223,7 +223,7 @@ def _bullets(text: str | None) -> list[str]:
 
 def steps(parsed: ParsedRCA) -> list[list[Proposal]]:
     """The agent's proposed steps, each place in the order an operator reads it: the reading
-    hard gate 3 of the harness makes (``rcaloop.shared.actions.proposals``), so a step the
+    hard gate 3 of the harness makes (``rcaloop.judge.actions.proposals``), so a step the
     harness judges is a step the evaluation judges. Nothing is dropped because Do NOT repeats it."""
     return proposals(parsed)
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from rcaloop.contracts import ParsedRCA, Stream
 from rcaloop.contracts.common import utcnow
-from rcaloop.harness import core
+from rcaloop.judge import core
 from rcaloop.harness.settings import HarnessSettings
 from rcaloop.shared import metrics
 from rcaloop.shared.consumer import Emit, Subscription

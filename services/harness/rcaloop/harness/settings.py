@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pydantic import Field
 
-from rcaloop.harness.config import HarnessConfig
+from rcaloop.judge.config import HarnessConfig
 from rcaloop.shared.settings import RuntimeSettings
 
 

@@ -1,0 +1,68 @@
+"""docker, podman, compose and the container runtimes: read-only subcommands; everything else writes."""
+
+from __future__ import annotations
+
+from rcaloop.judge.actions.commands import Reader, Verdict
+from rcaloop.judge.actions.tools.base import Subcommands, runs
+
+_EXEC_VALUES = frozenset({"-e", "--env", "--env-file", "-u", "--user", "-w", "--workdir", "--detach-keys"})
+_COMPOSE_VALUES = frozenset({"-f", "--file", "-p", "--project-name", "--project-directory", "--env-file", "--profile",
+                             "--ansi", "--parallel", "--progress"})
+
+COMPOSE = Subcommands(
+    reads=frozenset({"ps", "logs", "config", "images", "top", "ls", "version", "events", "port", "convert", "help"}),
+    writes=frozenset({"up", "down", "start", "stop", "restart", "rm", "kill", "pull", "push", "build", "create", "run",
+                      "exec", "pause", "unpause", "scale", "cp", "watch"}),
+    value_options=_COMPOSE_VALUES,
+    inner=(("exec", runs(_EXEC_VALUES | {"--index"}, skip=1)),),
+)
+
+
+def _compose(args: list[str], reader: Reader) -> Verdict | None:
+    return COMPOSE("docker compose", args, reader)
+
+
+_GROUPS = ("image", "container", "network", "volume", "system", "node", "service", "stack", "secret", "config",
+           "context", "buildx", "manifest", "plugin", "trust", "pod", "machine", "swarm", "checkpoint", "builder",
+           "generate", "kube", "artifact")
+
+DOCKER = Subcommands(
+    reads=frozenset({
+        "ps", "logs", "inspect", "images", "stats", "top", "version", "info", "events", "history", "port", "diff",
+        "search", "help", "healthcheck run", "system connection list", "kube generate",
+        *(f"* {r}" for r in ("ls", "list", "inspect", "ps", "logs", "top", "stats", "port", "diff", "history", "show",
+                              "df", "info", "events", "services", "version")),
+    }),
+    writes=frozenset({
+        "run", "exec", "rm", "rmi", "kill", "stop", "start", "restart", "pause", "unpause", "create", "cp", "commit",
+        "pull", "push", "build", "tag", "load", "save", "import", "export", "login", "logout", "update", "rename",
+        "prune", "attach", "wait", "compose", *(f"{g} *" for g in _GROUPS),
+    }),
+    groups=frozenset({*_GROUPS, "system connection"}),
+    value_options=frozenset({"-H", "--host", "--context", "-c", "--config", "--log-level", "-l", "--url",
+                             "--connection", "--remote"}),
+    inner=(("exec", runs(_EXEC_VALUES, skip=1)), ("compose", _compose)),
+)
+
+CRICTL = Subcommands(
+    reads=frozenset({"ps", "pods", "images", "img", "inspect", "inspectp", "inspecti", "logs", "stats", "statsp",
+                     "info", "version", "imagefsinfo", "port-forward", "help", "config --get"}),
+    writes=frozenset({"rm", "rmp", "rmi", "stop", "stopp", "start", "runp", "create", "run", "pull", "update",
+                      "attach", "exec", "checkpoint"}),
+    value_options=frozenset({"-r", "--runtime-endpoint", "-i", "--image-endpoint", "-t", "--timeout", "--config"}),
+    inner=(("exec", runs(frozenset(), skip=1)),),
+)
+
+_CTR_GROUPS = frozenset({"containers", "container", "c", "images", "image", "i", "tasks", "task", "t", "namespaces",
+                         "namespace", "ns", "snapshots", "snapshot", "content", "leases", "plugins", "plugin"})
+CTR = Subcommands(
+    reads=frozenset({"* ls", "* list", "* info", "* metrics", "* ps", "version", "info", "help"}),
+    groups=_CTR_GROUPS,
+    value_options=frozenset({"-n", "--namespace", "-a", "--address"}),
+)
+
+TOOLS = {
+    "docker": DOCKER, "podman": DOCKER, "nerdctl": DOCKER, "docker-compose": COMPOSE, "podman-compose": COMPOSE,
+    "crictl": CRICTL, "ctr": CTR,
+}
+PROSE = frozenset({"docker", "podman", "nerdctl", "docker-compose", "podman-compose", "crictl"})

@@ -1,0 +1,146 @@
+"""The runtime harness: evidence ids, claim ledger, hard gates, rubric, repairs.
+
+``evaluate`` is pure and deterministic: the same ``ParsedRCA`` (and ``now``) gives a
+byte-identical verdict JSON. ``evaluated_at`` is the only input-independent field, so it
+is a parameter (the service passes the clock; the default is the epoch).
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from rcaloop.contracts import HarnessVerdict, ParsedRCA
+from rcaloop.contracts.verdict import DIMENSION_WEIGHTS, ConfidenceBreakdown, GateResult, Repair
+from rcaloop.judge import gates, report, rubric
+from rcaloop.judge import repair as repairs_
+from rcaloop.judge.config import EPOCH, HarnessConfig
+from rcaloop.judge.draft import Draft, stated_confidence
+from rcaloop.judge.facts import Facts, derive
+
+NOTES_HEADING = "Harness notes"
+
+
+def evaluate(parsed: ParsedRCA, config: HarnessConfig | None = None, *, now: datetime = EPOCH) -> HarnessVerdict:
+    config = config or HarnessConfig()
+    base = dict(
+        analysis_hash=parsed.analysis_hash,
+        result_id=parsed.result_id,
+        job_id=parsed.job_id,
+        pass_score=config.pass_score,
+        parsed=parsed,
+        evaluated_at=now,
+    )
+    if not config.enabled:
+        return HarnessVerdict(
+            **base,
+            verdict="unchecked",
+            score=0.0,
+            repaired_report=parsed.report_markdown,
+            repaired_diagnosis=parsed.diagnosis,
+            confidence_breakdown=_diagnostics_only(parsed),
+        )
+    draft = Draft.start(parsed)
+    if draft.early_exit and not draft.claims_something():
+        return _early_exit(draft, base)
+    repairs, facts = repairs_.run(draft, config.max_repair_attempts)
+    gate_results = gates.check(facts)
+    checks, dimensions, score = rubric.score(facts)
+    verdict, reasons = _verdict(parsed, gate_results, checks, dimensions, score, config.pass_score)
+    return HarnessVerdict(
+        **base,
+        verdict=verdict,
+        reasons=reasons,
+        score=score,
+        dimensions=dimensions,
+        checks=checks,
+        hard_gates=gate_results,
+        repairs=repairs,
+        evidence=[ev.item for ev in draft.evidence],
+        claims=facts.ledger.claims,
+        repaired_report=_with_notes(draft.report, repairs, gate_results, reasons),
+        repaired_diagnosis=draft.repaired_diagnosis(),
+        confidence_breakdown=_breakdown(facts, gate_results, score, repairs),
+    )
+
+
+def _verdict(parsed: ParsedRCA, gate_results, checks, dimensions, score: float, pass_score: float) -> tuple[str, list[str]]:
+    """``insufficient_evidence`` when a hard gate fails; else ``degraded`` when the output is incomplete
+    (it broke its contract: probably cut short), the score is below the pass score, or the safety
+    dimension lost any point (an unsafe or leaking output is never ``pass``)."""
+    failed = [g for g in gate_results if not g.passed]
+    if failed:
+        return "insufficient_evidence", [f"hard gate {g.gate} {g.name} failed: {g.detail}" for g in failed]
+    reasons = []
+    if parsed.outcome == "incomplete":
+        codes = ", ".join(dict.fromkeys(e.code for e in parsed.errors)) or "no code"
+        reasons.append(f"the output is incomplete: it breaks its output contract ({codes})")
+    if score < pass_score:
+        reasons.append(f"score {score:g} is below the pass score {pass_score:g}")
+    if dimensions["safety"] < DIMENSION_WEIGHTS["safety"]:
+        reasons += [f"safety check {c.code} {c.name} failed: {c.detail}" for c in checks
+                    if c.dimension == "safety" and not c.passed]
+    return ("degraded" if reasons else "pass"), reasons
+
+
+def _early_exit(draft: Draft, base: dict) -> HarnessVerdict:
+    reason = f"early exit ({draft.parsed.outcome}) that names no family, cause or action: nothing to check"
+    facts = derive(draft)
+    checks, dimensions, score = rubric.score(facts, only=rubric.ALWAYS_JUDGED, reason=reason)
+    gate_results = [GateResult(gate=g.code, name=g.name, passed=True, detail=reason) for g in gates.GATES]
+    verdict, reasons = _verdict(draft.parsed, gate_results, checks, dimensions, score, base["pass_score"])
+    return HarnessVerdict(
+        **base,
+        verdict=verdict,
+        reasons=reasons,
+        score=score,
+        dimensions=dimensions,
+        checks=checks,
+        hard_gates=gate_results,
+        evidence=[ev.item for ev in draft.evidence],
+        repaired_report=draft.report,
+        repaired_diagnosis=draft.diagnosis,
+        confidence_breakdown=_diagnostics_only(draft.parsed),
+    )
+
+
+def _with_notes(text: str, repairs: list[Repair], gate_results: list[GateResult], reasons: list[str]) -> str:
+    notes = [f"{r.kind} ({r.target}): {r.reason}" for r in repairs]
+    if any(not g.passed for g in gate_results):
+        notes += [f"insufficient evidence: {g.gate} {g.name}: {g.detail}" for g in gate_results if not g.passed]
+    else:
+        notes += [f"degraded: {r}" for r in reasons]
+    return report.append_notes(text, NOTES_HEADING, notes) if notes else text
+
+
+def _diagnostics(parsed: ParsedRCA) -> dict:
+    diag = parsed.diagnosis.confidence_diagnostics if parsed.diagnosis else None
+    if not isinstance(diag, dict):
+        return {}
+    self_check = next((diag[k] for k in ("self_check_adjustment", "self_check") if k in diag), None)
+    deltas = diag.get("ranker_deltas")
+    return {
+        "ranker_deltas": deltas if isinstance(deltas, dict) else None,
+        "self_check_adjustment": self_check,
+        "diagnostics": diag,
+    }
+
+
+def _diagnostics_only(parsed: ParsedRCA) -> ConfidenceBreakdown:
+    conf = stated_confidence(parsed)
+    return ConfidenceBreakdown(stated_confidence=conf, final_confidence=conf, **_diagnostics(parsed))
+
+
+def _breakdown(f: Facts, gate_results: list[GateResult], score: float, repairs: list[Repair]) -> ConfidenceBreakdown:
+    return ConfidenceBreakdown(
+        independent_source_groups=f.root_groups,
+        confidence_gate_passed=gate_results[0].passed,
+        stated_confidence=stated_confidence(f.draft.parsed),
+        final_confidence=f.confidence,
+        harness_score=score,
+        repairs=len(repairs),
+        root_cause_evidence=[ev.id for ev in f.root_live],
+        signature_confirmed=bool(f.signature),
+        refuted_by=[ev.id for ev in f.root_refuting],
+        adjustments=[r.reason for r in repairs if r.kind == "lower_confidence"],
+        **_diagnostics(f.draft.parsed),
+    )

@@ -1,0 +1,97 @@
+"""What the gates and the rubric read: derived once from a draft and its ledger."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from rcaloop.contracts.verdict import LedgerClaim
+from rcaloop.judge import steps as actions, alert, ledger, report
+from rcaloop.judge.steps import Violation
+from rcaloop.judge.draft import Draft, named_family
+from rcaloop.judge.evidence import SIGNATURE_GROUP, UNCOUNTED_GROUPS, Evidence, kind_of, kinds
+from rcaloop.judge.ledger import SIGNATURE_KINDS, Ledger
+
+DEGRADED_KINDS = kinds("tool_error", "degraded", "unavailable", "missing", "timeout")
+
+
+@dataclass
+class Facts:
+    draft: Draft
+    ledger: Ledger
+    by_id: dict[str, Evidence]
+    live: list[Evidence]
+    root_live: list[Evidence]
+    """Live evidence supporting the root cause (only what the agent tied to it and that traced)."""
+    root_refuting: list[Evidence]
+    root_groups: list[str]
+    """Independent source groups of the root cause's support: never a symptom's, never ``unrecognized``."""
+    signature: list[str]
+    confidence: str | None
+    violations: list[Violation]
+    alert_status: str | None
+    family: str | None
+    target_verified: list[str]
+    """Root-cause support observed on the alert's own target."""
+
+    @property
+    def root(self) -> LedgerClaim | None:
+        return self.ledger.root
+
+    @property
+    def actions(self) -> list[actions.Action]:
+        return [a for seq in self.draft.sequences for a in seq]
+
+
+def alert_text(draft: Draft) -> str:
+    p = draft.parsed
+    return p.alert_text or (p.context.body if p.context else "") or ""
+
+
+def derive(draft: Draft) -> Facts:
+    built = ledger.build(draft)
+    by_id = {ev.id: ev for ev in draft.evidence}
+    live = [ev for ev in draft.evidence if ev.live]
+    root_live = [by_id[i] for i in (built.root.supports if built.root else [])]
+    refuting = [by_id[i] for i in (built.root.refutes if built.root else [])]
+    return Facts(
+        draft=draft,
+        ledger=built,
+        by_id=by_id,
+        live=live,
+        root_live=root_live,
+        root_refuting=refuting,
+        root_groups=sorted({ev.group for ev in root_live if not ev.item.symptom and ev.group not in UNCOUNTED_GROUPS}),
+        signature=[ev.id for ev in root_live if confirmed_signature(ev)],
+        confidence=draft.confidence,
+        violations=[v for seq in draft.sequences for v in actions.violations(seq)],
+        alert_status=alert.generic_status(alert_text(draft)),
+        family=named_family(draft),
+        target_verified=[ev.id for ev in root_live if ev.item.target_verified],
+    )
+
+
+def confirmed_signature(ev: Evidence) -> bool:
+    """A signature is confirmed by the signature matcher that found it, not by an item's ``kind`` label."""
+    return ev.live and ev.group == SIGNATURE_GROUP and kind_of(ev.item.kind) in SIGNATURE_KINDS
+
+
+def ids(items: list[Evidence]) -> str:
+    return ", ".join(f"{ev.id} ({ev.group})" for ev in items) or "none"
+
+
+def report_text(draft: Draft) -> str:
+    p = draft.parsed
+    return "\n".join([draft.report, p.chat.markdown if p.chat else ""])
+
+
+def degraded_sources(draft: Draft) -> list[Evidence]:
+    return [ev for ev in draft.evidence if kind_of(ev.item.kind) in DEGRADED_KINDS]
+
+
+def summary_present(draft: Draft) -> bool:
+    p, diag = draft.parsed, draft.diagnosis
+    return bool(
+        (p.chat and p.chat.sections.tldr)
+        or report.section(p.report_markdown, "summary", "tl;dr")
+        or (diag and diag.root_cause and diag.root_cause.summary)
+    )

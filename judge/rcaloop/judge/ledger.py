@@ -1,0 +1,518 @@
+"""The claim ledger: each claim of the report → the evidence ids that support or refute it.
+
+Claims: the main root cause, each contributing factor, each recommendation's premise,
+and each piece of evidence the agent cited (traceability items, capture claims).
+Links, in the order they are tried:
+
+* ``citation`` — a ``[label](msg:|code:|rca:…)`` link in the claim's text resolved to an item;
+* ``agent`` — a claim's own ``evidence_ids`` (captures; a skill's Cause citations);
+* ``traceability`` — a traceability item whose ``json_path`` resolves in an artifact of the
+  same step file to the stated ``exact_value`` / ``exact_quote`` (``rcaloop.shared.jsonpath``);
+* ``quote`` — a backticked or double-quoted span of the claim found verbatim in an item.
+
+The **root cause** is supported only by evidence the agent tied to it: the traceability
+items it marked ``is_root_cause`` and the ``evidence_ids`` of its root-cause claim. Only
+when the output ties nothing that way are the citations and quotes written in the
+root-cause statement itself (summary, Cause, TL;DR) read — never the rest of the report.
+Every tie must hold: a root-cause item that does not trace, or an id no artifact of the run
+carries, is recorded under the claim's ``untraced`` (hard gate G2 then fails).
+Refuting items — of a refuting kind, or named in the claim's ``refuting_evidence_ids`` —
+are recorded under ``refutes``. A live refuting item counts against the root cause even when
+the output ties it to no claim or to another one: only an item the output lists as the
+refutation of an alternative diagnosis is exempt (refutation is never read as "unrelated").
+Historical items are recorded under ``historical`` and never make a claim supported.
+"""
+
+from __future__ import annotations
+
+import posixpath
+import re
+from dataclasses import dataclass, field
+
+from rcaloop.contracts import TraceItem
+from rcaloop.contracts.parsed import UNKNOWN_TARGET
+from rcaloop.contracts.verdict import LedgerClaim
+from rcaloop.judge import report, statements
+from rcaloop.judge.steps import GUARD_TEXTS
+from rcaloop.judge.draft import STATED_CAUSE, Draft, named_family
+from rcaloop.judge.evidence import SIGNATURE_GROUP, Evidence, kind_of, kinds
+from rcaloop.shared import jsonpath
+
+REFUTING_KINDS = kinds("inconsistent", "inconsistency", "inconsistent_with_cause")
+"""Whole kinds that refute without a refuting stem or pair below."""
+REFUTING_STEMS = ("refut", "contradict", "disconfirm", "disprov", "falsif", "counterevidence", "counterexample")
+"""A kind with a word starting so refutes (``contradicting_metric``, ``Disproves``)."""
+REFUTING_PAIRS = frozenset({"counter_evidence", "counter_example", "negative_evidence", "evidence_against",
+                            "not_consistent"})
+EXCLUDING_WORDS = frozenset({"alternative", "excluded", "exclude", "exclusion", "eliminated", "eliminate",
+                             "elimination", "ruled", "ruling"})
+EXCLUDING_PAIRS = frozenset({"rule_out"})
+"""A kind that says something was ruled out (``ruled_out``, ``alternative_refuted``, ``excluded``,
+``rules_out_alternative``) does not say what: it counts against the root cause only when its
+text names the root cause (one of its identifiers, or two of its words)."""
+METRIC_COUNTER = "counter"
+"""``counter`` alone is a metric type on a metrics collector; on any other collector it is counter-evidence."""
+
+
+def refuting_kind(ev: Evidence) -> bool:
+    """Whether an item's kind says it refutes (any spelling: ``Counter_Evidence``, ``rules-out`` …)."""
+    kind = kind_of(ev.item.kind)
+    if kind == METRIC_COUNTER:
+        return ev.group != "metrics"
+    if kind in REFUTING_KINDS or excluding_kind(ev):
+        return True
+    words = kind.split("_")
+    return any(w.startswith(REFUTING_STEMS) for w in words) or any(
+        f"{a}_{b}" in REFUTING_PAIRS for a, b in zip(words, words[1:], strict=False)
+    )
+
+
+def excluding_kind(ev: Evidence) -> bool:
+    """Whether an item's kind says something was ruled out, without saying it was the root cause."""
+    words = kind_of(ev.item.kind).split("_")
+    return bool(EXCLUDING_WORDS.intersection(words)) or any(
+        f"{a}_{b}" in EXCLUDING_PAIRS for a, b in zip(words, words[1:], strict=False)
+    )
+
+
+@dataclass(frozen=True)
+class _RootTerms:
+    """The root cause's identifiers and content words (without the alert's words)."""
+
+    idents: frozenset[str]
+    words: frozenset[str]
+    exclude: frozenset[str]
+
+    @classmethod
+    def of(cls, draft: Draft) -> _RootTerms:
+        claims = [c.text for c in draft.agent_claims if c.kind == "root_cause"]
+        exclude = statements.alert_words(draft)
+        idents, words = statements.terms("\n".join([*root_texts(draft)[1], *claims]), exclude)
+        return cls(idents, words, exclude)
+
+    def named_by(self, ev: Evidence) -> bool:
+        """Does the item's title or text name the root cause (one identifier, or two content words)?"""
+        idents, words = statements.terms(f"{ev.item.title}\n{ev.item.text}", self.exclude)
+        return bool(idents & self.idents) or len(words & self.words) >= statements.SHARED_WORDS
+
+
+LINK_ORDER = ("citation", "agent", "traceability", "quote")
+CITATION_PREFIXES = ("msg:", "code:", "rca:")
+PROBLEMS = {
+    "value_differs": "the value differs from the cited one",
+    "quote_missing": "the quote is not in the value",
+    "wrong_line": "the quote is not on the cited line",
+    "nothing_to_match": "no exact_value or exact_quote to match",
+}
+
+
+@dataclass
+class Links:
+    found: dict[str, set[str]] = field(default_factory=dict)  # evidence id → methods
+    refuting: set[str] = field(default_factory=set)
+    notes: list[str] = field(default_factory=list)
+    untraced: list[str] = field(default_factory=list)
+
+    def add(self, ev: Evidence, how: str, *, refutes: bool = False) -> None:
+        self.found.setdefault(ev.id, set()).add(how)
+        if refutes:
+            self.refuting.add(ev.id)
+
+
+@dataclass
+class Ledger:
+    claims: list[LedgerClaim]
+    root: LedgerClaim | None
+    cited: list[LedgerClaim]
+    """Claims that are the agent's own evidence (traceability items, capture claims)."""
+    unknown_ids: list[str] = field(default_factory=list)
+    """Evidence ids claims cite that no artifact of the run carries."""
+
+
+def _basename(path: str | None) -> str | None:
+    """The file's name without ``.json`` (the parser accepts step files named either way)."""
+    return posixpath.basename(path.replace("\\", "/")).removesuffix(".json") if path else None
+
+
+def _same_origin(ev: Evidence, item: TraceItem) -> bool:
+    mine, theirs = _basename(ev.item.source_file), _basename(item.source_file)
+    if mine and theirs:
+        return mine == theirs
+    src = (item.source or "").lower()
+    return bool(src) and src in (ev.item.source.lower(), ev.origin.lower())
+
+
+def _trace_in(ev: Evidence, steps: list, item: TraceItem) -> jsonpath.Trace | None:
+    """The item's trace checked inside this artifact (None when the path is not under it)."""
+    mine = jsonpath.try_parse(ev.item.json_path) if ev.item.json_path else []
+    if mine is None or steps[: len(mine)] != mine:
+        return None
+    return jsonpath.check(ev.value, steps[len(mine):], item.exact_value, item.exact_quote, item.line_number)
+
+
+def trace(item: TraceItem, evidence: list[Evidence]) -> tuple[Evidence | None, str]:
+    """The item this traceability entry points at, or None and why not."""
+    where = item.source_file or item.source or "an unnamed source"
+    if not item.source_file or not item.json_path:
+        return None, f"a traceability item needs source_file and json_path ({where})"
+    candidates = [ev for ev in evidence if ev.live and _same_origin(ev, item)]
+    if not candidates:
+        return None, f"no artifact from {where} in this run"
+    steps = jsonpath.try_parse(item.json_path)
+    if steps is None:
+        return None, f"json_path {item.json_path!r} is not a valid path"
+    found = None
+    for ev in candidates:
+        result = _trace_in(ev, steps, item)
+        if result is not None and result.ok:
+            return ev, ""
+        if result is not None and result.problem != "unresolved":
+            found = result
+    if found is not None:
+        problem = found.problem or "unresolved"
+        return None, f"{PROBLEMS.get(problem, problem)} at {item.json_path} in {where}"
+    return None, f"json_path {item.json_path} does not resolve in {where}"
+
+
+def _quoted(item: TraceItem, evidence: list[Evidence]) -> tuple[Evidence | None, str]:
+    """A report Evidence line: supported when a live artifact holds its quoted text."""
+    if not item.exact_quote or not jsonpath.says_something(item.exact_quote):
+        return None, "a report evidence line without a quote (of three letters or digits at least) or a trace"
+    for ev in evidence:
+        if ev.live and item.exact_quote in ev.haystack():
+            return ev, ""
+    return None, f"no artifact of this run contains {item.exact_quote[:80]!r}"
+
+
+def _is_report_line(item: TraceItem) -> bool:
+    """A line of a skill report's Evidence section (checked by its quote, never traced)."""
+    return (item.source or "") == "report" and not item.json_path and not item.source_file
+
+
+def root_texts(draft: Draft) -> tuple[str, list[str]]:
+    """The main root-cause claim and the passages that state it (not the rest of the report)."""
+    p, diag = draft.parsed, draft.diagnosis
+    summary = diag.root_cause.summary if diag and diag.root_cause and diag.root_cause.summary else ""
+    cause = p.chat.sections.cause if p.chat and p.chat.sections.cause else ""
+    tldr = p.chat.sections.tldr if p.chat and p.chat.sections.tldr else ""
+    summary_section = report.section(p.report_markdown, "summary", "root cause", "cause")
+    reason = draft.reason_cause() or ""
+    main = reason or summary or cause or summary_section.split("\n\n")[0].strip() or tldr  # an early exit's stated cause
+    return main, [t for t in (summary, cause, tldr, summary_section, reason) if t]
+
+
+@dataclass
+class _Index:
+    """The run's evidence looked up by harness id, citation ref and the agent's own id."""
+
+    evidence: list[Evidence]
+    by_id: dict[str, Evidence]
+    by_ref: dict[str, Evidence]
+    by_agent: dict[str, Evidence]
+    missing_refs: frozenset[str] = frozenset()
+    """Citations of registry entries that do not exist (unknown message id, project …)."""
+    unknown: list[str] = field(default_factory=list)
+
+    @classmethod
+    def of(cls, draft: Draft) -> _Index:
+        evidence = draft.evidence
+        return cls(
+            evidence=evidence,
+            by_id={ev.id: ev for ev in evidence},
+            by_ref={ev.citation: ev for ev in evidence if ev.citation},
+            by_agent={ev.item.agent_id: ev for ev in evidence if ev.item.agent_id},
+            missing_refs=frozenset(
+                c.target for c in draft.parsed.citations if not c.resolved and c.reason in UNKNOWN_TARGET
+            ),
+        )
+
+    def find(self, ref: str) -> Evidence | None:
+        """The item an id names: the agent's own id first, then the harness id, then a citation."""
+        return self.by_agent.get(ref) or self.by_id.get(ref) or self.by_ref.get(ref)
+
+    def _unresolved(self, links: Links, ref: str) -> None:
+        if ref in self.missing_refs:
+            links.notes.append(f"cites {ref}, which does not exist in the registry")
+            links.untraced.append(ref)
+        else:
+            links.notes.append(f"cites {ref}, which the registry does not resolve")
+
+    def link_ids(self, links: Links, ids: list[str], *, refutes: bool = False) -> None:
+        """A claim's ``evidence_ids`` (the agent's ids, harness ids or citation refs)."""
+        for eid in ids:
+            ev = self.find(eid)
+            if ev is not None:
+                links.add(ev, "agent", refutes=refutes)
+            elif eid.startswith(CITATION_PREFIXES):
+                self._unresolved(links, eid)
+            else:
+                links.notes.append(f"evidence id {eid} is not among this run's artifacts")
+                links.untraced.append(eid)
+                self.unknown.append(eid)
+
+    def link_text(self, links: Links, texts: list[str]) -> None:
+        for text in texts:
+            for ref in report.citation_refs(text):
+                if ref in self.by_ref:
+                    links.add(self.by_ref[ref], "citation")
+                else:
+                    self._unresolved(links, ref)
+            for quoted in report.quotes(text):
+                for ev in self.evidence:
+                    if ev.citation is None and quoted in ev.haystack():
+                        links.add(ev, "quote")
+
+
+def _claim(cid: str, kind: str, text: str, links: Links, by_id: dict[str, Evidence], origin: str) -> LedgerClaim:
+    supports, refutes, historical = [], [], []
+    for eid in sorted(links.found):
+        ev = by_id[eid]
+        if not ev.live:
+            historical.append(eid)
+        elif eid in links.refuting or refuting_kind(ev):
+            refutes.append(eid)
+        else:
+            supports.append(eid)
+    how = {m for methods in links.found.values() for m in methods}  # an untied refutation adds no method
+    status = "supported" if supports else ("refuted" if refutes else "unlinked")
+    note = None
+    if status == "unlinked" or links.untraced:
+        note = "; ".join(links.notes) or ("only historical evidence (context only)" if historical else "no evidence links")
+    return LedgerClaim(
+        id=cid,
+        kind=kind,
+        text=text,
+        supports=supports,
+        refutes=refutes,
+        historical=historical,
+        linked_by=[m for m in LINK_ORDER if m in how],
+        status=status,
+        origin=origin,
+        note=note,
+        untraced=list(links.untraced),
+    )
+
+
+@dataclass
+class _Traced:
+    """Each traceability item checked once: what it reached, or why not."""
+
+    hits: dict[int, tuple[Evidence | None, str, str]]  # index → (hit, why, how)
+
+    @classmethod
+    def of(cls, draft: Draft, evidence: list[Evidence]) -> _Traced:
+        hits = {}
+        for i, item in enumerate(draft.traces):
+            if _is_report_line(item):
+                hit, why = _quoted(item, evidence)
+                hits[i] = (hit, why, "quote")
+            else:
+                hit, why = trace(item, evidence)
+                hits[i] = (hit, why, "traceability")
+        return cls(hits)
+
+
+def _root_links(draft: Draft, index: _Index, traced: _Traced) -> Links:
+    """Evidence the agent tied to the root cause; every tie must hold."""
+    links = Links()
+    tied = False
+    for i, item in enumerate(draft.traces):
+        if not item.is_root_cause:
+            continue
+        tied = True
+        hit, why, how = traced.hits[i]
+        if i in draft.dropped_traces:
+            links.untraced.append(f"diagnosis.evidence[{i}] (dropped: {draft.dropped_traces[i]})")
+        elif hit is None:
+            links.untraced.append(f"diagnosis.evidence[{i}]: {why}")
+            links.notes.append(f"diagnosis.evidence[{i}]: {why}")
+        else:
+            links.add(hit, how)
+    root_claims = [(i, c) for i, c in enumerate(draft.agent_claims) if c.kind == "root_cause"]
+    for i, claim in root_claims:
+        if i in draft.dropped_agent_claims:
+            links.untraced.append(f"diagnosis.claims[{i}] (dropped: {draft.dropped_agent_claims[i]})")
+            continue
+        tied = tied or bool(claim.evidence_ids)
+        index.link_ids(links, claim.evidence_ids)
+        index.link_ids(links, claim.refuting_evidence_ids, refutes=True)
+    if not tied:
+        index.link_text(links, root_texts(draft)[1])
+        _signatures_of_the_family(draft, index, links)
+        return links
+    _signatures_of_the_family(draft, index, links)
+    _unrelated_ties(draft, index, links, [c.text for _, c in root_claims])
+    summary = draft.diagnosis.root_cause.summary if draft.diagnosis and draft.diagnosis.root_cause else None
+    for i, claim in root_claims:  # a second root cause that ties nothing is a cause stated without evidence
+        if not claim.evidence_ids and claim.text != summary and i not in draft.dropped_agent_claims:
+            links.untraced.append(f"diagnosis.claims[{i}] states a root cause and ties no evidence to it")
+    claims = [c.text for _, c in root_claims if c.evidence_ids]
+    claims += [draft.traces[i].message or "" for i in range(len(draft.traces)) if draft.traces[i].is_root_cause]
+    if draft.parsed.source_kind != "capture" and summary:
+        claims.append(summary)
+    evidence = [index.by_id[e].haystack() for e in links.found]
+    for where, text in statements.other_causes(draft, claims, evidence):
+        links.untraced.append(f"{where} states a cause that the evidence tied to the root cause does not show: {text[:100]!r}")
+    return links
+
+
+SIGNATURE_KINDS = kinds("signature", "confirmed_signature")
+_SEP = re.compile(r"[\s_\-]+")
+
+
+def _unrelated_ties(draft: Draft, index: _Index, links: Links, claims: list[str]) -> None:
+    """Support is specific: an item tied by id that shares nothing with the root-cause claim supports nothing."""
+    summary = draft.diagnosis.root_cause.summary if draft.diagnosis and draft.diagnosis.root_cause else ""
+    claim = "\n".join([*claims, summary or ""])
+    for eid in list(links.found):
+        ev = index.by_id[eid]
+        if ev.citation is None and links.found[eid] == {"agent"} and not statements.relates(ev.haystack(), claim):
+            del links.found[eid]
+            links.notes.append(f"{eid} is tied to the root cause but says nothing of it")
+
+
+NEGATED = re.compile(r"\b(?:no|not|never|without|unmatched|did ?n[o']t|does ?n[o']t|failed to)\b[^.;,]{0,40}$", re.I)
+
+
+def _signatures_of_the_family(draft: Draft, index: _Index, links: Links) -> None:
+    """A signature the matcher confirmed supports a root cause only when it is the signature of the
+    family the output names (an item of another collector merely labelled a signature is an observation)."""
+    family = named_family(draft)
+    for eid in list(links.found):
+        ev = index.by_id[eid]
+        if kind_of(ev.item.kind) not in SIGNATURE_KINDS or ev.group != SIGNATURE_GROUP:
+            continue
+        said = _SEP.sub("_", f"{ev.item.title} {ev.item.text}".lower())
+        at = said.find(_SEP.sub("_", family.lower())) if family and family != STATED_CAUSE else -1
+        if at >= 0 and not NEGATED.search(said[:at].replace("_", " ")):
+            continue
+        if family == STATED_CAUSE and statements.relates(ev.haystack(), root_texts(draft)[0]):
+            continue
+        del links.found[eid]
+        links.notes.append(f"{eid} is a signature of another family than {family or 'the cause stated'}")
+
+
+def _alternative_refutations(draft: Draft, index: _Index) -> set[str]:
+    """Items the output lists as refuting an alternative diagnosis (by id, or by a quote they hold)."""
+    out: set[str] = set()
+    for alt in draft.diagnosis.alternative_diagnoses if draft.diagnosis else []:
+        for ref in alt.contradicting_evidence:
+            ev = index.find(ref)
+            if ev is not None:
+                out.add(ev.id)
+            elif len(ref.strip()) >= MIN_ALTERNATIVE_QUOTE:
+                out |= {e.id for e in index.evidence if ref in e.haystack()}
+    return out
+
+
+MIN_ALTERNATIVE_QUOTE = 8
+"""A description of an alternative's refuting evidence exempts the items holding it only when it says this much."""
+
+
+def _untied_refutations(draft: Draft, index: _Index, links: Links) -> None:
+    """Live refuting items the output did not tie to the root cause still count against it:
+    those of a refuting kind and those any claim lists as refuting, unless the output lists
+    them as refuting an alternative diagnosis. An item whose kind says only that something was
+    ruled out counts when its text names the root cause."""
+    claimed: set[str] = set()
+    for claim in draft.agent_claims:
+        for eid in claim.refuting_evidence_ids:
+            if (ev := index.find(eid)) is not None:
+                claimed.add(ev.id)
+    exempt = _alternative_refutations(draft, index)
+    root: _RootTerms | None = None
+
+    def against_root(ev: Evidence) -> bool:
+        nonlocal root
+        if not excluding_kind(ev):
+            return refuting_kind(ev)
+        root = root or _RootTerms.of(draft)
+        return root.named_by(ev)
+
+    for ev in index.evidence:
+        if ev.live and ev.id not in links.found and ev.id not in exempt and (ev.id in claimed or against_root(ev)):
+            links.found[ev.id] = set()
+            links.refuting.add(ev.id)
+            links.notes.append(f"{ev.id} refutes the root cause ({ev.item.kind or 'a claim lists it as refuting'})")
+
+
+def _observations(draft: Draft, traced: _Traced) -> list[tuple[str, Links, str, int]]:
+    """Each traceability item as a cited observation."""
+    out = []
+    for i, item in enumerate(draft.traces):
+        links = Links()
+        hit, why, how = traced.hits[i]
+        if hit and i not in draft.dropped_traces:
+            links.add(hit, how)
+        elif not hit:
+            links.notes.append(why)
+        text = item.message or item.exact_quote or str(item.exact_value or item.json_path or "")
+        out.append((f"diagnosis.evidence[{i}]", links, text, i))
+    return out
+
+
+def build(draft: Draft) -> Ledger:
+    index = _Index.of(draft)
+    diag = draft.diagnosis
+    traced = _Traced.of(draft, draft.evidence)
+    main = root_texts(draft)[0]
+    root_links = _root_links(draft, index, traced)
+    _untied_refutations(draft, index, root_links)
+    observations = _observations(draft, traced)
+
+    factors = list(diag.contributing_factors) if diag else []
+    factor_links = [Links() for _ in factors]
+    recs = [r for r in draft.recommendations if r.action not in GUARD_TEXTS]
+    rec_links = [Links() for _ in recs]
+    extra: list[tuple[str, Links, str, int]] = []
+    for i, claim in enumerate(draft.agent_claims):
+        rec_at = next((k for k, r in enumerate(recs) if r.action == claim.text), None)
+        if claim.kind == "root_cause":
+            main = main or claim.text
+        elif claim.kind == "contributing_factor" and claim.text in factors:
+            index.link_ids(factor_links[factors.index(claim.text)], claim.evidence_ids)
+        elif claim.kind == "recommendation" and rec_at is not None:
+            index.link_ids(rec_links[rec_at], claim.evidence_ids)
+        else:
+            links = Links()
+            index.link_ids(links, claim.evidence_ids)
+            index.link_ids(links, claim.refuting_evidence_ids, refutes=True)
+            index.link_text(links, [claim.text])
+            extra.append((f"diagnosis.claims[{i}]", links, claim.text, i))
+
+    claims: list[LedgerClaim] = []
+    cited: list[LedgerClaim] = []
+
+    def add(kind: str, text: str, links: Links, origin: str) -> LedgerClaim:
+        claim = _claim(f"C{len(claims) + 1:02d}", kind, text, links, index.by_id, origin)
+        claims.append(claim)
+        return claim
+
+    main = main or (draft.parsed.title or "")
+    root = add("root_cause", main, root_links, "root_cause") if main else None
+    if root is not None and draft.root_marked:
+        root.note = "marked unverified by the harness" + (f"; {root.note}" if root.note else "")
+    for i, text in enumerate(factors):
+        index.link_text(factor_links[i], [text])
+        add("contributing_factor", text, factor_links[i], f"contributing_factors[{i}]")
+    for i, rec in enumerate(recs):
+        index.link_text(rec_links[i], [rec.action])
+        if rec.file:
+            for ev in index.evidence:
+                if ev.citation is None and rec.file in ev.haystack() + (ev.item.source_file or ""):
+                    rec_links[i].add(ev, "quote")
+        add("recommendation", rec.action, rec_links[i], f"recommendations[{i}]")
+    for origin, links, text, i in observations:
+        entry = add("observation", text, links, origin)
+        if i in draft.dropped_traces:
+            entry.status, entry.note = "dropped", draft.dropped_traces[i]
+        if not _is_report_line(draft.traces[i]):
+            cited.append(entry)
+    for origin, links, text, i in extra:
+        kind = draft.agent_claims[i].kind
+        entry = add("observation" if kind == "other" else kind, text, links, origin)
+        if i in draft.dropped_agent_claims:
+            entry.status, entry.note = "dropped", draft.dropped_agent_claims[i]
+        if draft.agent_claims[i].evidence_ids:
+            cited.append(entry)
+    return Ledger(claims=claims, root=root, cited=cited, unknown_ids=index.unknown)
