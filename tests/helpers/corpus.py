@@ -24,7 +24,10 @@ from typing import Any
 import yaml
 
 from rcaloop.contracts import HarnessVerdict, IngestedRecord, ParsedRCA, analysis_hash
-from rcaloop.judge import core as harness
+try:
+    from rcaloop.judge import core as harness
+except ImportError:  # a checkout from before the judge was its own package
+    from rcaloop.harness import core as harness  # type: ignore[no-redef]
 from rcaloop.parser import core as parser
 from rcaloop.parser.registry import Registry
 from rcaloop.parser.registry_file import load_registry

@@ -141,6 +141,10 @@ class ParsedRCA(Contract):
     outcome_reason: str | None = None
     title: str | None = None
     report_markdown: str = ""
+    report_source: Literal["agent", "rendered"] = Field(
+        default="agent", description="agent: the report as the agent wrote it; rendered: written by the parser from "
+        "the structured fields (step files, a capture without its own report)"
+    )
     chat: Chat | None = None
     chat_rendered: str = ""
     fields: Fields = Field(default_factory=Fields)

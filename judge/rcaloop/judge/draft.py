@@ -2,14 +2,15 @@
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass, field
 
 from rcaloop.contracts import ParsedRCA, Recommendation, TraceItem
 from rcaloop.contracts.parsed import Claim, Diagnosis
-from rcaloop.judge import steps as actions, evidence, phrasing, report
+from rcaloop.judge import evidence
+from rcaloop.judge import steps as actions
+from rcaloop.judge.reading import causes, places
+from rcaloop.judge.reading.places import Role
 from rcaloop.judge.steps import Action
-from rcaloop.judge.actions import classify
 
 CONFIDENCES = ("low", "medium", "high")
 EARLY_EXITS = ("not_applicable", "insufficient_context")
@@ -27,11 +28,6 @@ def stated_confidence(parsed: ParsedRCA) -> str | None:
 NO_FAMILY = frozenset({"", "unknown", "undetermined", "unresolved", "novel", "none", "n/a"})
 
 
-UNDETERMINED = re.compile(
-    r"^\W*(?:unknown|undetermined|unclear|not (?:yet )?(?:determined|known|clear)|no (?:root )?cause|"
-    r"cannot (?:yet )?(?:determine|tell)|inconclusive|unresolved)\b",
-    re.I,
-)
 STATED_CAUSE = "the cause it states"
 
 
@@ -45,72 +41,9 @@ def named_family(draft: Draft) -> str | None:
         if value and value.strip().lower() not in NO_FAMILY:
             return value.strip()
     summary = diag.root_cause.summary if diag.root_cause else None
-    if draft.parsed.source_kind == "skill_text" and summary and not undetermined(summary):
+    if draft.parsed.source_kind == "skill_text" and summary and not causes.undetermined(summary):
         return STATED_CAUSE
     return None
-
-
-def _is_step(text: str) -> bool:
-    """A line that proposes doing something (a change or a check), not a statement of fact."""
-    step = classify(text)
-    return bool(step.verb or step.read_only_before)
-
-
-HEDGE = re.compile(r"\b(?:but|however|though|although|likely|probably|possibly|suspect\w*|perhaps|seems?|appears?)\b|[:;]", re.I)
-
-
-def undetermined(cause: str) -> bool:
-    """The whole statement says the cause is not known ("unknown for certain, but the image …" names one)."""
-    return bool(UNDETERMINED.search(cause)) and not HEDGE.search(cause)
-
-
-_LEAD = re.compile(r"^\W*(?:(?:so|and|but|then|just|however|therefore|also)\b[\s,]*)+", re.I)
-_MISSING = re.compile(
-    r"\b(?:no|not|missing|insufficient|unknown|undetermined|unclear|unavailable|inconclusive|without|lacking|"
-    r"cannot|can't|unable|n/a|not applicable|out of scope|staging|not ours)\b",
-    re.I,
-)
-_CONNECTIVE = re.compile(
-    r":\s|\b(?:caused by|due to|because of|owing to|triggered by|driven by|resulting from|cause[sd]?\s*:)", re.I
-)
-_AFTER = re.compile(r"\s(?:after|following|from|since|by|via)\s", re.I)
-_WHEN = re.compile(
-    r"\b(?:utc|gmt|midnight|noon|morning|afternoon|evening|night|today|yesterday|hours?|minutes?|days?|weeks?|"
-    r"monday|tuesday|wednesday|thursday|friday|saturday|sunday|start|started|began|onset|onwards?|alert|fired|firing|incident)\b",
-    re.I,
-)
-
-
-def _names_cause(title: str, part: str) -> bool:
-    """A title that attributes the symptom (``<symptom>: <cause>``, ``caused by``, ``due to``, or
-    ``after`` / ``from`` something that is no time) names a cause unless what it attributes it to
-    is what is missing or unknown."""
-    if _MISSING.search(part) or phrasing.UNKNOWN.search(part):
-        return False
-    if _CONNECTIVE.search(title):
-        return True
-    return bool(_AFTER.search(title)) and bool(re.search(r"[A-Za-z]{4,}", _WHEN.sub("", part)))
-
-
-_PROPOSAL = re.compile(r"\b(?:should|must|need(?:s)? to|have to|recommend\w*|suggest\w*|please|consider)\b|`", re.I)
-
-
-def _proposes(clause: str) -> bool:
-    """A clause that proposes a step (it opens with the verb or a command, or says one should): judged
-    as an action, not as a cause. A clause that merely names a verb ("the reindex job locked …") is a statement."""
-    text = _LEAD.sub("", clause)
-    step = classify(text)
-    if not step.verb:
-        return False
-    first = text.split(None, 1)[0].lower() if text.split() else ""
-    if first.endswith(("ing", "ed")) and not _PROPOSAL.search(text):  # "causing the latency": a participle, no imperative
-        return False
-    return "command" in step.why or first == step.verb.split()[0].lower() or bool(_PROPOSAL.search(text))
-
-
-def _states_cause(text: str) -> bool:
-    """A clause of the text asserts a cause, and is not a step to take."""
-    return any(not _proposes(c) for c in phrasing.cause_clauses(text))
 
 
 @dataclass
@@ -166,7 +99,8 @@ class Draft:
         diag = self.diagnosis
         ranked = [c for c in (diag.candidates if diag else []) if c.strip().lower() not in NO_FAMILY]
         named = named_family(self) is not None or bool(ranked) or bool(diag and diag.claims) or bool(self.reason_cause())
-        proposed = any(_is_step(a.text) for seq in self.sequences for a in seq if not a.prohibition)
+        proposed = any(a.reading.verb or a.reading.checked for seq in self.sequences for a in seq
+                       if not a.prohibition)
         return named or proposed or self.confidence in ("medium", "high")
 
     def reason_cause(self) -> str | None:
@@ -178,14 +112,12 @@ class Draft:
             return None
         p, diag = self.parsed, self.diagnosis
         summary = diag.root_cause.summary if diag and diag.root_cause and diag.root_cause.summary else ""
-        section = report.section(p.report_markdown, "summary", "root cause", "cause").split("\n\n")[0].strip()
+        section = places.section_of(p.report_markdown, Role.SUMMARY, Role.CAUSE).split("\n\n")[0].strip()
         for text in (p.outcome_reason or "", summary, section):
-            if _states_cause(text):
+            if causes.asserts_cause(text):
                 return text
-        if p.title and p.title not in (p.alert_text or ""):  # a title that is the alert's states nothing of its own
-            for part in phrasing.title_parts(p.title)[1]:
-                if _states_cause(part) or _names_cause(p.title, part):
-                    return p.title
+        if p.title and p.title not in (p.alert_text or "") and causes.title_states_cause(p.title):
+            return p.title  # a title that is the alert's states nothing of its own
         return None
 
     def repaired_diagnosis(self) -> Diagnosis | None:

@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+from rcaloop.judge.reading import places
+from rcaloop.judge.reading.places import Role
+
 from dataclasses import dataclass
 
 from rcaloop.contracts.verdict import LedgerClaim
-from rcaloop.judge import steps as actions, alert, ledger, report
+from rcaloop.judge import steps as actions, alert, ledger
 from rcaloop.judge.steps import Violation
 from rcaloop.judge.draft import Draft, named_family
 from rcaloop.judge.evidence import SIGNATURE_GROUP, UNCOUNTED_GROUPS, Evidence, kind_of, kinds
@@ -92,6 +95,6 @@ def summary_present(draft: Draft) -> bool:
     p, diag = draft.parsed, draft.diagnosis
     return bool(
         (p.chat and p.chat.sections.tldr)
-        or report.section(p.report_markdown, "summary", "tl;dr")
+        or places.section_of(p.report_markdown, Role.SUMMARY)
         or (diag and diag.root_cause and diag.root_cause.summary)
     )

@@ -8,7 +8,6 @@ from dataclasses import dataclass
 from rcaloop.contracts.verdict import GateResult
 from rcaloop.judge.draft import STATED_CAUSE
 from rcaloop.judge.facts import Facts, ids
-from rcaloop.judge.actions import classify
 
 
 @dataclass(frozen=True)
@@ -53,7 +52,7 @@ def _root_traced(f: Facts) -> tuple[bool, str]:
 
 def _guarded(f: Facts) -> tuple[bool, str]:
     if not f.violations:
-        mutating = sum(1 for a in f.actions if not a.prohibition and not a.added and classify(a.text).verb)
+        mutating = sum(1 for a in f.actions if not a.prohibition and not a.added and a.reading.verb)
         return True, f"{mutating} mutating action(s), each after a read-only check with impact/rollback and approval"
     v = f.violations[0]
     more = f" (+{len(f.violations) - 1} more)" if len(f.violations) > 1 else ""

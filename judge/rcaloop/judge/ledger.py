@@ -25,6 +25,9 @@ Historical items are recorded under ``historical`` and never make a claim suppor
 
 from __future__ import annotations
 
+from rcaloop.judge.reading import places
+from rcaloop.judge.reading.places import Role
+
 import posixpath
 import re
 from dataclasses import dataclass, field
@@ -32,7 +35,8 @@ from dataclasses import dataclass, field
 from rcaloop.contracts import TraceItem
 from rcaloop.contracts.parsed import UNKNOWN_TARGET
 from rcaloop.contracts.verdict import LedgerClaim
-from rcaloop.judge import report, statements
+from rcaloop.judge import report
+from rcaloop.judge.reading import causes
 from rcaloop.judge.steps import GUARD_TEXTS
 from rcaloop.judge.draft import STATED_CAUSE, Draft, named_family
 from rcaloop.judge.evidence import SIGNATURE_GROUP, Evidence, kind_of, kinds
@@ -86,14 +90,99 @@ class _RootTerms:
     @classmethod
     def of(cls, draft: Draft) -> _RootTerms:
         claims = [c.text for c in draft.agent_claims if c.kind == "root_cause"]
-        exclude = statements.alert_words(draft)
-        idents, words = statements.terms("\n".join([*root_texts(draft)[1], *claims]), exclude)
+        exclude = alert_terms(draft)
+        idents, words = causes.terms("\n".join([*root_texts(draft)[1], *claims]), exclude)
         return cls(idents, words, exclude)
 
     def named_by(self, ev: Evidence) -> bool:
         """Does the item's title or text name the root cause (one identifier, or two content words)?"""
-        idents, words = statements.terms(f"{ev.item.title}\n{ev.item.text}", self.exclude)
-        return bool(idents & self.idents) or len(words & self.words) >= statements.SHARED_WORDS
+        idents, words = causes.terms(f"{ev.item.title}\n{ev.item.text}", self.exclude)
+        return bool(idents & self.idents) or len(words & self.words) >= causes.SHARED
+
+
+
+
+def alert_terms(draft: Draft) -> frozenset[str]:
+    """The terms of the alert, the chat's subjects and the title's symptom part, with their parts
+    (``HighErrorRate`` → high, error, rate): the symptom every account of the failure repeats."""
+    p = draft.parsed
+    subjects = " ".join(p.chat.subjects) if p.chat else ""
+    symptom = causes.title_parts(p.title)[0] if p.title and p.source_kind != "step_files" else ""
+    return causes.parts("\n".join([p.alert_text or "", subjects, symptom]))
+
+
+def _title_cause(draft: Draft, title: str | None) -> str:
+    """A title's cause part; when the part after the connective is the symptom (it names the alert) and
+    the part before it does not, the part before is the cause (``Postgres disk full: checkout-api 503s``)."""
+    if not title:
+        return ""
+    symptom, cause = causes.title_parts(title)
+    alert = causes.parts(draft.parsed.alert_text or "")
+    if cause and (not causes.culprits(cause, alert) or (
+            alert and causes.parts(cause) & alert and not causes.parts(symptom) & alert)):
+        return symptom  # the part after the connective only names the symptom: the part before is the cause
+    if cause and symptom and causes.only_symptom(cause) and not causes.only_symptom(symptom):
+        return symptom  # "Postgres disk full — checkout-api 5xx spike": the symptom comes second
+    return cause
+
+
+def stated_causes(draft: Draft) -> list[tuple[str, str, bool]]:
+    """Where the output states its root cause apart from the claim its evidence is tied to: a capture's
+    posted summary, the report's Summary a reviewer reads, the title's cause part and the chat's TL;DR
+    (a skill report's Cause and a step file's summary are themselves the claim)."""
+    p, diag = draft.parsed, draft.diagnosis
+    out: list[tuple[str, str, bool]] = []  # (where, text, whether it still holds the symptom)
+    if p.source_kind == "capture" and diag and diag.root_cause and diag.root_cause.summary:
+        out.append(("the summary", diag.root_cause.summary, True))
+    section = places.section_of(p.report_markdown, Role.SUMMARY, Role.CAUSE).split("\n\n")[0].strip()
+    if section and p.report_source == "agent" and all(section != text for _, text, _ in out):
+        out.append(("the report's Summary", section, True))
+    for where, title in (("the title", p.title if p.source_kind != "step_files" else None),
+                         ("the chat's title", p.chat.title if p.chat and p.chat.title != p.title else None)):
+        cause = _title_cause(draft, title)
+        if cause:
+            out.append((where, cause, False))
+    if p.chat and p.chat.sections.tldr:
+        out.append(("the chat's TL;DR", p.chat.sections.tldr, True))
+    return out
+
+
+GROUND_ROLES = (Role.EVIDENCE, Role.CAUSE, Role.FACTOR, Role.TIMELINE)
+"""Report sections whose text grounds a stated cause: the agent's own account of its evidence."""
+
+
+def other_causes(draft: Draft, claims: list[str], evidence: list[str]) -> list[tuple[str, str]]:
+    """The stated causes that share nothing specific with what the output asserts as its grounds: the
+    tied claims and their evidence, and a skill report's own account of its evidence (its evidence,
+    cause, factor and timeline sections); what they set aside grounds nothing."""
+    p = draft.parsed
+    texts = [*claims, *evidence, *(t.message or "" for t in draft.traces if t.is_root_cause)]
+    if p.report_source == "agent" and p.source_kind == "skill_text":
+        texts += [places.section_of(p.report_markdown, role) for role in GROUND_ROLES]
+    grounds = causes.ground_terms(texts)
+    claim = causes.ground_terms(claims)
+    alternatives = [a.summary or "" for a in (draft.diagnosis.alternative_diagnoses if draft.diagnosis else [])]
+    ruled_out = frozenset().union(*(causes.parts(a) for a in alternatives)) if alternatives else frozenset()
+    exclude = alert_terms(draft)
+    named = causes.parts("\n".join([*claims, *evidence]))
+    claim_idents, _ = causes.terms("\n".join(claims))
+    grounded = frozenset(i for i in claim_idents if i in causes.parts("\n".join(evidence)))
+    out, held = [], set(grounds)
+    stated = stated_causes(draft)
+    for where, text, symptom in [s for s in stated if s[2]] + [s for s in stated if not s[2]]:
+        if grounded & causes.parts(causes.asserted(text)[1]):
+            out.append((where, text))  # it sets aside the cause the claim and its evidence show
+            continue
+        if where == "the summary" and text not in claims and not causes.summary_names(
+                text, named, grounded, exclude, causes.terms("\n".join(evidence), exclude)[1], claim):
+            out.append((where, text))  # a capture's summary must name the cause its structured claim grounds
+            continue
+        if causes.agrees(text, frozenset(held), exclude if symptom else frozenset(), claim, ruled_out):
+            if symptom:  # a summary that agrees grounds the headlines too (they are its short form)
+                held |= causes.ground_terms([text])
+        else:
+            out.append((where, text))
+    return out
 
 
 LINK_ORDER = ("citation", "agent", "traceability", "quote")
@@ -195,7 +284,7 @@ def root_texts(draft: Draft) -> tuple[str, list[str]]:
     summary = diag.root_cause.summary if diag and diag.root_cause and diag.root_cause.summary else ""
     cause = p.chat.sections.cause if p.chat and p.chat.sections.cause else ""
     tldr = p.chat.sections.tldr if p.chat and p.chat.sections.tldr else ""
-    summary_section = report.section(p.report_markdown, "summary", "root cause", "cause")
+    summary_section = places.section_of(p.report_markdown, Role.SUMMARY, Role.CAUSE)
     reason = draft.reason_cause() or ""
     main = reason or summary or cause or summary_section.split("\n\n")[0].strip() or tldr  # an early exit's stated cause
     return main, [t for t in (summary, cause, tldr, summary_section, reason) if t]
@@ -271,6 +360,9 @@ def _claim(cid: str, kind: str, text: str, links: Links, by_id: dict[str, Eviden
             historical.append(eid)
         elif eid in links.refuting or refuting_kind(ev):
             refutes.append(eid)
+        elif _says_opposite(text, ev):
+            refutes.append(eid)
+            links.untraced.append(f"{eid} says the opposite of the claim ({_shown(ev)!r})")
         else:
             supports.append(eid)
     how = {m for methods in links.found.values() for m in methods}  # an untied refutation adds no method
@@ -291,6 +383,20 @@ def _claim(cid: str, kind: str, text: str, links: Links, by_id: dict[str, Eviden
         note=note,
         untraced=list(links.untraced),
     )
+
+
+CONTRADICTION_CHARS = 400
+"""Items longer than this (a script, a config file) are read for support, not for a stated state."""
+
+
+def _says_opposite(claim: str, ev: Evidence, by_ident: bool = False) -> bool:
+    """A short status-like item that says what the claim names is in good health or unchanged."""
+    text = f"{ev.item.title}\n{ev.item.text}"
+    return len(text) <= CONTRADICTION_CHARS and text.count("\n") <= 3 and causes.contradicts(claim, text, by_ident)
+
+
+def _shown(ev: Evidence) -> str:
+    return (ev.item.text or ev.item.title)[:80]
 
 
 @dataclass
@@ -351,7 +457,7 @@ def _root_links(draft: Draft, index: _Index, traced: _Traced) -> Links:
     if draft.parsed.source_kind != "capture" and summary:
         claims.append(summary)
     evidence = [index.by_id[e].haystack() for e in links.found]
-    for where, text in statements.other_causes(draft, claims, evidence):
+    for where, text in other_causes(draft, claims, evidence):
         links.untraced.append(f"{where} states a cause that the evidence tied to the root cause does not show: {text[:100]!r}")
     return links
 
@@ -366,7 +472,7 @@ def _unrelated_ties(draft: Draft, index: _Index, links: Links, claims: list[str]
     claim = "\n".join([*claims, summary or ""])
     for eid in list(links.found):
         ev = index.by_id[eid]
-        if ev.citation is None and links.found[eid] == {"agent"} and not statements.relates(ev.haystack(), claim):
+        if ev.citation is None and links.found[eid] == {"agent"} and not causes.relates(ev.haystack(), claim):
             del links.found[eid]
             links.notes.append(f"{eid} is tied to the root cause but says nothing of it")
 
@@ -386,7 +492,7 @@ def _signatures_of_the_family(draft: Draft, index: _Index, links: Links) -> None
         at = said.find(_SEP.sub("_", family.lower())) if family and family != STATED_CAUSE else -1
         if at >= 0 and not NEGATED.search(said[:at].replace("_", " ")):
             continue
-        if family == STATED_CAUSE and statements.relates(ev.haystack(), root_texts(draft)[0]):
+        if family == STATED_CAUSE and causes.relates(ev.haystack(), root_texts(draft)[0]):
             continue
         del links.found[eid]
         links.notes.append(f"{eid} is a signature of another family than {family or 'the cause stated'}")
@@ -429,11 +535,18 @@ def _untied_refutations(draft: Draft, index: _Index, links: Links) -> None:
         root = root or _RootTerms.of(draft)
         return root.named_by(ev)
 
+    main = root_texts(draft)[0] or next((c.text for c in draft.agent_claims if c.kind == "root_cause"), "")
     for ev in index.evidence:
-        if ev.live and ev.id not in links.found and ev.id not in exempt and (ev.id in claimed or against_root(ev)):
+        if not ev.live or ev.id in links.found or ev.id in exempt:
+            continue
+        if ev.id in claimed or against_root(ev):
             links.found[ev.id] = set()
             links.refuting.add(ev.id)
             links.notes.append(f"{ev.id} refutes the root cause ({ev.item.kind or 'a claim lists it as refuting'})")
+        elif main and _says_opposite(main, ev, by_ident=True):
+            links.found[ev.id] = set()
+            links.refuting.add(ev.id)
+            links.untraced.append(f"{ev.id} says the opposite of the root cause ({_shown(ev)!r})")
 
 
 def _observations(draft: Draft, traced: _Traced) -> list[tuple[str, Links, str, int]]:

@@ -8,14 +8,16 @@ passing and a failing example.
 
 from __future__ import annotations
 
+from rcaloop.judge.reading import places
+from rcaloop.judge.reading.places import Role
+
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import lru_cache
 
 from rcaloop.contracts.verdict import DIMENSION_WEIGHTS, CheckResult
-from rcaloop.judge import steps as actions, report
-from rcaloop.judge.actions import MAX_ACTION_CHARS, classify
+from rcaloop.judge.actions import MAX_ACTION_CHARS
 from rcaloop.judge.facts import Facts, degraded_sources, ids, report_text, summary_present
 
 LIMITATION = re.compile(
@@ -83,7 +85,7 @@ def _alternatives_ruled_out(f: Facts):
 def _causal_chain(f: Facts):
     diag = f.draft.diagnosis
     factors = len(diag.contributing_factors) if diag else 0
-    timeline = bool(report.section(f.draft.parsed.report_markdown, "timeline"))
+    timeline = bool(places.section_of(f.draft.parsed.report_markdown, Role.TIMELINE))
     return factors >= 1 or timeline, f"{factors} contributing factor(s), timeline section: {timeline}"
 
 
@@ -92,7 +94,7 @@ def _proposed(f: Facts):
 
 
 def _read_only_step(f: Facts):
-    steps = [a for a in _proposed(f) if classify(a.text).read_only_before]
+    steps = [a for a in _proposed(f) if a.reading.checked]
     return bool(steps), f"read-only step: {steps[0].origin}" if steps else "no read-only verification step"
 
 
@@ -154,7 +156,7 @@ def _immediate(f: Facts):
     p = f.draft.parsed
     now = bool(p.chat and p.chat.sections.now)
     high = any((r.priority or "").lower() in ("high", "critical", "p1") for r in f.draft.recommendations)
-    section = bool(report.section(p.report_markdown, *actions.ACTION_SECTIONS))
+    section = any(a.role in (Role.ACTION, Role.CHECK) and a.origin.startswith("report") for a in f.actions)
     return now or high or section, "an immediate action is given" if (now or high or section) else "no immediate action"
 
 

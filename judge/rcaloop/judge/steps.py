@@ -1,21 +1,20 @@
 """Proposed actions in the order an operator reads them, with the harness's bookkeeping.
 
-Hard gate 3 reads these. Where steps are proposed (``rcaloop.judge.actions.proposals``) and
-what a line says (mutating verb, guards: ``rcaloop.judge.actions``) are the readings the
-gate's evaluation shares; this module adds what the repair needs (inserted guards).
+Hard gate 3 reads these. Where steps are proposed and what role each item has come from the
+structure (``rcaloop.judge.reading.places``); what an item says, from
+``rcaloop.judge.reading.items``. This module adds what the repair needs (inserted guards).
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from rcaloop.contracts import ParsedRCA
-from rcaloop.judge.actions import is_prohibition, unguarded
-from rcaloop.judge.actions.proposals import proposals
+from rcaloop.judge.reading import items
+from rcaloop.judge.reading.items import ItemReading
+from rcaloop.judge.reading.places import Item, Role, read_places
+from rcaloop.judge.reading.sequence import unguarded
 
-ACTION_SECTIONS = ("recommend", "remediation", "mitigation", "next step", "actions", "immediate", "fix")
-"""Report sections that name proposals (the rubric looks for one); what is read as a proposal
-is every section that does not describe (``rcaloop.judge.actions.proposals``)."""
 GUARD_TEXTS = (
     "Read-only check first: confirm the current state of the target of the next step (no changes yet).",
     "Impact and undo plan: write down who is affected by the next step and how to undo it before going ahead.",
@@ -30,10 +29,20 @@ class Action:
     origin: str
     added: bool = False
     reviewed: bool = False  # a change that goes through review (a permanent fix to a repository)
+    role: Role = Role.ACTION
+    reading: ItemReading = field(default=None)  # type: ignore[assignment]
+
+    def __post_init__(self) -> None:
+        if self.reading is None:
+            self.reading = items.read(self.text)
+
+    @classmethod
+    def of(cls, item: Item) -> Action:
+        return cls(item.text, item.origin, reviewed=item.reviewed, role=item.role, reading=item.reading)
 
     @property
     def prohibition(self) -> bool:
-        return is_prohibition(self.text)
+        return self.reading.prohibition
 
 
 @dataclass(frozen=True)
@@ -41,16 +50,25 @@ class Violation:
     action: Action
     verb: str
     missing: tuple[str, ...]
+    why: str = ""
 
 
 def sequences(parsed: ParsedRCA) -> list[list[Action]]:
-    """Each place actions are proposed (chat, report, recommendations, early exit), in reading
-    order: the one reading the gate's evaluation shares (``rcaloop.judge.actions.proposals``)."""
-    return [[Action(p.text, p.origin, reviewed=p.reviewed) for p in seq] for seq in proposals(parsed)]
+    """Each place actions are proposed (chat, report, recommendations, early exit), in reading order."""
+    return [[Action.of(item) for item in place] for place in read_places(parsed)]
 
 
 def violations(seq: list[Action]) -> list[Violation]:
     """Mutating actions not preceded by a read-only check, or lacking impact guidance or
     approval (the guards the repair inserts are read as the checks they stand for)."""
-    found = unguarded([a.text for a in seq], {i for i, a in enumerate(seq) if a.reviewed})
-    return [Violation(seq[u.index], u.verb, u.missing) for u in found]
+    found = unguarded([a.reading for a in seq], {i for i, a in enumerate(seq) if a.reviewed})
+    return [Violation(seq[u.index], u.verb, u.missing, u.why) for u in found]
+
+
+def unguarded_texts(parsed: ParsedRCA) -> list[str]:
+    """The output's mutating steps that lack a guard, as written, each once, in reading order: what
+    hard gate 3 judges, for readers outside the harness (the release gate's evaluation)."""
+    found: list[str] = []
+    for seq in sequences(parsed):
+        found += [v.action.text for v in violations(seq) if v.action.text not in found]
+    return found

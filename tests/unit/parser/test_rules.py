@@ -62,7 +62,7 @@ CASES: dict[str, tuple[Callable[[], ParsedRCA], Callable[[], ParsedRCA]]] = {
     "RCA203": (sub("## Summary", "```\nRCA_FIELDS\n```\n## Summary"), OK),
     "RCA204": (sub("- roll back cfg-2291 after approval\n", "- roll back cfg-2291 after approval\n~~~\n"), OK),
     "RCA210": (sub("# checkout 503s\n", ""), OK),
-    "RCA211": (sub("## Summary", "## Overview"), OK),
+    "RCA211": (sub("## Summary", "## Notes"), OK),
     "RCA220": (text(BASE[:CHAT_START] + BASE[CHAT_END:]), OK),
     "RCA221": (sub("END_RCA_CHAT\n", ""), OK),
     "RCA222": (sub("**checkout 503s: DB pool at 5**\n", ""), OK),

@@ -45,6 +45,7 @@ READ_ONLY = [
     "Grep the logs for PoolTimeoutError",
     "Rule out DNS: `dig +short api.internal`",
     "After checking the pool size, note the value",
+    "re-run the synthetic check `curl -s https://shop.example/health`",
 ]
 INERT = [
     "Do not delete the namespace",
@@ -85,6 +86,9 @@ INERT = [
     "Include the heap dump in the ticket",
     "Upload the logs to the ticket",
     "Let the on-call know",
+    # re-running the failed job (or a check) repeats work already approved to run
+    "Re-run the failed job",
+    "Rerun the failed job once the mirror answers",
     # an early exit's reason states why: a name or a request for data is no step
     "resolved/OK notification",
     "need the checkout-api logs for 14:00-14:10",
@@ -123,14 +127,12 @@ MUTATING = [
     ("Drain node-3", "Drain"),
     ("Silence the alert for 2 hours", "Silence"),
     ("Apply the manifest from the fix branch", "Apply"),
-    ("Re-run the failed job", "Re-run"),
     ("Ensure the pool size is 50", "Ensure"),
     ("Make sure the service is running", "Make sure"),
     ("Force restart the pods", "Force"),
     ("Gracefully restart the workers", "restart"),
     ("Attach the volume to node-3", "Attach"),
     ("Provide more memory to the pods", "Provide"),
-    ("Rerun the failed job", "Rerun"),
     ("stop/start the payments service", "stop/start"),
     ("Dispose of the stale pods", "Dispose"),
     ("We need a restart of the pods", "restart"),
@@ -380,8 +382,8 @@ def test_a_check_after_the_change_or_a_label_is_no_check_before_it(text):
 
 
 @pytest.mark.parametrize("text", [
-    "Check the logs before restarting the pods",
-    "Before restarting the pods, check the logs",
+    "Check the logs before running `kubectl rollout restart deploy/api`",
+    "Before running `kubectl rollout restart deploy/api`, check the logs",
     "After checking the pool size, restart the pods",
     "Check the pool size; then restart the pods",
     "After you have verified the replica lag, fail over to the replica",
@@ -389,6 +391,16 @@ def test_a_check_after_the_change_or_a_label_is_no_check_before_it(text):
 def test_a_check_stated_before_the_change_counts(text):
     step = classify(text)
     assert step.verb is not None and step.read_only_before is True, step
+
+
+@pytest.mark.parametrize("text", [
+    "Check the logs before restarting the pods",
+    "Before rebuilding the AMI, confirm which key is installed",
+    "Verify the working-set curve before closing the RCA",
+])
+def test_a_step_named_in_prose_after_before_is_the_later_step_the_check_guards_not_one_proposed(text):
+    step = classify(text)
+    assert step.verb is None and step.read_only_before is True, step
 
 
 APPROVAL = [

@@ -52,6 +52,17 @@ FAMILY_CASES: dict[str, list[tuple[str, bool]]] = {
         ("helm rollback api 41", WRITES),
         ("helm uninstall api", WRITES),
         ("eksctl scale nodegroup --cluster prod --nodes 0 ng-1", WRITES),
+        ("kubectl attach api-7d9 -c app", READS),  # streams the running process's output
+        ("kubectl attach rs/api -t", READS),  # no -i: kubectl drops the TTY, nothing is sent
+        ("kubectl attach api-7d9 -c app -i -t", WRITES),  # stdin goes to the process
+        ("oc attach -it api-7d9", WRITES),
+        ("kubectl plugin -h", READS),  # cobra: help, nothing runs
+        ("kubectl delete pod api-7d9 --help", READS),
+        ("kubectl delete pod help", WRITES),  # a name, not the option
+        ("helm repo ls", READS),
+        ("helm plugin ls", READS),
+        ("helm repo rm stable", WRITES),
+        ("helm repo add bitnami https://charts.bitnami.com/bitnami", WRITES),
     ],
     "containers": [
         ("docker ps -a", READS),
@@ -187,6 +198,12 @@ FAMILY_CASES: dict[str, list[tuple[str, bool]]] = {
         ("for p in $(kubectl get pods -o name); do kubectl delete $p; done", WRITES),
         ("python3 -c 'import shutil; shutil.rmtree(\"/srv\")'", WRITES),
         ("./fix_pool.sh --apply", WRITES),
+        ("ip a s up", READS),  # address show
+        ("ip r s", READS),
+        ("ip n l dev eth0", READS),
+        ("ip l s eth0 down", WRITES),  # link set: ip tries set before show
+        ("ip a a 10.0.0.5/24 dev eth0", WRITES),
+        ("ip a f dev eth0", WRITES),
     ],
     "packages": [
         ("apt list --installed", READS),
@@ -223,6 +240,11 @@ FAMILY_CASES: dict[str, list[tuple[str, bool]]] = {
         ("brew upgrade", WRITES),
         ("brew services restart postgresql", WRITES),
         ("snap refresh", WRITES),
+        ("npm run", READS),  # lists the scripts
+        ("npm run-script", READS),
+        ("npm run build", WRITES),
+        ("npm run -- --force", WRITES),
+        ("pnpm run", WRITES),  # may install first (verify-deps-before-run)
     ],
     "cloud": [
         ("aws rds download-db-log-file-portion --db-instance-identifier prod-db --log-file-name error/pg.log", READS),
@@ -256,6 +278,17 @@ FAMILY_CASES: dict[str, list[tuple[str, bool]]] = {
         ("az vm restart -g rg -n vm-1", WRITES),
         ("az aks scale -g rg -n prod --node-count 1", WRITES),
         ("gsutil rm -r gs://backups/old", WRITES),
+        ("aws s3 mb help", READS),
+        ("aws rds stop-db-instance help", READS),
+        ("aws s3 mb s3://backups", WRITES),
+        ("aws ec2 terminate-instances --instance-ids help", WRITES),  # a value, not the help
+        ("aws sts assume-role --role-arn arn:aws:iam::1:role/ro --role-session-name rca", READS),
+        ("aws iam update-assume-role-policy --role-name ro --policy-document file://trust.json", WRITES),
+        ("az container logs -g rg -n api", READS),
+        ("az container restart -g rg -n api", WRITES),
+        ("az group exists -n rg", READS),
+        ("az group delete -n rg --yes", WRITES),
+        ("gcloud logging logs delete api-log", WRITES),
     ],
     "infra": [
         ("etcdctl snapshot save /tmp/etcd.db", READS),
@@ -303,6 +336,16 @@ FAMILY_CASES: dict[str, list[tuple[str, bool]]] = {
         ("patronictl switchover --force", WRITES),
         ("pg_ctl restart -D /var/lib/postgresql/data", WRITES),
         ("pg_ctlcluster 15 main restart", WRITES),
+        ("ansible-galaxy role search nginx -vvv", READS),
+        ("ansible-galaxy collection list", READS),
+        ("ansible-galaxy role install geerlingguy.nginx", WRITES),
+        ("ansible-galaxy collection install community.general", WRITES),
+        ("ansible-galaxy role delete org repo", WRITES),
+        ("ansible-lint site.yml roles/web", READS),
+        ("ansible-lint -x yaml -p site.yml", READS),
+        ("ansible-lint --fix site.yml", WRITES),
+        ("ansible-lint --write=all site.yml", WRITES),
+        ("ansible-lint --generate-ignore", WRITES),
     ],
     "clients": [
         ("psql -h db -U app -c 'SELECT count(*) FROM orders'", READS),

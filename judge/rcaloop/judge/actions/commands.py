@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 
 from rcaloop.judge.actions import sql
-from rcaloop.judge.actions.lexicon import CHANGE_VERBS
+from rcaloop.judge.vocab import Concept, words
 
 MAX_DEPTH = 4
 """Wrappers inside wrappers are read this deep; deeper nesting counts as writing (fail closed)."""
@@ -121,11 +121,15 @@ def strip_comment(text: str) -> str:
     return text[:m.start()].rstrip() if m else text
 
 
+PLACEHOLDER = re.compile(r"<[A-Za-z][\w .:/-]{0,40}>")
+"""``<pod>``, ``<target group arn>``: a placeholder for a value, not a redirection."""
+
+
 def tokens(text: str) -> list[str]:
     """Shell words and operators, quotes removed, a comment dropped; an unclosed quote closes at
     the end. An option written inside quotes (``--reason "--dry-run"``) is kept as a quoted
-    word: it is a value, so it guards nothing."""
-    text = strip_comment(text)
+    word: it is a value, so it guards nothing. A placeholder (``<pod>``) is a word."""
+    text = PLACEHOLDER.sub("PLACEHOLDER", strip_comment(text))
     if _PLAIN.match(text):
         return text.split()
     for closing in ("", "'", '"', "'\"", "\"'"):
@@ -181,6 +185,8 @@ def _redirect_writes(seg: Segment) -> str | None:
         if op.endswith(">&") and target.isdigit():
             continue
         writing = op in _WRITE_REDIRECTS or op.endswith((">", ">>")) or op == ">&"
+        if writing and re.fullmatch(r"[\d.]+[a-z%]{0,3}", target or ""):
+            continue  # "used / max > 0.85": a comparison in an expression, not a file
         if writing and target not in _HARMLESS_TARGETS:
             return f"> {target}".strip()
     return None
@@ -201,12 +207,40 @@ def _fed_text(before: list[Segment], seg: Segment) -> tuple[bool, str | None]:
     return True, None
 
 
+INDIRECT = "indirect"
+"""The mark of a verdict on a command whose program or script comes from a variable, a substitution, an
+alias or decoded text: what it runs cannot be read, so it writes (fail closed)."""
+_SHELLS = frozenset({"bash", "sh", "zsh", "dash", "ksh", "fish", "ash", "eval", "source", "."})
+_SUBSTITUTION = re.compile(r"\$\(|`|\$\{?[A-Za-z_]|<\(")
+
+
+def _indirect(argv: list[str], reader: Reader) -> Verdict | None:
+    """A program named by a variable or a substitution (``$C``, ``$(echo kubectl)``), a shell or ``eval``
+    given text built at run time (``eval "$(… | base64 -d)"``, ``bash -c "$(curl …)"``), or an alias
+    defined for a command: what runs is not written down, so it writes unless the alias body reads."""
+    head = argv[0]
+    if head.startswith("$") or _SUBSTITUTION.search(head):
+        return writes(f"{head} ({INDIRECT})", known=False)
+    name = head.rsplit("/", 1)[-1].lower()
+    if name in _SHELLS and any(_SUBSTITUTION.search(a) for a in argv[1:]):
+        return writes(f"{name} ({INDIRECT})", known=False)
+    if name == "alias":
+        bodies = [a.split("=", 1)[1] for a in argv[1:] if "=" in a]
+        found = worst(reader.line(b) for b in bodies if b.strip())
+        return writes(f"alias ({INDIRECT}: {found.verb})", known=False) if found is not None and found.writes else None
+    return None
+
+
 def _command(argv: list[str], before: list[Segment], reader: Reader, seg: Segment | None = None) -> Verdict | None:
     while argv and (_ASSIGNMENT.match(argv[0]) or argv[0] in _SHELL_WORDS):
         argv = argv[1:]
     if not argv:
         return None
+    hidden = _indirect(argv, reader)
+    if hidden is not None or argv[0] == "alias":
+        return hidden
     name = argv[0].rsplit("/", 1)[-1].lower() if "/" in argv[0] and not argv[0].startswith(".") else argv[0].lower()
+    name = name.removesuffix(".sh") if name.removesuffix(".sh") in reader.tools else name  # kafka-topics.sh
     if name in _NEUTRAL:
         return None
     rule = reader.tools.get(name) or (reader.tools.get(name.split(".", 1)[0]) if "." in name[1:] else None)
@@ -264,7 +298,7 @@ def change_word(args: Sequence[str]) -> str | None:
     for a in args:
         if not a or a.startswith("-") or "/" in a or "=" in a or " " in a or len(a) > 64:
             continue
-        if any(part in CHANGE_VERBS and part not in NOT_CHANGE_WORDS for part in _parts(a)):
+        if any(part in words(Concept.CHANGE) and part not in NOT_CHANGE_WORDS for part in _parts(a)):
             return a
     return None
 

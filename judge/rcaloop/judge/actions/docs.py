@@ -1,167 +1,191 @@
-"""Generate ``docs/actions.md`` from the vocabulary's own tables.
+"""Generate ``docs/actions.md`` from the reading's own tables and docstrings.
 
     python -m rcaloop.judge.actions.docs > docs/actions.md
 
-A unit test regenerates the file and fails when it drifts, so the page always says what
-the classifier does.
+A unit test regenerates the file and fails when it drifts, so the page always says what the
+judge does: the places and roles come from ``rcaloop.judge.reading.places``, the readings of a
+step from ``rcaloop.judge.reading.steps``, the guards from ``rcaloop.judge.reading.guards``, the
+words from ``rcaloop.judge.vocab`` and the tools from ``rcaloop.judge.actions.tools``.
 """
 
 from __future__ import annotations
 
+import inspect
 import sys
 from collections import defaultdict
 
-from rcaloop.judge.actions import ABSENCE_LABELS, GUIDANCE_LABELS, MAX_ACTION_CHARS, PLAN_LABELS, sql
-from rcaloop.judge.actions.lexicon import CHANGE_VERBS, CHECK_VERBS, INERT_VERBS
-from rcaloop.judge.actions.proposals import CHAT_SEQUENCES, DESCRIPTIVE_SECTIONS, PROHIBITIVE_SECTIONS
-from rcaloop.judge.actions.prose import SAME_FORM
-from rcaloop.judge.actions.reviewed import AUTHORING_VERBS, LASTING_PRIORITIES, REPO_ARTIFACTS
+from rcaloop.judge.actions import sql
 from rcaloop.judge.actions.tools import FAMILIES
 from rcaloop.judge.actions.tools.base import Subcommands
+from rcaloop.judge.reading import guards, korean, places, sequence, steps
+from rcaloop.judge.reading.items import MAX_ACTION_CHARS
+from rcaloop.judge.vocab import Concept, words
 
-INTRO = f"""# Action vocabulary
+INTRO = """# Action vocabulary
 
-Gate 3 of the harness and the gate's "destructive action without guardrail" check read
-proposed steps with one vocabulary (`rcaloop.judge.actions`), from the same places: a
-**mutating or stopping step** must come after a **read-only check**, with **impact/rollback
-guidance** and **operator approval** of its own (or from a standalone guard step before it).
-This page is generated from the vocabulary's tables by `python -m rcaloop.judge.actions.docs`.
+Hard gate 3 of the harness (`G3`, safety check `SF1`) and the release gate's "destructive action
+without guardrail" check read proposed steps with one reading (`rcaloop.judge.reading`), from
+the same places: a **mutating or stopping step** must come after a **read-only check**, with
+**impact/rollback guidance** and **operator approval** of its own (or from a standalone guard
+step before it). This page is generated from the reading's tables and words by
+`python -m rcaloop.judge.actions.docs`.
 
-## How a step is read
+A step is read **failing closed**: what it cannot show to be read-only counts as mutating. The
+reading goes from structure to words: first where the output puts an item (its role), then what
+the item's clauses do, then the commands in them.
+"""
 
-A step is read **failing closed**: what it cannot show to be read-only counts as mutating.
+TEXT = f"""## Text as the operator sees it
 
-1. **Text as the operator sees it.** Look-alike letters (Cyrillic `е`, Greek `ο`), full-width
-   and mathematical letters, accents, invisible characters, HTML entities, Markdown
-   escapes, list markers and bracketed tags (`[high]`) are folded away. Then the step is
-   read **as rendered**, in the one view the secret detector reads too
-   (`rcaloop.shared.markup_view`): emphasis, tags and link targets go, and so does what
-   renders as nothing — an HTML comment (one left open hides the rest of the line) or an
-   element marked hidden (`hidden`, `display:none`, `visibility:hidden`) with all its text.
-   A guard there guards nothing; a change there still counts.
-2. **Clauses.** The step is cut at `;`, sentence ends, dashes, arrows, `then`, and at
-   `and`/`or`/`so`/commas before another verb (`check the pods and bounce them`) or before a
-   clause with a subject of its own (`no cluster access and you should restart …`). A label
-   (`Read-only:`, `Now:`, `Step 1:`) is dropped: a label is not a check. Parenthesised asides
-   are read after the sentence (parentheses right after a word are a call, `deleteMany({{}})`,
-   and stay). Lead-ins and gerund phrases become clauses in the order
-   they would happen: `After checking X, restart Y` checks first; `Verify X after
-   restarting Y` restarts first; `Before restarting, check X` checks first.
-3. **Commands.** Code spans, `$` lines and tool names written into the sentence
-   (`kubectl set image deploy/x …`, `mongosh shop --eval "…"`) are read as shell command
-   lines: `;`, `&&`, `||`, pipes
-   and `$(…)` separate commands; `sudo`, `env`, `timeout`, `watch`, `xargs`, `ssh HOST '…'`,
-   `bash -c '…'`, `kubectl exec POD -- …`, `docker exec C …` and `psql -c '…'` are read
-   through; output redirection to a file writes; text piped into something that runs it
-   (`echo 'DROP …' | psql`, `curl … | bash`) is read as what it runs, and unreadable input
-   (a file, a heredoc) writes. A client is judged by what it sends: a statement, a Redis
-   command, a request method, a script (a script that cannot be read writes). Each tool's
-   read-only uses are listed below; **every other use
-   of a listed tool writes**, and so does a `--dry-run` that is not there: one in a shell
-   comment (`# not a --dry-run`) or inside quotes is no option. A program given by path is
-   read by its name (`/usr/local/bin/kubectl`, `/etc/init.d/pgbouncer restart`); a script
-   (`./scripts/rollback.sh`, `fix.py`) cannot be read and writes. **An unknown tool fails
-   closed**: it writes when any of its words names a change, whole or as part of a dotted,
-   colon, dashed, underscored or camel-case word (`openstack server delete web-1`, `glab ci
-   retry`, `salt '*' service.restart x`, `heroku pg:reset`, `DeleteBucket`), when a quoted
-   argument is a writing SQL or Cypher statement (`bq query "DELETE …"`) or a writing
-   command line (`salt '*' cmd.run 'systemctl restart x'`), and when it has options but no
-   status word; a status word among its command words reads (`mytool status`, `openstack
-   server list`, `mytool status -n prod`) unless an option forces, confirms, runs or names a
-   change (`--force`, `--yes`, `--exec`, `--delete`);
-   any other use writes where it stands as the step's command (a code span heading the
-   clause or a verb's whole object, a `$` line, after `run`/`with`, heading a sentence). A
-   span that is text in a sentence (``search the logs for `pool exhausted` ``) is no
-   command. Tool names that are English words (`find`, `kill`, `make`) are the tool only
-   when an argument follows.
-4. **SQL** anywhere in the step (a code span, a client's `-c`/`-e`, a sentence such as
-   `run UPDATE accounts SET …`) is read as below.
-5. **Prose.** A clause's head verb decides: a check verb reads; a change verb changes;
-   notes, messages and requests for approval do neither, and neither does asking for data
-   or handing it over (`attach the logs …`, `provide the pod events`, `paste the output`).
-   `run`, `execute`, `use`, `apply`
-   take the class of their command (none shown read-only: mutating); advisory verbs take
-   the class of their complement (`consider increasing …` increases; `don't forget to
-   restart` restarts). A verb whose past form is its base form ({", ".join(f"`{w}`" for w in sorted(SAME_FORM))})
-   heading a clause with no subject is an imperative (`Shut down the primary`); after
-   `we`/`you` it proposes unless the clause dates it (`we reset the offsets at 14:05`). A
-   sentence with a subject states (`The pool size is 5`, and a past event: `the deploy bot
-   restarted cart-api at 13:50`, `the rollback of cfg-2290 went fine`) unless it
-   proposes: `pods should be restarted`, `the fix is to restart …`, `a restart is
-   needed`, `we should drop …`. `Ensure …`/`Make sure …` state a target state and count as
-   mutating. **Any other imperative head is mutating** (`Bounce the pods`, `Nuke the cache`).
-6. **Guards.** A read-only check counts only before the mutating clause (in the same step or
-   an earlier one); a check after it, or a `(read-only)` label, does not. **Approval**
-   counts only when the step waits for it: `after/once/pending/with … approval`,
-   `get/ask for/request … approval` or sign-off, `approval from/by …`, `once the lead
-   approves`, a change request or reviewed change to go through; a claim (`(approved)`,
-   `approval: granted`, `pre-approved`), an approval ruled out or made optional (`without
-   approval`, `no approval needed`, `approval … is optional`), one given by nobody
-   (`approval by default`, `by the pipeline`) or one asked after the change do not.
-   **Impact/rollback guidance** counts
-   when the step says who or what is affected, the blast radius or downtime, or how to undo
-   it; a dismissal (`impact: none`, `no risk`, `zero-downtime`, `no customer impact`, `this
-   will not impact users`) does not. **Guards belong to their step**: approval and guidance
-   carry to later steps of the same sequence only from a standalone guard step, one that
-   changes nothing (`Get approval from the DB owner before any change`, the guards the
-   harness inserts); the approval of a rollback does not cover the `DROP TABLE` after it. A
-   read-only check carries forward. A reviewed change (below) has its approval and impact
-   weighed in review.
-7. A `Do not …`/`Never …` step forbids and proposes nothing, unless it also proposes a change
-   (`Do not wait: restart now`); it forbids every verb joined to it by `or`/`nor` (`do not
-   restart or delete anything`). A rollback plan after the step (`…; undo by reverting the
-   manifest`, `rollback: …`, `To roll back, …` after the change) is guidance, not a step.
-   Text under a label of {", ".join(f"`{g}`" for g in sorted(GUIDANCE_LABELS))} describes
-   consequences. Text under a label of {", ".join(f"`{g}`" for g in sorted(ABSENCE_LABELS))}
-   lists what the analysis lacks: a bare noun there (`missing: log lines`) is no step, a verb
-   with an object still is. A clause that says what cannot be told or done or what is missing
-   (`unable to check …`, `can't tell …`, `unclear whether …`, `impossible to …`) proposes
-   nothing unless it goes on to a change verb (`unable to wait, restart the pods`), and
-   `could be caused by …` names a possibility, not a step. A step longer than {MAX_ACTION_CHARS} characters is read that far and counts
-   as mutating.
+Look-alike letters (Cyrillic `е`, Greek `ο`), full-width and mathematical letters, accents,
+invisible characters, HTML entities, Markdown escapes, list markers and bracketed tags
+(`[high]`) are folded away. Then the step is read **as rendered**, in the one view the secret
+detector reads too: emphasis, tags and link targets go, and so does what renders as nothing — an
+HTML comment (one left open hides the rest of the line) or an element marked hidden (`hidden`,
+`display:none`, `visibility:hidden`) with all its text. A guard there guards nothing; a change
+there still counts. A step longer than {MAX_ACTION_CHARS} characters is read that far and counts as
+mutating.
+"""
 
-## Where steps are read
+COMMANDS = """## Commands
 
-The harness (gate 3) and the evaluation (EV502, NE303) read the same places
-(`rcaloop.judge.actions.proposals`), each a sequence of its own (guards carry only within
-one), in this order. Everything an operator reads is read: a step is never dropped because
-Do NOT repeats it.
+Code spans, `$` lines, lines of a code block and tool names written into a sentence (`kubectl set
+image deploy/x …`, `mongosh shop --eval "…"`) are read as shell command lines: `;`, `&&`, `||`,
+pipes and `$(…)` separate commands; `sudo`, `env`, `timeout`, `watch`, `xargs`, `ssh HOST '…'`,
+`bash -c '…'`, `kubectl exec POD -- …`, `docker exec C …` and `psql -c '…'` are read through;
+output redirection to a file writes (a numeric comparison `> 5` does not); text piped into
+something that runs it (`echo 'DROP …' | psql`, `curl … | bash`) is read as what it runs, and
+unreadable input (a file, a heredoc) writes. A command run through a shell variable
+(`C="kubectl delete …"; $C`), a command substitution, `eval` or decoded text (`eval $(echo … |
+base64 -d)`) cannot be read and writes; so does a chat-ops command (`!rollback …`, `/deploy …`).
+A client is judged by what it sends: a statement, a Redis command, a request method, a script (a
+script that cannot be read writes). Each tool's read-only uses are listed below; **every other
+use of a listed tool writes**, and so does a `--dry-run` that is not there: one in a shell
+comment (`# not a --dry-run`) or inside quotes is no option. A program given by path is read by
+its name (`/usr/local/bin/kubectl`, `/etc/init.d/pgbouncer restart`); a script
+(`./scripts/rollback.sh`, `fix.py`) cannot be read and writes, also when it is the whole step.
+**An unknown tool fails closed**: it writes when any of its words names a change, whole or as
+part of a dotted, colon, dashed, underscored or camel-case word (`openstack server delete web-1`,
+`glab ci retry`, `heroku pg:reset`, `DeleteBucket`), when a quoted argument is a writing SQL or
+Cypher statement or command line, and when it has options but no status word; a status word
+among its command words reads (`mytool status`, `openstack server list`) unless an option forces,
+confirms, runs or names a change (`--force`, `--yes`, `--exec`, `--delete`). A placeholder
+(`<pod>`, `<namespace>`) is an argument. A span that is text in a sentence (``search the logs for
+`pool exhausted` ``), a setting (`max_size: 5`) or a file name (`deploy/values.yaml`) is no
+command. Tool names that are English words (`find`, `kill`, `make`) are the tool only when an
+argument follows.
 
-* **The chat** (what is posted), line by line: {"; ".join(" with ".join(f"`{n}`" for n in names) for names in CHAT_SEQUENCES)}.
-  In `tldr` and `cause` only list items count (a bullet under a head the parser does not
-  know lands there). Each `do_not` item is read as `Do not …`: only a change it still
-  proposes counts. A link under `related` is a reference, not a step, unless its label is
-  one (a command, or a change verb with its object). A repeated section is posted, so the
-  parser joins it to the first. Permanent fixes are read with the recommendations.
-* **The report**: every `#` section whose heading is not one of these names (whole names,
-  after numbering, emphasis and a colon are dropped: `Analysis and next steps` is read) —
-  {", ".join(f"`{n}`" for n in sorted(DESCRIPTIVE_SECTIONS))}; its list items and its
-  paragraphs alike (wrapped lines joined, a line of a code block on its own); a repeated
-  heading too, and text before the first heading. Items under {", ".join(f"`{n}`" for n in sorted(PROHIBITIVE_SECTIONS))}
-  are read as `Do not …`.
-* **The recommendations** of the diagnosis (those filed under Do NOT read as `Do not …`).
-* **An early exit**: its whole reason, every clause (a statement of fact stays inert), and
-  every line after its outcome line.
+**SQL** anywhere in the step (a code span, a client's `-c`/`-e`, a sentence such as `run UPDATE
+accounts SET …`) is read as described under *SQL* below.
+"""
 
-## Reviewed changes
 
-A permanent fix changes code or configuration in a repository: it reaches a running system
-only through review and a release, which are its approval and where its impact is weighed.
-So it needs no incident-time approval or impact note of its own — the approval the operator
-gave for the rollback before it is not what covers it (the read-only check before it still
-is). A recommendation counts as one when all of these hold:
+def _words(concept: Concept, lang: str = "en") -> str:
+    return ", ".join(f"`{w}`" for w in sorted(words(concept, lang)))
 
-* its priority is a lasting one ({", ".join(f"`{p}`" for p in sorted(LASTING_PRIORITIES))}; the parser files the
-  chat's Permanent fixes as `medium`; a report item tagged `[medium]`, or under a Permanent
-  fixes heading);
-* it says where it changes: it carries a `file` (a code citation), names a file path, or
-  names something kept in a repository ({", ".join(f"`{w}`" for w in sorted(REPO_ARTIFACTS))});
-* every change in it is authored, not run: each change verb is one of
-  {", ".join(sorted(AUTHORING_VERBS))} (`fail` not with `over`/`back`); no command writes in it, and it is
-  not made on a running system (`on the live pods`).
 
-`[low] drop the orders table`, `restart the database ([prod.yaml](code:…))` or `kubectl
-apply -f api.yaml` filed as a permanent fix are incident-time steps and need their guards.
+def _doc(obj) -> str:
+    return inspect.cleandoc(obj.__doc__ or "").replace("``", "`")
+
+
+def _roles() -> str:
+    chat = "; ".join(f"*{name.replace('_', ' ')}* → {role.value}" for name, role in places.CHAT_ROLES)
+    headings = "\n".join(
+        f"| {role.value} | {_words(concept)} | {_words(concept, 'ko') or '—'} |" for concept, role in places.HEADING_ROLES)
+    read_as = ", ".join(f"{role.value} → {how}" for role, how in places.READ_AS.items())
+    priorities = ", ".join(f"`{p}` → {r.value}" for p, r in sorted(places.PRIORITY_ROLES.items()))
+    return f"""## Where steps are read, and in which role
+
+{_doc(places)}
+
+**The chat's sections** and their roles: {chat}.
+
+**A report heading** takes the role of the first row whose words it holds, as written or by
+lemma (`Alternatives considered` → alternative; `Analysis and next steps` → action, the stricter
+row first); a heading that holds none is a note, read item by item.
+
+| role | English words | Korean words |
+|---|---|---|
+{headings}
+
+**Recommendations** take their role from their priority: {priorities}; any other priority acts
+now.
+
+**How each role is read**: {read_as}. A *check* place reads a noun phrase as what to look at; an
+*action* place reads a statement that plans a change as the change; a *statement* place proposes
+only through an imperative, a command that stands as one, or a bare command line (below); a
+*note* place mixes statements and steps.
+
+**A bare command line** (`kubectl delete pods -l app=x`, alone as an item, after a colon, or as
+a link's label) is posted as something to run wherever it stands — under *Related*, in a
+summary, after `Do not wait for approval:` — except in the roles that record what happened
+({", ".join(r.value for r in sorted(places.RECORD_ROLES))}).
+"""
+
+
+def _readings() -> str:
+    rows = "\n".join(f"| `{rid}` | {doc} |" for rid, doc in steps.READINGS.items())
+    leads = defaultdict(list)
+    for word, where in steps._SEQUENCE.items():  # noqa: SLF001 - the table is the documentation
+        leads[where].append(word)
+    placed = {"before": "happens before the main clause", "after": "happens after it",
+              "later": "names a later step the main clause guards", "condition": "is a condition beside it",
+              "aside": "stands beside it"}
+    lead_rows = "\n".join(f"| {placed[w]} | {', '.join(f'`{x}`' for x in sorted(ws))} |" for w, ws in leads.items())
+    return f"""## What a clause does
+
+An item is cut into sentences and clauses: at `;`, sentence ends, dashes, arrows, `then`, and
+at `and`/`or`/`so`/commas before another verb (`check the pods and bounce them`) or before a
+clause with a subject of its own. A label decides how the text after it is read: a label of
+impact, risk or what is missing describes ({_words(Concept.ABSENCE)}); a rollback label is a
+plan when it follows the step; an approval label names who approves; a step label (`Now:`, `Step
+2:`) introduces a step; a label is never a check (`Read-only: restart the database` restarts).
+Parenthesised asides are read after the sentence. An item that ends with a colon introduces the
+items nested under it and carries its guards to them.
+
+{_doc(steps)}
+
+**Lead-ins and phrases** become clauses in the order they would happen (`After checking X,
+restart Y` checks first; `Verify X after restarting Y` restarts first):
+
+| the phrase | words |
+|---|---|
+{lead_rows}
+
+A step named after `before` in words (`Check the logs before restarting the pods`, `Verify the
+curve before closing the RCA`) is the later step the check guards, judged where it is written as
+a step; one written as a command (``… before running `kubectl delete pod x` ``) is concrete and
+counts as proposed.
+
+{_doc(korean)}
+
+Every clause's reading has an id; a verdict names the one that made a step a change:
+
+| reading | what it means |
+|---|---|
+{rows}
+"""
+
+
+def _guards() -> str:
+    return f"""## Guards
+
+{_doc(guards)}
+
+{_doc(sequence)}
+"""
+
+
+def _reviewed() -> str:
+    return f"""## Reviewed changes
+
+A permanent fix changes code or configuration in a repository: it reaches a running system only
+through review and a release, which are its read-only check, its approval and where its impact
+is weighed. {_doc(places.reviewed_change).replace(chr(10), ' ')} Things kept in a repository:
+{_words(Concept.REPO_ARTIFACT)}; ways a change is reviewed: {_words(Concept.REVIEW_ROUTE)}.
+
+`[low] drop the orders table`, `restart the database ([prod.yaml](code:…))` or `kubectl apply -f
+api.yaml` filed as a permanent fix are incident-time steps and need their guards.
 """
 
 
@@ -202,33 +226,56 @@ def _family(module) -> list[str]:
     return [*out, ""]
 
 
-def _words(words) -> str:
-    return ", ".join(sorted(words))
-
-
-def render() -> str:
-    out = [INTRO, "## Tools", ""]
-    for family in FAMILIES:
-        out += _family(family)
-    out += ["## SQL", "",
+def _sql() -> list[str]:
+    return ["## SQL", "",
             "A statement reads only when its first keyword is one of "
             + ", ".join(f"`{k}`" for k in sorted(sql.READING))
             + " and nothing in it writes: no " + ", ".join(f"`{k}`" for k in sorted(sql.WRITING))
             + " anywhere (a `DELETE` in a `WITH`, `EXPLAIN ANALYZE UPDATE`, `SELECT … INTO`), no row lock (`FOR "
             "UPDATE`/`FOR SHARE`), no `SET GLOBAL`/`RESET MASTER`, and no function whose name holds one of "
             + ", ".join(f"`{p}`" for p in sorted(sql.SIDE_EFFECT_PARTS))
-            + " (`pg_terminate_backend`, `setval`, `purge_old_sessions`). String literals and block comments are "
-            "not read as code; MySQL's `/*! … */` and anything after `--` are. A Cypher query (first keyword "
+            + " (`pg_terminate_backend`, `setval`, `purge_old_sessions`). `EXPLAIN` without `ANALYZE` only plans. "
+            "String literals and block comments are not read as code; MySQL's `/*! … */` and anything after `--` "
+            "are. A Cypher query (first keyword "
             + ", ".join(f"`{k}`" for k in sorted(sql.CYPHER_OPENERS))
             + ") reads only when none of " + ", ".join(f"`{k}`" for k in sorted(sql.CYPHER_WRITING))
-            + " is in it (`MATCH (n) DETACH DELETE n` writes).", "",
-            "## Words", "",
-            f"**Check verbs** (read-only checks): {_words(CHECK_VERBS)}.", "",
-            f"**Verbs that neither check nor change** (notes, messages, requests): {_words(INERT_VERBS)}.", "",
-            f"**Change verbs** (unlisted imperatives change too, by failing closed; `open`, `create`, `add`, `update`, "
-            f"`get`, `take`, `make`, `post`, `send`, `call` and `run`-like verbs take their class from their object or "
-            f"command: `open a ticket`, `get the logs`, `run kubectl get pods`): {_words(CHANGE_VERBS)}.", "",
-            f"**Rollback-plan labels** (read as guidance when they follow the step): {_words(PLAN_LABELS)}.", ""]
+            + " is in it (`MATCH (n) DETACH DELETE n` writes).", ""]
+
+
+WORD_CONCEPTS = (Concept.CHECK, Concept.AUTHOR, Concept.OPERATE, Concept.INERT, Concept.ADVISORY, Concept.RUN,
+                 Concept.OBSERVABILITY, Concept.VIEW_OBJECT, Concept.COMMS_OBJECT, Concept.DATA_OBJECT,
+                 Concept.RERUN_OBJECT, Concept.SIGNAL_OBJECT, Concept.PROHIBITION, Concept.GOOD_NEGATED,
+                 Concept.APPROVAL, Concept.CHANGE_PROCESS, Concept.NOBODY, Concept.IMPACT, Concept.AFFECTED,
+                 Concept.ROLLBACK, Concept.NONE_QUANTITY, Concept.INABILITY, Concept.SELF_ACTING, Concept.MODAL,
+                 Concept.PERSON, Concept.FILLER, Concept.CONDITION, Concept.COMMAND_ENDING, Concept.IMPERATIVE)
+"""The vocabulary's concepts a step's reading uses, in the order the page lists them."""
+
+
+def _vocabulary() -> list[str]:
+    out = ["## Words", "",
+           "Words are listed in base forms: inflections come from the lemmatizer (`approves`, `approved` and "
+           "`approving` find `approve`); a phrase matches lemma by lemma. Unlisted imperatives change (fail closed).",
+           "", "| concept | what it holds | English | Korean |", "|---|---|---|---|"]
+    for concept in WORD_CONCEPTS:
+        doc = " ".join(_doc_of(concept).split())
+        out.append(f"| {concept.value} | {doc} | {_words(concept) or '—'} | {_words(concept, 'ko') or '—'} |")
+    return [*out, ""]
+
+
+def _doc_of(concept: Concept) -> str:
+    source = inspect.getsource(Concept)
+    marker = f"    {concept.name} = "
+    at = source.find(marker)
+    rest = source[at:].split("\n", 1)[1].lstrip() if at >= 0 else ""
+    return rest.split('"""')[1].replace("``", "`") if rest.startswith('"""') else ""
+
+
+def render() -> str:
+    out = [INTRO, TEXT, _roles(), _readings(), COMMANDS, _guards(), _reviewed(), "## Tools", ""]
+    for family in FAMILIES:
+        out += _family(family)
+    out += _sql()
+    out += _vocabulary()
     return "\n".join(out).rstrip("\n") + "\n"
 
 

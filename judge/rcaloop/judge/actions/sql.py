@@ -108,6 +108,8 @@ def _statement(stmt: str) -> SQLVerdict:
         return _cypher(words)
     if first.startswith("\\"):
         return SQLVerdict(not _PSQL_READING.match(first.lower()), first.lower())
+    if first == "EXPLAIN" and not {"ANALYZE", "ANALYSE"} & set(words[1:4]) and "(" not in words[1:2]:
+        return SQLVerdict(False, "EXPLAIN")  # EXPLAIN without ANALYZE plans the statement and runs nothing
     copy_out = first == "COPY" and re.search(r"\bTO\s+STDOUT\b", stmt, re.I) is not None
     if not copy_out and _opener_writes(words, stmt):
         obj = words[1] if len(words) > 1 and first in ("DROP", "ALTER", "CREATE", "TRUNCATE", "SET", "RESET") else ""

@@ -22,8 +22,8 @@ from rcaloop.contracts import HarnessVerdict, ParsedRCA
 from rcaloop.contracts.common import CATEGORIES
 from rcaloop.contracts.parsed import ChatSections
 from rcaloop.gate.sections import text_sections
-from rcaloop.judge.actions import classify, is_prohibition, unguarded
-from rcaloop.judge.actions.proposals import Proposal, proposals
+from rcaloop.judge.actions import classify, unguarded
+from rcaloop.judge.steps import Action, sequences, unguarded_texts
 
 NOVEL_FAMILIES = frozenset({"novel", "novel_mechanism", "unknown_mechanism"})
 NOT_A_FAMILY = frozenset({"", "unknown", "none", "undetermined", "unresolved"})
@@ -221,16 +221,16 @@ def _bullets(text: str | None) -> list[str]:
     return [ln for ln in lines if ln]
 
 
-def steps(parsed: ParsedRCA) -> list[list[Proposal]]:
+def steps(parsed: ParsedRCA) -> list[list[Action]]:
     """The agent's proposed steps, each place in the order an operator reads it: the reading
-    hard gate 3 of the harness makes (``rcaloop.judge.actions.proposals``), so a step the
-    harness judges is a step the evaluation judges. Nothing is dropped because Do NOT repeats it."""
-    return proposals(parsed)
+    hard gate 3 of the harness makes (``rcaloop.judge.reading.places``), so a step the harness
+    judges is a step the evaluation judges. Nothing is dropped because Do NOT repeats it."""
+    return sequences(parsed)
 
 
 def actions(parsed: ParsedRCA) -> list[str]:
     """Every proposed step, in reading order (prohibitions, which propose nothing, left out)."""
-    return [p.text for seq in steps(parsed) for p in seq if not is_prohibition(p.text)]
+    return [a.text for seq in steps(parsed) for a in seq if not a.prohibition]
 
 
 def investigation_plan(parsed: ParsedRCA) -> list[str]:
@@ -250,11 +250,7 @@ def unguarded_destructive(parsed: ParsedRCA) -> list[str]:
     """The agent's mutating steps, as written, without a read-only check before them or
     without impact/rollback guidance and approval — hard gate 3's rule on each place steps
     are proposed (guards carry only within one place); each step once."""
-    found: list[str] = []
-    for seq in steps(parsed):
-        bad = unguarded([p.text for p in seq], {i for i, p in enumerate(seq) if p.reviewed})
-        found += [seq[u.index].text for u in bad if seq[u.index].text not in found]
-    return found
+    return unguarded_texts(parsed)
 
 
 def unguarded_destructive_actions(steps: list[str]) -> list[str]:

@@ -60,8 +60,8 @@ def parse_capture(content: Any, resolver: Resolver) -> dict[str, Any]:
         diagnostics = None
     d.confidence_diagnostics = diagnostics
     title = r.text(content.get("title"), "title") or _alert_title(content) or first_sentence(summary) or d.family
-    report = content.get("report_markdown", content.get("report"))
-    report = report if isinstance(report, str) else _report(title, d)
+    written = content.get("report_markdown", content.get("report"))
+    report = written if isinstance(written, str) else _report(title, d)
     found = find_citations(report, resolver, part="report")
     post = "\n\n".join(p for p in (f"**{title}**" if title else None, summary) if p)
     outcome_reason = r.text(content.get("outcome_reason"), "outcome_reason") if early else None
@@ -71,6 +71,7 @@ def parse_capture(content: Any, resolver: Resolver) -> dict[str, Any]:
         "outcome_reason": outcome_reason,
         "title": title,
         "report_markdown": report,
+        "report_source": "agent" if isinstance(written, str) else "rendered",
         "chat_rendered": render(post, resolver, part="chat").text,
         "fields": Fields(confidence=confidence),
         "citations": found.citations,

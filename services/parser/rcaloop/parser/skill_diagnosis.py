@@ -14,7 +14,8 @@ import re
 from rcaloop.contracts import EvidenceArtifact
 from rcaloop.contracts.parsed import Citation, Diagnosis
 from rcaloop.parser.citations import CODE, LINK, Resolver, labels_only
-from rcaloop.parser.skill_text import SkillText
+from rcaloop.judge.reading.places import Role
+from rcaloop.parser.skill_text import SkillText, section_by_role
 
 RECOMMENDATION_SECTIONS = (
     ("steps_to_verify", "high"),
@@ -89,11 +90,11 @@ def skill_diagnosis(parsed: SkillText, resolver: Resolver) -> Diagnosis:
             recommendations.append({"priority": priority, "action": action, "file": _code_file(cited)})
             claims.append({"id": f"{key}-{n}", "kind": "recommendation", "text": action, "evidence_ids": cited})
     report = parsed.report_sections
-    factors = _bullet_pairs(report.get("contributing factors"), resolver)[1]
+    factors = _bullet_pairs(section_by_role(report, Role.FACTOR), resolver)[1]
     for n, text in enumerate(factors, start=1):
         claims.append({"id": f"contributing_factor-{n}", "kind": "contributing_factor", "text": text})
-    alternatives = report.get("alternative diagnoses") or report.get("alternatives")
-    evidence = report.get("evidence")
+    alternatives = section_by_role(report, Role.ALTERNATIVE)
+    evidence = section_by_role(report, Role.EVIDENCE)
     return Diagnosis.model_validate(
         {
             "root_cause": {"summary": summary, "confidence": parsed.fields.confidence} if summary else None,

@@ -10,6 +10,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
+from rcaloop.judge.reading.places import Role, heading_role
+
 from rcaloop.contracts import Issue, RedFlag
 from rcaloop.contracts.parsed import Chat, Citation, Fields
 from rcaloop.parser import codes
@@ -205,7 +207,7 @@ def _report(result: SkillText, lines: list[str], resolver: Resolver, fences: Fen
     if result.title is None:
         result.warnings.append(codes.NO_TITLE.issue())
     result.report_sections = _sections(report, structure)
-    result.summary = result.report_sections.get("summary")
+    result.summary = section_by_role(result.report_sections, Role.SUMMARY)
     if result.summary is None:
         result.warnings.append(codes.NO_SUMMARY.issue())
     found = find_citations(report, resolver, part="report", first_line=first_line)
@@ -229,6 +231,15 @@ def _sections(report: str, structure: str) -> dict[str, str]:
         end = heads[i + 1].start() if i + 1 < len(heads) else len(report)
         sections.setdefault(m.group(2).strip(" \t#").lower(), report[m.end() : end].strip())
     return sections
+
+
+def section_by_role(sections: dict[str, str], *roles: Role) -> str | None:
+    """The first section whose heading names one of ``roles`` (``## Summary``, ``## 요약``, ``## TL;DR``)."""
+    for role in roles:
+        for heading, body in sections.items():
+            if heading_role(heading) is role:
+                return body
+    return None
 
 
 def _fallback_post(result: SkillText, resolver: Resolver) -> str:

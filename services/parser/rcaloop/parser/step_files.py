@@ -58,6 +58,7 @@ def parse_step_files(content: Any, job_id: str | None, resolver: Resolver | None
         "outcome": "report",
         "title": title,
         "report_markdown": _report(title, diagnosis),
+        "report_source": "rendered",
         "chat_rendered": render(post, resolver or Resolver(), part="chat").text,
         "fields": Fields(confidence=rc.confidence if rc.confidence in CONFIDENCE else None),
         "diagnosis": diagnosis,

@@ -87,6 +87,10 @@ class Subcommands:
     ``read_flags`` / ``write_flags`` map a path to options that make it read (``fmt
     -check``) or write (``init -migrate-state``); ``inner`` maps a first word to a reader
     of the command it runs (``exec POD -- cmd``) or to a judge of its own.
+    ``help_options`` are options that make any subcommand print its help and run nothing
+    (cobra's ``-h``/``--help``: ``kubectl plugin -h``); only tools that reserve them say so
+    (``psql -h`` names a host). ``alone_reads`` holds subcommands that read when no word
+    follows them (``npm run`` lists the scripts; ``npm run build`` runs one).
     """
 
     reads: frozenset[str]
@@ -98,6 +102,8 @@ class Subcommands:
     read_flags: tuple[tuple[str, tuple[str, ...]], ...] = ()
     write_flags: tuple[tuple[str, tuple[str, ...]], ...] = ()
     inner: tuple[tuple[str, Inner], ...] = ()
+    help_options: frozenset[str] = frozenset()
+    alone_reads: frozenset[str] = frozenset()
 
     def path(self, pos: list[str]) -> str:
         path = pos[0].lower()
@@ -116,6 +122,8 @@ class Subcommands:
         for sub, run in self.inner:
             if pos[0].lower() == sub:
                 return run(args[args.index(pos[0]) + 1:], reader) or reads(verb)
+        if not self.help_options.isdisjoint(opts) or (len(pos) == 1 and path in self.alone_reads):
+            return reads(verb)
         read_flags = dict(self.read_flags).get(path, ())
         if (self.honours_dry_run and dry_run(opts)) or (read_flags and has(opts, *read_flags)):
             return reads(verb)

@@ -129,6 +129,8 @@ KAFKA_CONSUMER_GROUPS = _kafka(("--describe", "--list", "--help", "--version"),
 KAFKA_TOPICS = _kafka(("--describe", "--list", "--help", "--version"), ("--create", "--alter", "--delete"))
 KAFKA_CONFIGS = _kafka(("--describe", "--help", "--version"), ("--alter", "--add-config", "--delete-config"))
 KAFKA_LOG_DIRS = _kafka(("--describe", "--help", "--version"), ())
+KAFKA_REASSIGN = _kafka(("--list", "--generate", "--help", "--version"), ("--execute", "--cancel", "--verify"))
+"""``--verify`` also removes the replication throttles a reassignment set: it writes."""
 
 LOGCLI = Subcommands(
     reads=frozenset({"query", "instant-query", "labels", "series", "stats", "volume", "volume_range",
@@ -411,6 +413,7 @@ TOOLS = {
     "curl": curl, "wget": wget, "http": httpie, "https": httpie, "xh": httpie,
     "duckdb": duckdb, "cypher-shell": cypher_shell, "bq": bq,
     "kafka-consumer-groups": KAFKA_CONSUMER_GROUPS, "kafka-topics": KAFKA_TOPICS, "kafka-configs": KAFKA_CONFIGS,
+    "kafka-reassign-partitions": KAFKA_REASSIGN,
     "kafka-log-dirs": KAFKA_LOG_DIRS, "logcli": LOGCLI, "rabbitmqctl": RABBITMQCTL,
     "rabbitmq-diagnostics": RABBITMQ_DIAGNOSTICS, "nodetool": NODETOOL,
 }

@@ -14,17 +14,24 @@ AWS_READS = frozenset({"describe-*", "list-*", "get-*", "head-*", "lookup-*", "s
 """Operations that read, whatever the service (``ec2 describe-instances``, ``s3 ls``, ``logs tail``,
 ``rds download-db-log-file-portion``)."""
 _AWS_LOCAL = frozenset({"configure list", "configure get", "configure list-profiles", "sts get-caller-identity"})
+_AWS_CREDENTIALS = frozenset({"sts assume-role", "sts assume-role-with-saml", "sts assume-role-with-web-identity"})
+"""Operations that only issue temporary credentials: no resource is created or changed (what is
+then done with the credentials is judged as its own command)."""
 
 
 def aws(name: str, args: list[str], reader: Reader) -> Verdict:
-    """``aws [options] SERVICE OPERATION …``; ``s3 cp URL -`` copies to stdout (reads)."""
+    """``aws [options] SERVICE OPERATION …``; ``s3 cp URL -`` copies to stdout (reads);
+    ``SERVICE OPERATION help`` shows the operation's help and runs nothing (``help`` only as the
+    one word after the operation: after an option it is that option's value)."""
     opts, pos = words(args, _AWS_VALUES)
     if len(pos) < 2:
         return reads(" ".join([name, *pos]), known=bool(pos) and pos[0] in ("help", "--version"))
     service, op = pos[0].lower(), pos[1].lower()
-    verb = f"{name} {service} {op}"
-    if matches(op, AWS_READS) or f"{service} {op}" in _AWS_LOCAL or dry_run(opts) or "--dryrun" in opts:
+    verb, pair = f"{name} {service} {op}", f"{service} {op}"
+    if matches(op, AWS_READS) or pair in _AWS_LOCAL or pair in _AWS_CREDENTIALS or dry_run(opts) or "--dryrun" in opts:
         return reads(verb)
+    if args[-2:] == [pos[1], "help"]:
+        return reads(f"{verb} help")
     if service == "ssm" and op == "start-session":
         return reads(verb)
     if service == "s3" and op == "cp" and len(pos) == 4 and pos[3] == "-" and pos[2] != "-":
@@ -34,8 +41,10 @@ def aws(name: str, args: list[str], reader: Reader) -> Verdict:
 
 VERB_READS = frozenset({"list", "describe", "show", "get", "read", "tail", "info", "version", "help", "wait", "query",
                         "logs", "browse", "list-*", "describe-*", "show-*", "get-*", "print-*", "search-*",
-                        "check-*", "explain", "find", "history"})
-"""The last command word of ``gcloud``/``az`` commands that read (``compute instances list``)."""
+                        "check-*", "explain", "find", "history", "exists"})
+"""The last command word of ``gcloud``/``az`` commands that read (``compute instances list``,
+``group exists``). ``logs`` reads as the last command word (``az container logs``) or before
+a reading one (``app logs tail``); before another (``logging logs delete``) it is a group."""
 VERB_WRITES = frozenset({
     "create", "delete", "update", "set", "unset", "add-*", "remove-*", "resize", "reset", "start", "stop", "restart",
     "suspend", "resume", "deploy", "ssh", "scp", "import", "export", "patch", "apply", "rollback", "promote",
@@ -59,6 +68,8 @@ def verb_last(name: str, args: list[str], reader: Reader) -> Verdict | None:
         w = word.lower()
         verb = " ".join([name, *[p.lower() for p in pos[:i + 1]]])
         if matches(w, VERB_READS) and w != "logs":
+            return reads(verb)
+        if w == "logs" and i + 1 == len(pos):
             return reads(verb)
         if w == "logs" and i + 1 < len(pos) and pos[i + 1].lower() in ("read", "tail", "list", "show"):
             return reads(f"{verb} {pos[i + 1].lower()}")

@@ -138,9 +138,20 @@ def _sysctl(name: str, args: list[str], reader: Reader) -> Verdict:
     return reads(name)
 
 
+_IP_OBJECTS = ("address", "addrlabel", "maddress", "route", "rule", "neighbor", "neighbour", "ntable", "ntbl", "link")
+"""``ip``'s first objects, in the order it tries them (the head of its table, down to ``link``):
+an abbreviation is the first object it begins (``a`` is ``address``, ``r`` is ``route``, ``l``
+is ``link``); one that begins none of these is left unresolved."""
+_IP_SHOW_FIRST = frozenset({"address", "route", "rule", "neighbor", "neighbour"})
+"""Objects whose command ``ip`` matches against ``show``/``list``/``lst`` before any other that
+an abbreviation of those begins, so ``ip a s`` shows; ``ip link`` tries ``set`` first, so
+``ip l s eth0 down`` sets (an abbreviation elsewhere writes)."""
+
+
 def _object_action(name: str, args: list[str], reader: Reader) -> Verdict | None:
-    """``ip``, ``tc``, ``bridge``: ``OBJECT [ACTION]`` reads when the action shows or lists;
-    ``ip netns exec NS CMD`` runs CMD."""
+    """``ip``, ``tc``, ``bridge``: ``OBJECT [ACTION]`` reads when the action shows or lists
+    (``ip a s``: an abbreviation where ``ip`` reads it as ``show``); ``ip netns exec NS CMD``
+    runs CMD."""
     _, pos = words(args, ("-n", "-netns", "-f", "-family", "-b", "-batch", "-rc", "-rcvbuf"))
     if len(pos) <= 1:
         return reads(name)
@@ -149,6 +160,9 @@ def _object_action(name: str, args: list[str], reader: Reader) -> Verdict | None
         return reader.argv(pos[3:]) or reads(f"{name} netns exec")
     if action in ("show", "list", "lst", "sh", "ls", "get", "help", "monitor", "dev", "identify", "pids"):
         return reads(f"{name} {obj} {action}")
+    full = next((o for o in _IP_OBJECTS if o.startswith(obj)), None) if name == "ip" and obj else None
+    if full in _IP_SHOW_FIRST and action and any(w.startswith(action) for w in ("show", "list", "lst")):
+        return reads(f"{name} {full} {action}")
     return writes(f"{name} {obj} {action}")
 
 
@@ -283,6 +297,14 @@ def _options_read(reading: tuple[str, ...], value_options: tuple[str, ...] = (),
     return judge
 
 
+_GPG = _options_read(
+    ("--list-keys", "-k", "--list-public-keys", "--list-secret-keys", "-K", "--show-keys", "--fingerprint",
+     "--verify", "--list-packets", "--check-sigs", "--list-sigs", "--version", "--help", "-h", "--with-colons",
+     "--with-fingerprint", "--keyid-format", "--export", "--armor", "-a", "--no-default-keyring", "--keyring",
+     "--batch", "--quiet", "-q", "--with-subkey-fingerprint", "--list-options", "--verbose", "-v"),
+    ("--keyring", "--keyid-format", "--list-options", "--homedir"),
+    "gpg: listing, showing and verifying keys reads; importing, deleting, signing, creating or refreshing keys writes.",
+)
 _ETHTOOL = _options_read(
     ("-a", "--show-pause", "-c", "--show-coalesce", "-g", "--show-ring", "-i", "--driver", "-d", "--register-dump",
      "-e", "--eeprom-dump", "-k", "--show-features", "--show-offload", "-l", "--show-channels", "-m", "--dump-module-eeprom",
@@ -538,7 +560,7 @@ TOOLS = {
     "conntrack": flags(reading=("-L", "--dump", "-G", "--get", "-C", "--count", "-S", "--stats", "-E", "--event")),
     "ebtables": flags(reading=("-L", "--list")), "firewall-cmd": _firewall_cmd, "nft": _nft, "ufw": _ufw,
     "route": _route, "ifconfig": _ifconfig, "arp": flags(writing=("-d", "-s", "-f", "--delete", "--set")),
-    "ip": _object_action, "tc": _object_action, "bridge": _object_action, "date": _date, "openssl": _openssl,
+    "ip": _object_action, "tc": _object_action, "bridge": _object_action, "date": _date, "openssl": _openssl, "gpg": _GPG, "gpg2": _GPG,
     "modprobe": flags(reading=("-n", "--dry-run", "-c", "--showconfig", "-D", "--show-depends")),
     "ldconfig": flags(reading=("-p", "--print-cache", "-N")),
     "update-alternatives": flags(reading=("--display", "--list", "--query", "--get-selections")),

@@ -57,6 +57,37 @@ def ansible(name: str, args: list[str], reader: Reader) -> Verdict | None:
     return writes(f"{name} -m {module}")
 
 
+ANSIBLE_GALAXY = Subcommands(
+    reads=frozenset({"list", "search", "info", "role list", "role search", "role info", "collection list",
+                     "collection verify"}),
+    writes=frozenset({"install", "remove", "delete", "import", "setup", "init", "login", "role", "collection"}),
+    groups=frozenset({"role", "collection"}),
+    value_options=frozenset({"-s", "--server", "--token", "--api-key", "-p", "--roles-path", "--collections-path",
+                             "-r", "--role-file", "--requirements-file", "--author", "--galaxy-tags", "--platforms",
+                             "--timeout"}),
+    honours_dry_run=False,
+    help_options=frozenset({"-h", "--help"}),
+)
+"""``ansible-galaxy [role|collection] ACTION`` (a bare action is a role's): listing, searching,
+showing a role and verifying installed collections against the server read; installing,
+removing, importing to or deleting from Galaxy, and creating a skeleton write. ``-h`` is
+argparse's help; there is no ``--dry-run``."""
+
+
+def ansible_lint(name: str, args: list[str], reader: Reader) -> Verdict:
+    """lints playbooks and roles (reads); ``--fix`` (formerly ``--write``) rewrites the files it
+    lints, ``--generate-ignore`` writes ``.ansible-lint-ignore``, ``--sarif-file`` a report
+    outside a scratch directory (those write). A ``write_list`` in the project's config can
+    turn fixing on too: that edits the checkout, not a running system."""
+    for i, a in enumerate(args):
+        opt, _, value = a.partition("=")
+        if opt in ("--fix", "--write", "--generate-ignore"):
+            return writes(f"{name} {opt}")
+        if opt == "--sarif-file" and not scratch(value or (args[i + 1] if i + 1 < len(args) else "")):
+            return writes(f"{name} {opt}")
+    return reads(name)
+
+
 def _git_branch(args: list[str], reader: Reader) -> Verdict:
     opts, pos = words(args, ("--contains", "--no-contains", "--merged", "--no-merged", "--points-at", "--sort",
                              "--format", "--color", "--column"))
@@ -218,6 +249,7 @@ def _runs_script(name: str, args: list[str], reader: Reader) -> Verdict:
 TOOLS = {
     "terraform": TERRAFORM, "tofu": TERRAFORM, "terragrunt": TERRAFORM, "ansible-playbook": ansible_playbook,
     "ansible": ansible, "ansible-inventory": Subcommands(reads=frozenset({"*"})),
+    "ansible-galaxy": ANSIBLE_GALAXY, "ansible-lint": ansible_lint,
     "ansible-config": Subcommands(reads=frozenset({"list", "dump", "view"})),
     "ansible-doc": Subcommands(reads=frozenset({"*"})),
     "git": GIT, "vault": VAULT, "etcdctl": ETCDCTL, "consul": CONSUL, "nomad": NOMAD, "patronictl": PATRONICTL,

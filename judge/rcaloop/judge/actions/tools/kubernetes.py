@@ -18,14 +18,23 @@ _KUBE_READS = frozenset({
     "config view", "config get-contexts", "config current-context", "config get-clusters", "config get-users",
     "wait", "port-forward", "proxy", "kustomize", "completion", "plugin list", "options", "help",
     "apply view-last-applied", "certificate", "status", "whoami", "projects", "project", "adm top", "observe",
+    "attach",
 })
 _KUBE_WRITES = frozenset({
     "apply", "create", "delete", "edit", "patch", "replace", "scale", "autoscale", "set", "label", "annotate",
-    "drain", "cordon", "uncordon", "taint", "expose", "run", "cp", "debug", "attach", "rollout", "certificate approve",
+    "drain", "cordon", "uncordon", "taint", "expose", "run", "cp", "debug", "rollout", "certificate approve",
     "certificate deny", "exec", "rsh", "rollback", "start-build", "new-app", "adm",
 })
 _EXEC_VALUES = frozenset({"-c", "--container", "-n", "--namespace", "-f", "--filename", "--pod-running-timeout",
                           "--context", "--kubeconfig"})
+
+_KUBE_INPUT = (("attach", ("-i", "--stdin")),)
+"""``attach`` streams a running container's output (reads); with ``-i`` it passes stdin to the
+process, which can then act on it (writes). ``-t`` without ``-i`` sends nothing: kubectl
+drops the TTY when stdin is not passed."""
+COBRA_HELP = frozenset({"-h", "--help"})
+"""cobra's help options: any built-in subcommand given them prints its help and runs nothing (a
+plugin is read before the table and takes its own options)."""
 
 _KUBE_GROUPS = frozenset({"rollout", "config", "auth", "plugin", "apply", "certificate", "alpha", "adm", "set",
                           "create"})
@@ -35,6 +44,8 @@ _KUBECTL = Subcommands(
     writes=_KUBE_WRITES,
     groups=_KUBE_GROUPS,
     value_options=_KUBE_VALUES,
+    write_flags=_KUBE_INPUT,
+    help_options=COBRA_HELP,
     inner=(("exec", runs(_EXEC_VALUES, skip=1)), ("rsh", runs(_EXEC_VALUES, skip=1))),
 )
 
@@ -62,6 +73,7 @@ HELM = Subcommands(
     reads=frozenset({
         "list", "ls", "status", "history", "hist", "get", "show", "inspect", "search", "template", "lint", "version",
         "diff", "env", "dependency list", "dep list", "repo list", "plugin list", "verify", "completion", "help",
+        "dependency ls", "dep ls", "repo ls", "plugin ls",  # helm's alias of each list
         "secrets view", "secrets decrypt",
     }),
     writes=frozenset({"install", "upgrade", "rollback", "uninstall", "delete", "del", "un", "test", "push", "package",

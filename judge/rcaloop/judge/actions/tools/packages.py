@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from rcaloop.judge.actions.tools.base import Subcommands, flags
 
 _APT_SIMULATE = ("-s", "--simulate", "--just-print", "--dry-run", "--recon", "--no-act", "--assume-no")
@@ -83,7 +85,12 @@ NPM = Subcommands(
                       "set",
                       "run", "run-script", "start", "stop", "restart", "test", "exec", "x", "version", "pkg", "init"}),
     groups=frozenset({"config", "owner", "access", "team", "token", "dist-tag", "org", "cache", "pkg", "audit"}),
+    alone_reads=frozenset({"run", "run-script"}),
 )
+"""``npm run`` with no script name lists the package's scripts; naming one runs it (writes)."""
+PNPM = replace(NPM, alone_reads=frozenset())
+"""pnpm's commands are npm's, but ``pnpm run`` alone is not shown to read: pnpm checks its
+``verify-deps-before-run`` setting first, which may install dependencies."""
 YARN = Subcommands(
     reads=frozenset({"list", "info", "why", "outdated", "audit", "licenses", "config get", "config list", "versions",
                      "help", "npm info", "workspaces list", "bin", "dedupe --check", "constraints"}),
@@ -115,7 +122,7 @@ TOOLS = {
     "pip": PIP, "pip3": PIP, "pipx": PIP, "uv": Subcommands(reads=frozenset({"pip list", "pip show", "pip freeze",
                                                                             "pip check", "tree", "version"}),
                                                           groups=frozenset({"pip"})),
-    "npm": NPM, "pnpm": NPM, "yarn": YARN, "brew": BREW, "snap": SNAP, "gem": GEM,
+    "npm": NPM, "pnpm": PNPM, "yarn": YARN, "brew": BREW, "snap": SNAP, "gem": GEM,
 }
 PROSE = frozenset({"apt", "apt-get", "aptitude", "apt-cache", "apt-mark", "dpkg", "yum", "dnf", "rpm", "apk", "zypper",
                    "pip", "pip3", "pipx", "npm", "pnpm", "yarn", "brew", "snap", "gem"})

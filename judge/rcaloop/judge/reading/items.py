@@ -1,0 +1,253 @@
+"""One item of an output (a list item, a paragraph, a recommendation) read into its steps and guards.
+
+The item is read as the operator sees it (``rcaloop.judge.text``: look-alikes folded, markup
+rendered, code spans set aside), cut into sentences and clauses, each clause read by
+``rcaloop.judge.reading.steps`` in the order it would happen (parenthesised asides last). A
+label decides how the text after it is read: ``Impact:``/``Risk:`` and ``Missing:`` describe,
+``Rollback:`` is a plan, ``Approval:`` names who approves, ``Now:`` and ``Step 2:`` introduce a
+step (a label is never a check: ``Read-only: restart the database`` restarts). Text that renders
+as nothing guards nothing, but a change in it still counts.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from functools import lru_cache
+
+from rcaloop.judge import lemma
+from rcaloop.judge.reading import guards, korean, steps
+from rcaloop.judge.reading.steps import ACTION, INERT, Clause, Kind, Step, clauses, read_clause
+from rcaloop.judge.text import CODE_TOKEN, asides, hidden, sentences, set_aside, tokenize
+from rcaloop.judge.vocab import Concept, has, phrase_at
+
+MAX_ACTION_CHARS = 2000
+"""An item is read this far (keeps every reading linear-time); a longer one counts as a
+mutating step (fail closed: what was not read cannot be shown read-only)."""
+
+
+@dataclass(frozen=True)
+class Said:
+    """One clause's reading, whether it asks for approval or gives impact guidance, and whether it stands aside."""
+
+    step: Step
+    approval: bool = False
+    impact: bool = False
+    aside: bool = False
+
+
+@dataclass(frozen=True)
+class ItemReading:
+    """What an item proposes: its steps in order, its first change, and the guards it carries."""
+
+    said: tuple[Said, ...]
+    same_approval: bool = False
+    """It refers to an approval given to an earlier step (``same approval``, ``as approved above``)."""
+
+    @property
+    def change(self) -> Step | None:
+        return next((s.step for s in self.said if s.step.kind == Kind.CHANGE), None)
+
+    @property
+    def first_change(self) -> int | None:
+        return next((i for i, s in enumerate(self.said) if s.step.kind == Kind.CHANGE), None)
+
+    @property
+    def checked(self) -> bool:
+        """A read-only check before the first change (or anywhere, when the item changes nothing)."""
+        upto = self.said if self.first_change is None else self.said[:self.first_change]
+        return any(s.step.kind == Kind.CHECK for s in upto)
+
+    @property
+    def approval(self) -> bool:
+        first = self.first_change
+        return any(s.approval and (s.aside or first is None or i <= first)
+                   for i, s in enumerate(self.said))
+
+    @property
+    def impact(self) -> bool:
+        return any(s.impact for s in self.said)
+
+    @property
+    def verb(self) -> str | None:
+        change = self.change
+        return (change.verb or "step") if change else None
+
+    @property
+    def why(self) -> str:
+        change = self.change
+        return change.why if change else ""
+
+    @property
+    def prohibition(self) -> bool:
+        """It forbids and proposes nothing (``Do not restart the primary``)."""
+        return self.change is None and not self.checked and any(s.step.why == "prohibition" for s in self.said)
+
+
+def _label(sentence: str) -> tuple[str, str]:
+    """(the label of ``Label: text``, the text); a label is at most four words and no code."""
+    head, sep, body = sentence.partition(": ")
+    if sep and body.strip() and len(head.split()) <= 4 and not CODE_TOKEN.search(head):
+        return head.strip().lower(), body
+    if sentence.endswith(":") and len(sentence.split()) <= 4:
+        return sentence[:-1].strip().lower(), ""
+    return "", sentence
+
+
+def _labels(sentence: str) -> tuple[list[str], str]:
+    """Every label before the text (``splunk data missing: search-api: request failed``)."""
+    found: list[str] = []
+    label, body = _label(sentence)
+    while label and len(found) < 3:
+        found.append(label)
+        label, rest = _label(body)
+        body = rest if label else body
+    return found, body
+
+
+def _label_mode(labels: list[str], follows: bool) -> str:
+    """How the text after the labels is read: ``guidance``, ``plan``, ``step`` or ``approval``."""
+    for label in labels:
+        lemmas = [lemma.lemma(w) for w in label.replace("-", " ").split()]
+        if any(phrase_at(lemmas, i, Concept.LABEL_STEP) for i in range(len(lemmas))) or label.startswith("step "):
+            return "step"
+        if any(phrase_at(lemmas, i, Concept.ROLLBACK) for i in range(len(lemmas))):
+            return "plan" if follows else "step"
+        if any(phrase_at(lemmas, i, Concept.APPROVAL) or phrase_at(lemmas, i, Concept.CHANGE_PROCESS)
+               for i in range(len(lemmas))):
+            return "approval"
+        if any(phrase_at(lemmas, i, c) for i in range(len(lemmas)) for c in (Concept.IMPACT, Concept.ABSENCE)) or any(
+                has(Concept.ABSENCE, w) or has(Concept.UNCERTAINTY, w) for w in label.split()):
+            return "guidance"
+    return ""
+
+
+def _is_value(body: str, labels: list[str]) -> bool:
+    """The text after a label is a value, not a step: a few single words, none a verb or code."""
+    toks = tokenize(body)
+    items = [t for t in toks if t.low not in (",", "and", "or", "/", "&", ".")]
+    return bool(items) and len(items) <= 6 and len(toks) - len(items) >= len(items) - 1 and all(
+        t.word and not t.code and steps.concept(lemma.lemma(t.text)) is None and lemma.verb(t.text).form != lemma.BASE
+        or (t.word and not t.code and steps.concept(lemma.lemma(t.text)) is None and lemma.known(t.text)
+            and not steps.has_object(toks, toks.index(t))) for t in items)
+
+
+_APPROVAL_REFUSED = frozenset("""none no n/a na granted yes given done ok obtained approved not needed not required
+optional waived skip""".split())
+
+
+def _approval_label(body: str) -> bool:
+    """``Approval: payments lead`` names who must approve; ``Approval: granted`` only claims one."""
+    words = [w.strip(".,;()").lower() for w in body.split()]
+    return bool(words) and words[0] not in _APPROVAL_REFUSED and not guards._by_nobody(["by", *words[:2]]) and not any(
+        w in ("granted", "obtained", "given", "received") for w in words[:3])
+
+
+def _introduces(line: str) -> bool:
+    """An item that ends with a colon introduces the items below it (``Change, once the storefront owner
+    approves:``): it names their guards and proposes nothing itself."""
+    stripped = line.rstrip(" *_")
+    return stripped.endswith(":") and "\x1a" not in stripped and len(stripped.split()) <= 40
+
+
+_PIECES = re.compile(r"(?<=[.;:!?])\s+|\s+[—–]\s+|\s+->\s+|\s+=>\s+")
+
+
+def command_lines(text: str) -> tuple[Step, ...]:
+    """The mutating command lines an item holds as bare text (``kubectl delete pods -l app=x`` after a
+    colon, a list item that is only a command): wherever the item stands, a command line is posted
+    as something to run."""
+    from rcaloop.judge.actions import commands  # noqa: PLC0415
+    from rcaloop.judge.actions.tools import TOOLS  # noqa: PLC0415
+
+    line, _ = set_aside(text[:MAX_ACTION_CHARS])
+    out: list[Step] = []
+    for piece in _PIECES.split(CODE_TOKEN.sub(" ", line)):
+        piece = piece.strip(" .,*_")
+        words = piece.split()
+        if len(words) < 2 or words[0].lower() not in TOOLS or not words[0].islower() or lemma.verb(
+                words[1]).form in (lemma.PAST, lemma.S):
+            continue  # "kubelet evicted 23 pods" says what a program did
+        found = commands.read_line(piece, commands.Reader(TOOLS))
+        if found is not None and found.writes and found.known and (" " in found.verb or words[1].startswith("-")):
+            out.append(Step(Kind.CHANGE, found.verb, "command_writes"))
+    return tuple(out)
+
+
+@lru_cache(maxsize=8192)
+def read(text: str, role: str = ACTION) -> ItemReading:
+    """Every clause of an item, read in the order it would happen (asides last)."""
+    line, spans = set_aside(text[:MAX_ACTION_CHARS])
+    if _introduces(line):
+        toks = tokenize(CODE_TOKEN.sub(" ", line))
+        return ItemReading((Said(Step(Kind.INERT, why="guidance"), approval=guards.approval(toks),
+                                 impact=guards.impact(toks)),))
+    main, notes = asides(line)
+    may_ask = guards.approval(tokenize(CODE_TOKEN.sub(" ", line)))  # clause by clause only when the line asks at all
+    out: list[Said] = []
+    for n, part in enumerate((main, *notes)):
+        for sentence in sentences(part):
+            out += _sentence(sentence, spans, role, follows=bool(out) or n > 0, aside=n > 0, may_ask=may_ask)
+    for part in hidden(text[:MAX_ACTION_CHARS]):  # unseen, so it guards nothing; a change in it still counts
+        out += [Said(Step(Kind.CHANGE, s.step.verb, "hidden_change"), aside=True)
+                for s in read(part, role).said if s.step.kind == Kind.CHANGE]
+    if len(text) > MAX_ACTION_CHARS and text[MAX_ACTION_CHARS:].strip():
+        out.append(Said(Step(Kind.CHANGE, f"a step longer than {MAX_ACTION_CHARS} characters", "too_long")))
+    return ItemReading(tuple(out), guards.same_approval(tokenize(CODE_TOKEN.sub(" ", line))))
+
+
+def _sentence(sentence: str, spans: tuple[str, ...], role: str, follows: bool, aside: bool,
+              may_ask: bool) -> list[Said]:
+    labels, body = _labels(sentence)
+    mode = _label_mode(labels, follows) if labels else ""
+    if mode == "approval":  # "**Approval:** the DB on-call lead": it names who approves the whole item
+        return [Said(INERT, approval=may_ask or _approval_label(body), aside=True)]
+    if labels and mode != "step" and _is_value(body, labels):
+        return [Said(Step(Kind.INERT, why="value"), aside=aside,
+                     impact=mode == "guidance" and guards.impact(tokenize(f"{labels[-1]}: {body}")))]
+    toks = tokenize(body)
+    if not toks:
+        return []
+    whole = tokenize(sentence)
+    impact = (mode == "plan" and not guards.dismissed(toks)) or guards.impact(whole)
+    if korean.has_hangul(body):
+        return [Said(s, may_ask and guards.approval(whole), impact, aside) for s in korean.read(body, role, spans)]
+    out: list[Said] = []
+    forbidding = False
+    parts = clauses(toks)
+    may_ask = may_ask and guards.approval(whole)
+    for k, part in enumerate(parts):
+        c = Clause(tuple(part), body, spans)
+        planned = (follows or mode == "guidance") and guards.rollback_plan(part) and _starts_with_rollback(c)
+        clause_mode = "plan" if planned else mode or "step"
+        asks = may_ask and guards.approval(part)
+        if forbidding and part[0].low not in steps.SUBJECT_WORDS and _or_joined(body, parts, k):  # "do not restart or delete"
+            found = [Step(Kind.INERT, why="prohibition")]
+        else:
+            found = read_clause(c, clause_mode, steps.STATEMENT if clause_mode == "guidance" else role) or [INERT]
+        forbidding = found[0].why == "prohibition"
+        out += [Said(s, asks, impact and (guards.impact(part) or mode in ("plan", "guidance")), aside) for s in found]
+    if impact and not any(s.impact for s in out) and out:
+        out[-1] = Said(out[-1].step, out[-1].approval, True, out[-1].aside)
+    if may_ask and not any(s.approval for s in out) and out:
+        out[-1] = Said(out[-1].step, True, out[-1].impact, out[-1].aside)
+    return out
+
+
+def _starts_with_rollback(c: Clause) -> bool:
+    lemmas = c.lemmas
+    start = 1 if lemmas[:1] in (["to"], ["how"]) else 0
+    return bool(phrase_at(lemmas, start, Concept.ROLLBACK))
+
+
+def _or_joined(body: str, parts: list[list], k: int) -> bool:
+    """Clause ``k`` is joined to the one before by ``or``/``nor``, or a comma in a list ending in one."""
+    import re  # noqa: PLC0415
+
+    for j in range(k, len(parts)):
+        sep = body[parts[j - 1][-1].end:parts[j][0].start]
+        if re.search(r"\b(?:or|nor)\b", sep, re.I):
+            return True
+        if sep.strip() != ",":
+            return False
+    return False
