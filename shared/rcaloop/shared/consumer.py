@@ -16,7 +16,9 @@ Guarantees, in the order a message meets them:
   message is either fully processed or not at all, and a key already committed turns
   a redelivery into a no-op (exactly-once effects on stream hops);
 * every step of an entry's path runs inside one guard: whatever it raises is recorded
-  against that entry alone, never the batch or the worker. A ``prepare``, key or handler
+  against that entry alone, never the batch or the worker. A ``PermanentError`` (a value
+  a store refuses, a time budget spent) dead-letters the entry at once with its code:
+  retrying would meet the same refusal. Any other ``prepare``, key or handler
   exception leaves the entry pending (FastStream's nack would be a no-op too); the
   reclaim loop (``XAUTOCLAIM``) retries it — and takes over entries of dead consumers —
   until ``MAX_DELIVERIES``, then moves it to ``<stream>.dlq`` with the step's code
@@ -55,6 +57,18 @@ from rcaloop.shared.settings import RuntimeSettings
 from rcaloop.shared.secrets import redact_dead_letter
 from rcaloop.shared.status import trimmed_unread
 from rcaloop.shared.wire import Fields, PayloadError, as_text, decode, encode, entry_size, letter_fields, read_fields
+
+
+class PermanentError(Exception):
+    """Raised by a ``prepare`` step or handler for an entry that can never succeed.
+
+    The worker dead-letters it at once with ``code`` instead of retrying it
+    ``MAX_DELIVERIES`` times under ``handler_failed`` (a code that says "replay me").
+    """
+
+    def __init__(self, code: str, message: str):
+        super().__init__(message)
+        self.code = code
 
 
 @dataclass(frozen=True)
@@ -143,10 +157,6 @@ def write_refusal(exc: BaseException) -> str | None:
     return None
 
 
-EXTERNAL_STREAMS = frozenset({Stream.RESULTS})
-"""Streams written by producers outside rcaloop: their numbers are checked to be finite."""
-
-
 @dataclass(frozen=True)
 class _Metrics:
     """This worker's labelled metric children (looked up once, not per message)."""
@@ -176,7 +186,6 @@ class StreamWorker:
         self.done_prefix = f"{prefix}rcaloop:done:{sub.group}:"
         self.probe_key = f"{prefix}rcaloop:probe:{settings.consumer_name}"
         self.prefix = prefix
-        self.finite = sub.stream in EXTERNAL_STREAMS
         self.log = get_logger(service, stream=self.key, group=sub.group)
         labels = {"service": service, "stream": self.key}
         self._labels = labels
@@ -349,7 +358,7 @@ class StreamWorker:
                 raise PayloadError("payload_too_large",
                                    f"entry is {size} bytes, over the {self.settings.max_payload_bytes} byte limit (MAX_PAYLOAD_BYTES)")
             fields = read_fields(raw)
-            model = decode(fields, sub.model, finite=self.finite)
+            model = decode(fields, sub.model)
         except PayloadError as exc:
             return self._dead_letter(msg_id, raw, exc.code, str(exc), n)
         except Exception as exc:  # noqa: BLE001 - the decoder's bug, yet the entry's alone: retrying cannot fix it
@@ -359,6 +368,8 @@ class StreamWorker:
             value = sub.prepare(model) if sub.prepare else model
             step = "key_failed"
             key = self.done_prefix + sub.idempotency_key(value) if sub.idempotency_key else ""
+        except PermanentError as exc:
+            return self._dead_letter(msg_id, raw, exc.code, str(exc), n)
         except Exception as exc:  # noqa: BLE001 - like a handler failure: retried, then dead-lettered
             self._failed(failures, msg_id, step, exc)
             return None
@@ -395,6 +406,9 @@ class StreamWorker:
                 result = sub.handle(entry.value)
                 if inspect.isawaitable(result):
                     result = await result
+            except PermanentError as exc:
+                items.append(self._dead_letter(entry.msg_id, entry.fields, exc.code, str(exc), entry.deliveries))
+                continue
             except Exception as exc:  # noqa: BLE001 - a handler bug must not kill the worker
                 self._failed(failures, entry.msg_id, "handler_failed", exc)
                 continue
