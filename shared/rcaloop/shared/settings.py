@@ -39,6 +39,14 @@ class RuntimeSettings(BaseSettings):
     http_port: int | None = Field(default=None, description="HTTP API port of services that have routes (annotation, knowledge)")
     http_host: str = Field(default="127.0.0.1", description="address the HTTP API listens on (containers: 0.0.0.0)")
     http_max_body_bytes: int = Field(default=1024 * 1024, ge=1024, description="larger request bodies are refused (413)")
+    http_public_url: str | None = Field(
+        default=None, description="the address browsers use (https://review.example.com): the one origin UI posts may "
+        "come from, and https there makes session cookies Secure; unset = the request's own host and scheme")
+    http_forwarded_allow_ips: str | None = Field(
+        default=None, description="proxies (comma-separated IPs or *) whose X-Forwarded-Proto/-For are believed; unset = none")
+    http_header_timeout_s: float = Field(default=10.0, gt=0, description="a request's head must arrive within this")
+    http_body_timeout_s: float = Field(default=30.0, gt=0, description="a request's body must arrive within this")
+    http_max_connections: int = Field(default=1000, ge=1, description="open connections beyond it are answered 503 and closed")
     http_docs: bool | None = Field(
         default=None, description="serve /docs and /openapi.json; unset = only when the API listens on loopback"
     )
@@ -55,6 +63,16 @@ class RuntimeSettings(BaseSettings):
         if problem := redis_url_problem(text):
             raise ValueError(problem)  # the message never quotes the URL: it may hold a password
         return value
+
+    @field_validator("http_public_url", mode="before")
+    @classmethod
+    def _public_url(cls, value):
+        if value in ("", None):
+            return None
+        parts = urlsplit(str(value).strip())
+        if parts.scheme not in ("http", "https") or not parts.hostname:
+            raise ValueError("must be an http:// or https:// URL naming a host (e.g. https://review.example.com)")
+        return str(value).strip()
 
     @property
     def prefix(self) -> str:

@@ -137,6 +137,19 @@ def _json_error(message: str) -> PayloadError:
     return PayloadError("invalid_json", f"payload is not JSON: {message}")
 
 
+def parse_json(text: str | bytes) -> Any:
+    """JSON from anywhere outside (a stream payload, an HTTP body), read by the one parser with
+    the one set of limits: nesting, number size, valid Unicode, finite numbers. Raises
+    ``PayloadError`` with the same codes a dead letter carries."""
+    try:
+        data = pydantic_core.from_json(text, allow_inf_nan=False)
+    except ValueError as exc:
+        raise _json_error(str(exc)) from None
+    if _has_non_finite(data):
+        raise PayloadError("number_out_of_range", "payload holds a number no JSON float can carry (such as 1e999)")
+    return data
+
+
 def _has_non_finite(data: Any) -> bool:
     stack = [data]
     while stack:
@@ -153,6 +166,13 @@ def _has_non_finite(data: Any) -> bool:
 _MAYBE_NON_FINITE = re.compile(r"NaN|Infinity|\d[eE]\+?\d{3}")
 """Text that may hold a number no JSON float carries: ``NaN``, ``Infinity`` or an exponent of
 three digits (``1e999``). A match only sends the entry down the slower, exact path."""
+
+
+def _parsed(text: str) -> Any:
+    try:
+        return pydantic_core.from_json(text, allow_inf_nan=False)
+    except ValueError as exc:
+        raise _json_error(str(exc)) from None
 
 
 def decode(fields: dict[str, str], model: type[M]) -> M:
@@ -176,12 +196,7 @@ def decode(fields: dict[str, str], model: type[M]) -> M:
             if invalid is not None:
                 raise _json_error(str(invalid.get("ctx", {}).get("error", invalid["msg"]))) from None
             # valid JSON, not the contract: the slow path below names the precise reason
-    try:  # the same parser as the fast path, so the same limits (nesting, number size)
-        data = pydantic_core.from_json(text, allow_inf_nan=False)
-    except ValueError as exc:
-        raise _json_error(str(exc)) from None
-    if suspect and _has_non_finite(data):
-        raise PayloadError("number_out_of_range", "payload holds a number no JSON float can carry (such as 1e999)")
+    data = parse_json(text) if suspect else _parsed(text)  # the fast path's parser, so the same limits
     if not isinstance(data, dict):
         raise PayloadError("invalid_shape", f"payload must be a JSON object, got {type(data).__name__}")
     version = data.get("schema_version", 1)

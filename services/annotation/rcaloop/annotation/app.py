@@ -113,6 +113,7 @@ def build(settings: AnnotationSettings | None = None) -> Service:
         on_shutdown=[close_store],
         http_router=_routes(state),
         http_guards=[guard(state)],
+        http_browser_paths=["/ui"],
         background=[drain_outbox],
         readiness=[store],
     )
