@@ -52,6 +52,7 @@ from redis.typing import KeyT, StreamIdT
 from rcaloop.contracts import DeadLetter, Stream
 from rcaloop.shared import metrics
 from rcaloop.shared.commit import COMMIT_LUA, Item, commit_args
+from rcaloop.shared.lag import group_lag
 from rcaloop.shared.logs import get_logger
 from rcaloop.shared.settings import RuntimeSettings
 from rcaloop.shared.secrets import redact_dead_letter
@@ -528,16 +529,21 @@ class StreamWorker:
             await self.process(retry, deliveries)
 
     async def _update_gauges(self) -> None:
+        """Pending and lag of this group; the lag is checked, and Redis's counter corrected
+        when a restart left it wrong (``lag.group_lag``), before anything reads it."""
         try:
+            lag = await group_lag(self.redis, self.key, self.sub.group, self.prefix)
             groups = await self.redis.xinfo_groups(self.key)
-        except ResponseError:
+        except ResponseError:  # no stream yet, or writes refused (the run loop reports that)
             return
+        if lag.corrected:
+            self.log.info("lag_corrected", lag=lag.entries, exact=lag.exact,
+                          hint="Redis's lag counter was wrong after a restart (its AOF does not keep it); set right")
+        if lag.entries is not None:
+            self._m.lag.set(lag.entries)
         for g in groups:
             if as_text(g.get("name")) == self.sub.group:
                 self._m.pending.set(g.get("pending", 0) or 0)
-                lag = g.get("lag")
-                if lag is not None:
-                    self._m.lag.set(lag)
                 await self._check_trimmed_unread(g)
 
     async def _check_trimmed_unread(self, group: dict) -> None:
