@@ -129,3 +129,18 @@ def odd_but_good(good: dict, n: int, rng: random.Random) -> dict[str, str | byte
         lambda: {"payload": text.encode(), **{f"h{i}": rng.randbytes(8) for i in range(40)}},
         lambda: {"payload": _with_raw(good, "unknown_key", _nested(150, rng))},  # deep, within the limit, ignored
     ][n % 3]()
+
+
+def slowest_skill_output(result_id: str):
+    """The slowest entry of the corpus for the harness: a real skill output whose report holds
+    16,000 step lines (1.3 MB). Judging it takes about a minute on a 2-core machine (the
+    harness's claim ledger grows faster than the text), far past any honest output's 20 ms."""
+    from pathlib import Path  # noqa: PLC0415
+
+    from rcaloop.contracts import RawResult  # noqa: PLC0415
+
+    sample = (Path(__file__).resolve().parents[2] / "examples" / "skill_outputs" / "checkout-5xx.txt").read_text()
+    head, _, tail = sample.partition("RCA_CHAT")
+    steps = "\n".join(f"- step {i}: kubectl logs deploy/checkout-{i} shows 502 from upstream payments-{i}"
+                      for i in range(16_000))
+    return RawResult(result_id=result_id, kind="skill_text", content=f"{head}{steps}\nRCA_CHAT{tail}")

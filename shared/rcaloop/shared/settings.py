@@ -34,6 +34,9 @@ class RuntimeSettings(BaseSettings):
         default=4 * 1024 * 1024, ge=1024, description="larger entries are dead-lettered unread (payload_too_large)"
     )
     idempotency_ttl_s: int = Field(default=7 * 24 * 3600, ge=60)
+    entry_budget_s: float = Field(
+        default=30.0, gt=0, description="most seconds judging one entry may take (parser, harness: off the event loop); "
+        "over it the entry is dead-lettered as time_budget_exceeded")
     metrics_port: int | None = Field(default=None, description="Prometheus /metrics and /healthz port; unset = none")
     metrics_host: str = Field(default="127.0.0.1", description="address /metrics listens on (containers: 0.0.0.0)")
     http_port: int | None = Field(default=None, description="HTTP API port of services that have routes (annotation, knowledge)")

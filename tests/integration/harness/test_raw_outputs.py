@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from rcaloop.cli.compose import cli_deps
-from rcaloop.harness import core
+from rcaloop.judge import core
 from rcaloop.shared.sources import load_result
 
 EXAMPLES = Path(__file__).resolve().parents[3] / "examples"
