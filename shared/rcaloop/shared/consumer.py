@@ -28,6 +28,9 @@ Guarantees, in the order a message meets them:
   replica after a failover), is logged once per outage and retried with capped backoff;
   nothing is acknowledged before its effects are written (one script does both), and
   no entry is reclaimed while writes are refused, so an outage never exhausts deliveries;
+* every ``RETENTION_INTERVAL_S`` the worker lets go of what nobody needs (``retention``):
+  entries every group acknowledged that are older than the stream's retention, and
+  consumers of its group that are gone;
 * a stop request is honoured between batches: the batch in hand is finished and acked.
 """
 
@@ -54,6 +57,7 @@ from rcaloop.shared import metrics
 from rcaloop.shared.commit import COMMIT_LUA, Item, commit_args
 from rcaloop.shared.lag import group_lag
 from rcaloop.shared.logs import get_logger
+from rcaloop.shared.retention import release, retention_s
 from rcaloop.shared.settings import RuntimeSettings
 from rcaloop.shared.secrets import redact_dead_letter
 from rcaloop.shared.status import trimmed_unread
@@ -196,6 +200,7 @@ class StreamWorker:
         self._commit = redis.register_script(COMMIT_LUA)
         self._group_ready = False
         self._last_reclaim = 0.0
+        self._last_release = 0.0
         self._deferred: list[Item] = []  # a fresh batch's commit, sent with the next read
         self._refused: str | None = None  # why Redis refuses writes, while it does
 
@@ -504,7 +509,24 @@ class StreamWorker:
             if cursor == "0-0":
                 break
         await self._update_gauges()
+        if time.monotonic() - self._last_release >= self.settings.retention_interval_s:
+            await self._release()
         return total
+
+    async def _release(self) -> None:
+        self._last_release = time.monotonic()
+        s = self.settings
+        try:
+            done = await release(self.redis, self.key, self.sub.group,
+                                 keep_s=retention_s(self.sub.stream.value, s.stream_retention_s, s.stream_retention),
+                                 consumer_idle_s=s.consumer_idle_s, me=s.consumer_name)
+        except ResponseError as exc:
+            if write_refusal(exc):
+                raise  # the run loop reports the outage and backs off
+            self.log.warning("release_failed", error=str(exc)[:300])
+            return
+        if done.trimmed or done.consumers_removed:
+            self.log.info("released", trimmed=done.trimmed, consumers_removed=done.consumers_removed)
 
     async def _process_reclaimed(self, entries: list) -> None:
         ids = [as_text(e[0]) for e in entries]

@@ -34,6 +34,13 @@ class RuntimeSettings(BaseSettings):
         default=4 * 1024 * 1024, ge=1024, description="larger entries are dead-lettered unread (payload_too_large)"
     )
     idempotency_ttl_s: int = Field(default=7 * 24 * 3600, ge=60)
+    stream_retention_s: float = Field(
+        default=7 * 24 * 3600, ge=0, description="entries every group acknowledged are trimmed once older than this")
+    stream_retention: dict[str, float] = Field(
+        default_factory=dict, description='per-stream retention in seconds, JSON: {"rca.results": 3600}')
+    consumer_idle_s: float = Field(
+        default=3600, gt=0, description="a consumer with nothing pending that has not read for this long is removed")
+    retention_interval_s: float = Field(default=60, gt=0, description="how often a worker trims and removes idle consumers")
     entry_budget_s: float = Field(
         default=30.0, gt=0, description="most seconds judging one entry may take (parser, harness: off the event loop); "
         "over it the entry is dead-lettered as time_budget_exceeded")

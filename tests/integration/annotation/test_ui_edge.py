@@ -184,3 +184,30 @@ async def test_every_ui_route_with_a_body_answers_hostile_json_with_the_one_erro
             if "error" in data and path.endswith(("/draft", "/evaluation", "/annotation")):
                 assert data["error"]["code"] in codes, (method, path, data)
         assert "Traceback" not in resp.text and json.dumps(TOKENS["alice"]) not in resp.text
+
+
+async def test_the_store_lets_go_of_ended_sessions_stale_drafts_and_sent_outbox_rows(site, store):
+    import sqlalchemy as sa  # noqa: PLC0415
+
+    from rcaloop.annotation.tables import drafts, outbox, sessions  # noqa: PLC0415
+    from rcaloop.contracts.common import utcnow  # noqa: PLC0415
+
+    task = await _task(store, 4)
+    live, ended = await _sign_in(site), await store.open_session("bob", "0" * 64, max_s=10)
+    await store.save_draft(task.task_id, "alice", {"q1": "yes"})
+    await store.save_draft(task.task_id, "bob", {"q1": "no"})
+    long_ago = utcnow() - __import__("datetime").timedelta(days=40)
+    async with store.engine.begin() as conn:
+        await conn.execute(drafts.update().where(drafts.c.annotator == "bob").values(updated_at=long_ago))
+        await conn.execute(outbox.insert().values(record_key="sent", stream="s", payload="{}", created_at=long_ago,
+                                                  published_at=long_ago))
+        await conn.execute(outbox.insert().values(record_key="unsent", stream="s", payload="{}", created_at=long_ago))
+    store.clock.now += 11
+    done = await store.purge(drafts_older_than_s=30 * 86400, outbox_older_than_s=7 * 86400)
+    assert done == {"sessions": 1, "drafts": 1, "outbox": 1}
+    async with store.engine.connect() as conn:
+        assert (await conn.execute(sa.select(sa.func.count()).select_from(sessions))).scalar() == 1
+        assert set(await conn.scalars(sa.select(outbox.c.record_key))) == {"unsent"}, "unpublished rows stay"
+    assert await store.draft(task.task_id, "alice") == {"q1": "yes"} and await store.draft(task.task_id, "bob") is None
+    assert (await site.get("/ui/", headers={"Cookie": f"{ui.COOKIE}={live}"})).status_code == 200
+    assert ended

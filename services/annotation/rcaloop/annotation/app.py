@@ -28,10 +28,13 @@ from rcaloop.annotation.settings import AnnotationSettings
 from rcaloop.annotation.store import Store
 from rcaloop.contracts import HarnessVerdict, IngestedRecord, Stream
 from rcaloop.shared.consumer import Emit, PermanentError, Subscription
+from rcaloop.shared.logs import get_logger
 from rcaloop.shared.redis_conn import connect, redis_url
 from rcaloop.shared.service import Service, host_redis, lazy_app, run_main
 
 __all__ = ["AnnotationSettings", "build", "main"]
+
+log = get_logger("annotation", component="retention")
 
 
 def build(settings: AnnotationSettings | None = None) -> Service:
@@ -89,6 +92,19 @@ def build(settings: AnnotationSettings | None = None) -> Service:
             if shared is None:
                 await redis.aclose()
 
+    async def purge(stop: asyncio.Event) -> None:
+        """At start, then hourly: ended sessions, stale drafts, long-published outbox rows (``Store.purge``)."""
+        while not stop.is_set():
+            try:
+                done = await state.opened().purge(drafts_older_than_s=settings.review_draft_retention_s,
+                                                  outbox_older_than_s=settings.annotation_outbox_retention_s)
+                if any(done.values()):
+                    log.info("purged", **done)
+            except Exception as exc:  # noqa: BLE001 - a store outage: readiness reports it; try again later
+                log.warning("purge_failed", error=type(exc).__name__)
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(stop.wait(), timeout=3600)
+
     return Service(
         name="annotation",
         subscriptions=[
@@ -114,7 +130,7 @@ def build(settings: AnnotationSettings | None = None) -> Service:
         http_router=_routes(state),
         http_guards=[guard(state)],
         http_browser_paths=["/ui"],
-        background=[drain_outbox],
+        background=[drain_outbox, purge],
         readiness=[store],
     )
 

@@ -15,7 +15,7 @@ import secrets
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import datetime, timedelta
 from pathlib import Path
 from typing import Any
 
@@ -874,6 +874,21 @@ class Store:
         """End every session of ``annotator`` (its tokens were revoked)."""
         async with self.engine.begin() as conn:
             return (await conn.execute(sessions.delete().where(sessions.c.annotator == annotator))).rowcount
+
+    # -- retention ------------------------------------------------------------------------
+    async def purge(self, *, drafts_older_than_s: float, outbox_older_than_s: float) -> dict[str, int]:
+        """Delete what no one needs any more: ended sessions, drafts untouched for
+        ``drafts_older_than_s`` and outbox rows published ``outbox_older_than_s`` ago. Reviews,
+        evaluations, verdicts and the files they were judged against are never purged."""
+        now = self.clock()
+        wall = utcnow()
+        async with self.engine.begin() as conn:
+            ended = await conn.execute(sessions.delete().where(sessions.c.expires_at <= now))
+            old_drafts = await conn.execute(drafts.delete().where(
+                drafts.c.updated_at < wall - timedelta(seconds=drafts_older_than_s)))
+            sent = await conn.execute(outbox.delete().where(
+                outbox.c.published_at.is_not(None), outbox.c.published_at < wall - timedelta(seconds=outbox_older_than_s)))
+        return {"sessions": ended.rowcount, "drafts": old_drafts.rowcount, "outbox": sent.rowcount}
 
     # -- outbox ---------------------------------------------------------------------------
     async def pending_outbox(self, limit: int = 100) -> list[tuple[str, str, str]]:
