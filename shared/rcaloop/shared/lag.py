@@ -83,7 +83,8 @@ while n <= limit do
   if #page < 500 then break end
   cursor = '(' .. page[#page][1]
 end
-local first = field(info, 'recorded-first-entry-id') or field(info, 'first-entry') and field(info, 'first-entry')[1]
+local first = field(info, 'recorded-first-entry-id')
+if not first and field(info, 'first-entry') then first = field(info, 'first-entry')[1] end
 if n > limit then
   local fixed = 0
   if tracked and (not lag or lag < n) then fixed = set_lag(n) end

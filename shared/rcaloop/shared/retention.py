@@ -25,7 +25,6 @@ local function field(list, name)
   for i = 1, #list, 2 do if list[i] == name then return list[i + 1] end end
   return nil
 end
-local function id_ms(id) return tonumber(string.match(id, '^(%d+)-')) end
 local function older(a, b)
   local am, as = string.match(a, '^(%d+)-(%d+)$')
   local bm, bs = string.match(b, '^(%d+)-(%d+)$')
@@ -37,9 +36,8 @@ if not ok or #groups == 0 then return 0 end
 local cut = ARGV[1] .. '-0'
 for _, g in ipairs(groups) do
   local name, last = field(g, 'name'), field(g, 'last-delivered-id')
-  local next_unread = last
-  local seq = tonumber(string.match(last, '-(%d+)$'))
-  next_unread = string.match(last, '^(%d+)-') .. '-' .. (seq + 1)
+  local ms, seq = string.match(last, '^(%d+)-(%d+)$')
+  local next_unread = ms .. '-' .. (tonumber(seq) + 1)
   if older(next_unread, cut) then cut = next_unread end
   local pending = redis.call('XPENDING', KEYS[1], name)
   if pending[1] > 0 and older(pending[2], cut) then cut = pending[2] end

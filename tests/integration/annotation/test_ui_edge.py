@@ -4,6 +4,7 @@ hostile bodies on every route that takes one (both store backends)."""
 from __future__ import annotations
 
 import json
+from datetime import timedelta
 
 import httpx
 import pytest
@@ -196,7 +197,7 @@ async def test_the_store_lets_go_of_ended_sessions_stale_drafts_and_sent_outbox_
     live, ended = await _sign_in(site), await store.open_session("bob", "0" * 64, max_s=10)
     await store.save_draft(task.task_id, "alice", {"q1": "yes"})
     await store.save_draft(task.task_id, "bob", {"q1": "no"})
-    long_ago = utcnow() - __import__("datetime").timedelta(days=40)
+    long_ago = utcnow() - timedelta(days=40)
     async with store.engine.begin() as conn:
         await conn.execute(drafts.update().where(drafts.c.annotator == "bob").values(updated_at=long_ago))
         await conn.execute(outbox.insert().values(record_key="sent", stream="s", payload="{}", created_at=long_ago,
