@@ -34,7 +34,7 @@ RECOUNT_LIMIT = 10_000
 is above any threshold a scaler acts on (KEDA scales the harness to 16 replicas at 3,200), and
 the next pass counts again from the group's new position."""
 
-LAG_LUA = """
+STREAM_LUA = """
 local function field(list, name)
   for i = 1, #list, 2 do if list[i] == name then return list[i + 1] end end
   return nil
@@ -47,6 +47,10 @@ local function cmp(a, b)
   if as ~= bs then return as < bs and -1 or 1 end
   return 0
 end
+"""
+"""Lua helpers the stream scripts share: a field of an ``XINFO`` reply, stream ids compared."""
+
+LAG_LUA = STREAM_LUA + """
 local ok, groups = pcall(redis.call, 'XINFO', 'GROUPS', KEYS[1])
 if not ok then return {-1, 0, 0} end
 local group

@@ -20,17 +20,9 @@ from dataclasses import dataclass
 
 import redis.asyncio as aioredis
 
-TRIM_LUA = """
-local function field(list, name)
-  for i = 1, #list, 2 do if list[i] == name then return list[i + 1] end end
-  return nil
-end
-local function older(a, b)
-  local am, as = string.match(a, '^(%d+)-(%d+)$')
-  local bm, bs = string.match(b, '^(%d+)-(%d+)$')
-  am, as, bm, bs = tonumber(am), tonumber(as), tonumber(bm), tonumber(bs)
-  return am < bm or (am == bm and as < bs)
-end
+from rcaloop.shared.lag import STREAM_LUA
+
+TRIM_LUA = STREAM_LUA + """
 local ok, groups = pcall(redis.call, 'XINFO', 'GROUPS', KEYS[1])
 if not ok or #groups == 0 then return 0 end
 local cut = ARGV[1] .. '-0'
@@ -38,9 +30,9 @@ for _, g in ipairs(groups) do
   local name, last = field(g, 'name'), field(g, 'last-delivered-id')
   local ms, seq = string.match(last, '^(%d+)-(%d+)$')
   local next_unread = ms .. '-' .. (tonumber(seq) + 1)
-  if older(next_unread, cut) then cut = next_unread end
+  if cmp(next_unread, cut) < 0 then cut = next_unread end
   local pending = redis.call('XPENDING', KEYS[1], name)
-  if pending[1] > 0 and older(pending[2], cut) then cut = pending[2] end
+  if pending[1] > 0 and cmp(pending[2], cut) < 0 then cut = pending[2] end
 end
 return redis.call('XTRIM', KEYS[1], 'MINID', cut)
 """
