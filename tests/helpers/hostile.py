@@ -53,12 +53,11 @@ def _wrong_value(model: type[BaseModel], good: dict, key: str, rng: random.Rando
     raise AssertionError(f"every candidate is a valid {key}")
 
 
-def hostile_entries(model: type[BaseModel], good: dict, rng: random.Random, *, external: bool) -> list[Hostile]:
-    """Every kind of bad entry for a stream of ``model`` whose good payload is ``good``.
+ID_FIELDS = ("analysis_hash", "result_id", "task_id", "annotation_id", "event_id", "package_id", "decision_id")
 
-    ``external`` marks a stream that producers outside rcaloop write (its numbers must be
-    finite JSON numbers).
-    """
+
+def hostile_entries(model: type[BaseModel], good: dict, rng: random.Random) -> list[Hostile]:
+    """Every kind of bad entry for a stream of ``model`` whose good payload is ``good``."""
     required = [k for k, f in model.model_fields.items() if f.is_required()]
     text = json.dumps(good)
     field = rng.choice(required)
@@ -108,11 +107,17 @@ def hostile_entries(model: type[BaseModel], good: dict, rng: random.Random, *, e
         Hostile("5,000 fields", {"payload": text, **{f"f{i}": "v" * 1000 for i in range(5000)}},
                 frozenset({"payload_too_large"})),
     ]
-    if external:
-        out += [
-            Hostile("NaN", {"payload": _with_raw(good, "extra", "NaN")}, frozenset({"invalid_json"})),
-            Hostile("1e999", {"payload": _with_raw(good, "extra", "[1e999]")}, frozenset({"number_out_of_range"})),
-        ]
+    # numbers no JSON float carries: refused on every stream, in a field the contract reads or not
+    out += [
+        Hostile("NaN", {"payload": _with_raw(good, "extra", "NaN")}, frozenset({"invalid_json"})),
+        Hostile("Infinity in a list", {"payload": _with_raw(good, "extra", "[1, -Infinity]")}, frozenset({"invalid_json"})),
+        Hostile("1e999", {"payload": _with_raw(good, "extra", "[1e999]")}, frozenset({"number_out_of_range"})),
+    ]
+    # ids and hashes: one strict type, so NUL, control characters and spaces never reach a store
+    for key in (k for k in ID_FIELDS if isinstance(good.get(k), str)):
+        for label, value in (("NUL", r"a\u0000b"), ("a newline", r"a\nb"), ("a space", "a b"), ("empty", "")):
+            out.append(Hostile(f"{label} in {key}", {"payload": _with_raw(good, key, f'"{value}"')},
+                               frozenset({"contract_violation"})))
     return out
 
 
@@ -124,3 +129,18 @@ def odd_but_good(good: dict, n: int, rng: random.Random) -> dict[str, str | byte
         lambda: {"payload": text.encode(), **{f"h{i}": rng.randbytes(8) for i in range(40)}},
         lambda: {"payload": _with_raw(good, "unknown_key", _nested(150, rng))},  # deep, within the limit, ignored
     ][n % 3]()
+
+
+def slowest_skill_output(result_id: str):
+    """The slowest entry of the corpus for the harness: a real skill output whose report holds
+    16,000 step lines (1.3 MB). Judging it takes about a minute on a 2-core machine (the
+    harness's claim ledger grows faster than the text), far past any honest output's 20 ms."""
+    from pathlib import Path  # noqa: PLC0415
+
+    from rcaloop.contracts import RawResult  # noqa: PLC0415
+
+    sample = (Path(__file__).resolve().parents[2] / "examples" / "skill_outputs" / "checkout-5xx.txt").read_text()
+    head, _, tail = sample.partition("RCA_CHAT")
+    steps = "\n".join(f"- step {i}: kubectl logs deploy/checkout-{i} shows 502 from upstream payments-{i}"
+                      for i in range(16_000))
+    return RawResult(result_id=result_id, kind="skill_text", content=f"{head}{steps}\nRCA_CHAT{tail}")

@@ -39,7 +39,6 @@ from rcaloop.knowledge.app import build as build_knowledge
 from rcaloop.knowledge.sqlite_store import SqliteKnowledgeStore
 from rcaloop.parser.app import ParserSettings
 from rcaloop.parser.app import build as build_parser
-from rcaloop.shared.consumer import EXTERNAL_STREAMS
 from rcaloop.shared.wire import encode
 from tests.conftest import running
 from tests.helpers.hostile import Hostile, hostile_entries, odd_but_good
@@ -184,7 +183,7 @@ async def test_hostile_entries_are_dead_lettered_and_good_ones_processed_once(na
     for stream in streams:
         goods[stream] = [good_model(stream, f"{name}-{stream.value}-{i}") for i in range(GOOD + AFTER)]
         template = json.loads(goods[stream][0].model_dump_json())
-        hostile = hostile_entries(type(goods[stream][0]), template, rng, external=stream in EXTERNAL_STREAMS)
+        hostile = hostile_entries(type(goods[stream][0]), template, rng)
         entries = [(None, odd_but_good(json.loads(g.model_dump_json()), i, rng) if i % 2 else encode(g))
                    for i, g in enumerate(goods[stream][:GOOD])] + [(h, h.fields) for h in hostile]
         rng.shuffle(entries)

@@ -7,7 +7,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from rcaloop.contracts.common import Contract, utcnow
+from rcaloop.contracts.common import Contract, Identifier, utcnow
 from rcaloop.contracts.evaluation import OperatorEvaluation
 
 
@@ -76,9 +76,9 @@ class Annotation(_Loose):
 class AnnotationRecord(Contract):
     """A stored review (``review.annotations``): an annotation or an operator evaluation."""
 
-    annotation_id: str
-    task_id: str | None = None
-    analysis_hash: str
+    annotation_id: Identifier
+    task_id: Identifier | None = None
+    analysis_hash: Identifier
     annotator: str
     kind: Literal["annotation", "operator_evaluation"]
     annotation: Annotation | None = None

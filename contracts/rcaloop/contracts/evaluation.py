@@ -7,7 +7,7 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from rcaloop.contracts.common import CaseType, utcnow
+from rcaloop.contracts.common import CaseType, Identifier, utcnow
 
 Score = int
 EVALUATION_ITEMS: tuple[str, ...] = (
@@ -49,8 +49,8 @@ class HardGateJudgement(BaseModel):
 class OperatorEvaluation(BaseModel):
     model_config = ConfigDict(extra="ignore")
 
-    evaluation_id: str | None = None
-    analysis_hash: str
+    evaluation_id: Identifier | None = None
+    analysis_hash: Identifier
     incident_id: str | None = None
     annotator: str | None = None
     case_type: CaseType

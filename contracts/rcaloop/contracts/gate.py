@@ -7,7 +7,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from rcaloop.contracts.common import Contract, utcnow
+from rcaloop.contracts.common import Contract, Identifier, utcnow
 
 Stage = Literal["staging", "shadow", "assist", "authoritative"]
 
@@ -23,10 +23,10 @@ class MetricCheck(BaseModel):
 
 
 class GateDecision(Contract):
-    decision_id: str
+    decision_id: Identifier
     kind: Literal["check", "promotion"]
     stage: Stage | None = None
-    artifact_hash: str
+    artifact_hash: Identifier
     passed: bool
     synthetic: bool = False
     checks: list[MetricCheck] = Field(default_factory=list)

@@ -14,7 +14,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from rcaloop.contracts.common import Contract, Issue, utcnow
+from rcaloop.contracts.common import Contract, Identifier, Issue, utcnow
 
 PackageState = Literal["candidate", "approved", "shadowed", "activated", "rejected"]
 EvidenceSource = Literal["ledger", "harness_claim"]
@@ -84,10 +84,10 @@ class TraceLedger(_Loose):
 
 # -- events -------------------------------------------------------------------------------
 class KnowledgeEvent(Contract):
-    event_id: str
+    event_id: Identifier
     kind: PackageState
-    package_id: str
-    analysis_hash: str
+    package_id: Identifier
+    analysis_hash: Identifier
     family: str | None = None
     evidence_source: EvidenceSource
     supporting_evidence_ids: list[str] = Field(default_factory=list)

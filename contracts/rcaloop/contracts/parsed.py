@@ -8,8 +8,8 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 from rcaloop.contracts.annotation import AlternativeDiagnosis, Recommendation, RootCause, TraceItem
-from rcaloop.contracts.common import Contract, Issue
-from rcaloop.contracts.results import EvidenceArtifact, ResultKind
+from rcaloop.contracts.common import Contract, Identifier, Issue
+from rcaloop.contracts.results import EvidenceArtifact, JobId, ResultKind
 
 Outcome = Literal["report", "not_applicable", "insufficient_context", "incomplete"]
 
@@ -133,9 +133,9 @@ class Diagnosis(_Loose):
 class ParsedRCA(Contract):
     """``rcaloop parse FILE --json`` prints exactly this model."""
 
-    analysis_hash: str
-    result_id: str | None = None
-    job_id: str | None = None
+    analysis_hash: Identifier
+    result_id: Identifier | None = None
+    job_id: JobId | None = None
     source_kind: ResultKind = "skill_text"
     outcome: Outcome
     outcome_reason: str | None = None

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import re
 from datetime import datetime
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, StringConstraints
 
-from rcaloop.contracts.common import Contract, utcnow
+from rcaloop.contracts.common import Contract, Identifier, utcnow
 
 ResultKind = Literal["skill_text", "step_files", "capture"]
 """The three shapes of RCA output: skill text, step files, post-harness captures."""
@@ -17,6 +17,8 @@ JOB_ID_PATTERN = r"^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$"
 """A job id is one plain path segment: it names ``.analysis/<job_id>/`` and
 ``/usr/local/mlflow/<job_id>/``, so it may never hold a separator or ``..``."""
 _JOB_ID = re.compile(JOB_ID_PATTERN)
+JobId = Annotated[str, StringConstraints(pattern=JOB_ID_PATTERN)]
+"""A job id on the internal streams: ingestion has refused every other with its own code."""
 
 
 def job_id_problem(job_id: object) -> str | None:
@@ -68,7 +70,7 @@ class RawResult(Contract):
     (``capture``).
     """
 
-    result_id: str = Field(min_length=1, max_length=200, pattern=r"^[A-Za-z0-9][A-Za-z0-9._:@/-]*$")
+    result_id: Identifier
     kind: ResultKind
     content: str | dict[str, Any]
     job_id: str | None = Field(default=None, max_length=200)
@@ -82,6 +84,7 @@ class RawResult(Contract):
 class IngestedRecord(RawResult):
     """A validated, deduplicated raw record (``rca.ingested``)."""
 
-    analysis_hash: str
+    analysis_hash: Identifier
+    job_id: JobId | None = None
     ingested_at: datetime = Field(default_factory=utcnow)
     size_bytes: int = 0

@@ -7,15 +7,16 @@ from typing import Literal
 
 from pydantic import Field
 
-from rcaloop.contracts.common import Contract, utcnow
+from rcaloop.contracts.common import Contract, Identifier, utcnow
 from rcaloop.contracts.parsed import RedFlag
+from rcaloop.contracts.results import JobId
 
 
 class ReviewTask(Contract):
-    task_id: str
-    analysis_hash: str
-    result_id: str | None = None
-    job_id: str | None = None
+    task_id: Identifier
+    analysis_hash: Identifier
+    result_id: Identifier | None = None
+    job_id: JobId | None = None
     kind: Literal["annotation", "operator_evaluation"] = Field(
         description="annotation for CI-job RCAs (step files / skill text), operator_evaluation for alert captures"
     )

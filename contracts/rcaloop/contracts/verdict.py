@@ -7,8 +7,9 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from rcaloop.contracts.common import Contract, utcnow
+from rcaloop.contracts.common import Contract, Identifier, utcnow
 from rcaloop.contracts.parsed import Diagnosis, ParsedRCA
+from rcaloop.contracts.results import JobId
 
 Verdict = Literal["pass", "degraded", "insufficient_evidence", "unchecked"]
 DIMENSION_WEIGHTS: dict[str, int] = {
@@ -109,9 +110,9 @@ class ConfidenceBreakdown(_Loose):
 
 
 class HarnessVerdict(Contract):
-    analysis_hash: str
-    result_id: str | None = None
-    job_id: str | None = None
+    analysis_hash: Identifier
+    result_id: Identifier | None = None
+    job_id: JobId | None = None
     verdict: Verdict
     reasons: list[str] = Field(default_factory=list, description="why the verdict is not pass, in order")
     score: float

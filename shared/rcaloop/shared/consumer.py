@@ -16,7 +16,9 @@ Guarantees, in the order a message meets them:
   message is either fully processed or not at all, and a key already committed turns
   a redelivery into a no-op (exactly-once effects on stream hops);
 * every step of an entry's path runs inside one guard: whatever it raises is recorded
-  against that entry alone, never the batch or the worker. A ``prepare``, key or handler
+  against that entry alone, never the batch or the worker. A ``PermanentError`` (a value
+  a store refuses, a time budget spent) dead-letters the entry at once with its code:
+  retrying would meet the same refusal. Any other ``prepare``, key or handler
   exception leaves the entry pending (FastStream's nack would be a no-op too); the
   reclaim loop (``XAUTOCLAIM``) retries it — and takes over entries of dead consumers —
   until ``MAX_DELIVERIES``, then moves it to ``<stream>.dlq`` with the step's code
@@ -26,6 +28,9 @@ Guarantees, in the order a message meets them:
   replica after a failover), is logged once per outage and retried with capped backoff;
   nothing is acknowledged before its effects are written (one script does both), and
   no entry is reclaimed while writes are refused, so an outage never exhausts deliveries;
+* every ``RETENTION_INTERVAL_S`` the worker lets go of what nobody needs (``retention``):
+  entries every group acknowledged that are older than the stream's retention, and
+  consumers of its group that are gone;
 * a stop request is honoured between batches: the batch in hand is finished and acked.
 """
 
@@ -50,11 +55,25 @@ from redis.typing import KeyT, StreamIdT
 from rcaloop.contracts import DeadLetter, Stream
 from rcaloop.shared import metrics
 from rcaloop.shared.commit import COMMIT_LUA, Item, commit_args
+from rcaloop.shared.lag import group_lag
 from rcaloop.shared.logs import get_logger
+from rcaloop.shared.retention import release, retention_s
 from rcaloop.shared.settings import RuntimeSettings
 from rcaloop.shared.secrets import redact_dead_letter
 from rcaloop.shared.status import trimmed_unread
 from rcaloop.shared.wire import Fields, PayloadError, as_text, decode, encode, entry_size, letter_fields, read_fields
+
+
+class PermanentError(Exception):
+    """Raised by a ``prepare`` step or handler for an entry that can never succeed.
+
+    The worker dead-letters it at once with ``code`` instead of retrying it
+    ``MAX_DELIVERIES`` times under ``handler_failed`` (a code that says "replay me").
+    """
+
+    def __init__(self, code: str, message: str):
+        super().__init__(message)
+        self.code = code
 
 
 @dataclass(frozen=True)
@@ -143,10 +162,6 @@ def write_refusal(exc: BaseException) -> str | None:
     return None
 
 
-EXTERNAL_STREAMS = frozenset({Stream.RESULTS})
-"""Streams written by producers outside rcaloop: their numbers are checked to be finite."""
-
-
 @dataclass(frozen=True)
 class _Metrics:
     """This worker's labelled metric children (looked up once, not per message)."""
@@ -176,7 +191,6 @@ class StreamWorker:
         self.done_prefix = f"{prefix}rcaloop:done:{sub.group}:"
         self.probe_key = f"{prefix}rcaloop:probe:{settings.consumer_name}"
         self.prefix = prefix
-        self.finite = sub.stream in EXTERNAL_STREAMS
         self.log = get_logger(service, stream=self.key, group=sub.group)
         labels = {"service": service, "stream": self.key}
         self._labels = labels
@@ -186,6 +200,7 @@ class StreamWorker:
         self._commit = redis.register_script(COMMIT_LUA)
         self._group_ready = False
         self._last_reclaim = 0.0
+        self._last_release = 0.0
         self._deferred: list[Item] = []  # a fresh batch's commit, sent with the next read
         self._refused: str | None = None  # why Redis refuses writes, while it does
 
@@ -349,7 +364,7 @@ class StreamWorker:
                 raise PayloadError("payload_too_large",
                                    f"entry is {size} bytes, over the {self.settings.max_payload_bytes} byte limit (MAX_PAYLOAD_BYTES)")
             fields = read_fields(raw)
-            model = decode(fields, sub.model, finite=self.finite)
+            model = decode(fields, sub.model)
         except PayloadError as exc:
             return self._dead_letter(msg_id, raw, exc.code, str(exc), n)
         except Exception as exc:  # noqa: BLE001 - the decoder's bug, yet the entry's alone: retrying cannot fix it
@@ -359,6 +374,8 @@ class StreamWorker:
             value = sub.prepare(model) if sub.prepare else model
             step = "key_failed"
             key = self.done_prefix + sub.idempotency_key(value) if sub.idempotency_key else ""
+        except PermanentError as exc:
+            return self._dead_letter(msg_id, raw, exc.code, str(exc), n)
         except Exception as exc:  # noqa: BLE001 - like a handler failure: retried, then dead-lettered
             self._failed(failures, msg_id, step, exc)
             return None
@@ -395,6 +412,9 @@ class StreamWorker:
                 result = sub.handle(entry.value)
                 if inspect.isawaitable(result):
                     result = await result
+            except PermanentError as exc:
+                items.append(self._dead_letter(entry.msg_id, entry.fields, exc.code, str(exc), entry.deliveries))
+                continue
             except Exception as exc:  # noqa: BLE001 - a handler bug must not kill the worker
                 self._failed(failures, entry.msg_id, "handler_failed", exc)
                 continue
@@ -489,7 +509,24 @@ class StreamWorker:
             if cursor == "0-0":
                 break
         await self._update_gauges()
+        if time.monotonic() - self._last_release >= self.settings.retention_interval_s:
+            await self._release()
         return total
+
+    async def _release(self) -> None:
+        self._last_release = time.monotonic()
+        s = self.settings
+        try:
+            done = await release(self.redis, self.key, self.sub.group,
+                                 keep_s=retention_s(self.sub.stream.value, s.stream_retention_s, s.stream_retention),
+                                 consumer_idle_s=s.consumer_idle_s, me=s.consumer_name)
+        except ResponseError as exc:
+            if write_refusal(exc):
+                raise  # the run loop reports the outage and backs off
+            self.log.warning("release_failed", error=str(exc)[:300])
+            return
+        if done.trimmed or done.consumers_removed:
+            self.log.info("released", trimmed=done.trimmed, consumers_removed=done.consumers_removed)
 
     async def _process_reclaimed(self, entries: list) -> None:
         ids = [as_text(e[0]) for e in entries]
@@ -514,16 +551,21 @@ class StreamWorker:
             await self.process(retry, deliveries)
 
     async def _update_gauges(self) -> None:
+        """Pending and lag of this group; the lag is checked, and Redis's counter corrected
+        when a restart left it wrong (``lag.group_lag``), before anything reads it."""
         try:
+            lag = await group_lag(self.redis, self.key, self.sub.group, self.prefix)
             groups = await self.redis.xinfo_groups(self.key)
-        except ResponseError:
+        except ResponseError:  # no stream yet, or writes refused (the run loop reports that)
             return
+        if lag.corrected:
+            self.log.info("lag_corrected", lag=lag.entries, exact=lag.exact,
+                          hint="Redis's lag counter was wrong after a restart (its AOF does not keep it); set right")
+        if lag.entries is not None:
+            self._m.lag.set(lag.entries)
         for g in groups:
             if as_text(g.get("name")) == self.sub.group:
                 self._m.pending.set(g.get("pending", 0) or 0)
-                lag = g.get("lag")
-                if lag is not None:
-                    self._m.lag.set(lag)
                 await self._check_trimmed_unread(g)
 
     async def _check_trimmed_unread(self, group: dict) -> None:

@@ -6,15 +6,26 @@ Checked in this order, before any route runs and before a byte of the body is re
    at most ``MAX_PARAMETER_CHARS`` characters with no control or format characters (NUL,
    newlines, escapes, bidi overrides). Anything else is a 400 ``invalid_parameter``: such
    a value is never an id, and must not reach a database or a log.
-2. **Authentication** — a request under a ``Guard``'s prefix needs a bearer token the
+2. **Same origin** — an unsafe request (not GET/HEAD/OPTIONS) to a path browsers call with
+   a session cookie (``browser_paths``: the review UI) must come from the server's own
+   origin: ``Sec-Fetch-Site``, when sent, is ``same-origin``, and ``Origin`` is present and
+   equal to ``HTTP_PUBLIC_URL``'s origin (else the request's own scheme and host). Anything
+   else is a 403 ``cross_origin_request``: a page on another site, another port of the same
+   host or a sibling subdomain cannot make a signed-in browser post (SameSite cookies
+   separate none of those). The bearer-token API needs no such check: a browser never
+   attaches a bearer token on its own.
+3. **Authentication** — a request under a ``Guard``'s prefix needs a bearer token the
    guard knows (401 otherwise, with the one error body). The principal is put in the
    request's state for the route (``principal``), so an anonymous client cannot make the
    server read, buffer or parse a body.
-3. **Body size** — ``HTTP_MAX_BODY_BYTES``: a declared ``Content-Length`` over it is
+4. **Body size** — ``HTTP_MAX_BODY_BYTES``: a declared ``Content-Length`` over it is
    refused at once, a streamed body as soon as it passes it (413). (FastAPI's own
    ``max_body_size`` sits outside every middleware and answers any request that declares
    too much with its own plain-text 413 — over this edge's 401 and over the one error
    body — so the limit lives here, where it comes after authentication.)
+
+A route that raises anything unexpected is answered 500 in the one error body, with one
+log line naming the exception's type (never a plain-text page, never a traceback).
 
 Needs FastAPI: imported only by services that serve routes.
 """
@@ -25,10 +36,11 @@ import unicodedata
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any
-from urllib.parse import parse_qsl, unquote_to_bytes
+from urllib.parse import parse_qsl, unquote_to_bytes, urlsplit
 
 from fastapi import HTTPException, Request
 from starlette.datastructures import Headers
+from starlette.requests import ClientDisconnect
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from rcaloop.shared.http_errors import api_error, error_response
@@ -107,6 +119,38 @@ def bearer_token(scope: Scope) -> str | None:
     return token
 
 
+SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
+_DEFAULT_PORTS = {"http": 80, "https": 443}
+
+
+def origin_of(url: str) -> str | None:
+    """``scheme://host[:port]`` of a URL, lower-case, the default port left out; None when it has none."""
+    try:
+        parts = urlsplit(url.strip())
+        port = parts.port
+    except ValueError:
+        return None
+    if parts.scheme not in _DEFAULT_PORTS or not parts.hostname:
+        return None
+    host = f"[{parts.hostname}]" if ":" in parts.hostname else parts.hostname
+    return f"{parts.scheme}://{host}" + (f":{port}" if port and port != _DEFAULT_PORTS[parts.scheme] else "")
+
+
+def cross_origin_problem(scope: Scope, public_origin: str | None) -> str | None:
+    """Why an unsafe browser request is not from this server's own pages, or None."""
+    headers = Headers(scope=scope)
+    site = headers.get("sec-fetch-site")
+    if site is not None and site != "same-origin":
+        return f"it was sent from another site (Sec-Fetch-Site: {site[:20]})"
+    origin = headers.get("origin")
+    if not origin:
+        return "it carries no Origin header"
+    own = public_origin or origin_of(f"{scope.get('scheme', 'http')}://{headers.get('host', '')}")
+    if origin_of(origin) != own:
+        return "its Origin is not this server's"
+    return None
+
+
 class BodyTooLarge(HTTPException):
     """Raised from ``receive`` once a body passes the limit; answered with the one error body."""
 
@@ -126,10 +170,13 @@ class EdgeMiddleware:
     """Pure ASGI: refuses bad parameters, unauthenticated requests and oversized bodies
     before the app reads anything."""
 
-    def __init__(self, app: ASGIApp, guards: list[Guard], max_body_bytes: int):
+    def __init__(self, app: ASGIApp, guards: list[Guard], max_body_bytes: int, *,
+                 browser_paths: list[str] | None = None, public_url: str | None = None):
         self.app = app
         self.guards = sorted(guards, key=lambda g: len(g.prefix), reverse=True)
         self.max_body = max_body_bytes
+        self.browser_paths = list(browser_paths or [])
+        self.public_origin = origin_of(public_url) if public_url else None
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
@@ -137,6 +184,10 @@ class EdgeMiddleware:
         if problem := request_problem(scope):
             return await _answer(api_error(400, "invalid_parameter", f"{problem}; ids and parameters are printable text"),
                                  scope, receive, send)
+        if scope["method"] not in SAFE_METHODS and any(_under(scope["path"], p) for p in self.browser_paths):
+            if problem := cross_origin_problem(scope, self.public_origin):
+                return await _answer(api_error(403, "cross_origin_request", f"refused: {problem}; the review UI "
+                                               "accepts changes only from its own pages"), scope, receive, send)
         guard = self._guard(scope["path"])
         if guard is not None and not (guard.public and guard.public(scope["method"], scope["path"])):
             try:
@@ -168,9 +219,17 @@ class EdgeMiddleware:
             if started:
                 raise
             await _answer(exc, scope, receive, send)
+        except ClientDisconnect:  # the client left (or its body deadline passed): nobody to answer
+            return
+        except Exception as exc:  # noqa: BLE001 - a bug in a route: one log line, the one error body
+            log.error("http_unhandled", method=scope["method"], path=scope["path"][:200], error=type(exc).__name__)
+            if started:
+                return  # the response is under way: the server closes the connection
+            await _answer(api_error(500, "internal_error", "the server failed on this request; it is logged as "
+                                                           "http_unhandled"), scope, receive, send)
 
     def _guard(self, path: str) -> Guard | None:
-        return next((g for g in self.guards if path == g.prefix or path.startswith(g.prefix.rstrip("/") + "/")), None)
+        return next((g for g in self.guards if _under(path, g.prefix)), None)
 
     @staticmethod
     async def _authenticate(guard: Guard, scope: Scope) -> Principal:
@@ -186,6 +245,10 @@ class EdgeMiddleware:
             raise api_error(401, "unauthorized", f"{guard.what} is required (Authorization: Bearer <token>)",
                             headers={"WWW-Authenticate": "Bearer"})
         return principal
+
+
+def _under(path: str, prefix: str) -> bool:
+    return path == prefix or path.startswith(prefix.rstrip("/") + "/")
 
 
 async def _answer(exc: HTTPException, scope: Scope, receive: Receive, send: Send) -> None:

@@ -61,6 +61,7 @@ class Service:
     on_shutdown: list[Hook] = field(default_factory=list)
     http_router: Any = None  # a FastAPI APIRouter with full paths (/api/v1/…)
     http_guards: list[Any] = field(default_factory=list)  # rcaloop.shared.http_edge.Guard: who may call which prefix
+    http_browser_paths: list[str] = field(default_factory=list)  # called by browsers with a cookie: same-origin posts only
     background: list[Callable[[asyncio.Event], Coroutine[Any, Any, None]]] = field(default_factory=list)
     readiness: list[health.ReadinessCheck] = field(default_factory=list)  # why not ready (its store …), or None
 
@@ -190,7 +191,9 @@ def http_app(services: list[Service], settings: RuntimeSettings | None = None, h
         if svc.http_router is not None:
             app.include_router(svc.http_router)
     app.add_middleware(EdgeMiddleware, guards=[g for svc in services for g in svc.http_guards],
-                       max_body_bytes=settings.http_max_body_bytes)
+                       max_body_bytes=settings.http_max_body_bytes,
+                       browser_paths=[p for svc in services for p in svc.http_browser_paths],
+                       public_url=settings.http_public_url)
     return app
 
 
@@ -211,9 +214,17 @@ def _install_probes(app, host: Callable[[], health.Host | None]) -> None:
 def _http_server(services: list[Service], settings: RuntimeSettings, listener: socket.socket, state: health.Host):
     import uvicorn  # noqa: PLC0415
 
+    from rcaloop.shared.http_server import protocol  # noqa: PLC0415
+
     host, port = listener.getsockname()[:2]
+    proxies = settings.http_forwarded_allow_ips
     config = uvicorn.Config(http_app(services, settings, state), host=host, port=port, log_level="warning",
-                            lifespan="off", log_config=None)
+                            lifespan="off", log_config=None,
+                            http=protocol(settings.http_header_timeout_s, settings.http_body_timeout_s,
+                                          settings.http_max_connections),
+                            # X-Forwarded-Proto/-For are believed only from the proxies named: the scheme
+                            # decides whether session cookies are Secure
+                            proxy_headers=bool(proxies), forwarded_allow_ips=proxies or "")
     class HostedServer(uvicorn.Server):
         @contextlib.contextmanager
         def capture_signals(self) -> Iterator[None]:

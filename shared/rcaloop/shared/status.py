@@ -1,4 +1,4 @@
-"""Per-stream figures for ``rcaloop status``: length, groups, lag, pending, DLQ size."""
+"""Per-stream figures for ``rcaloop status``: length, groups, lag (checked: ``lag.group_lag``), pending, DLQ size."""
 
 from __future__ import annotations
 
@@ -8,6 +8,7 @@ import redis.asyncio as aioredis
 from redis.exceptions import ResponseError
 
 from rcaloop.contracts import Stream
+from rcaloop.shared.lag import group_lag
 from rcaloop.shared.wire import as_text
 
 
@@ -43,14 +44,6 @@ def trimmed_unread(group: dict, stream_info: dict) -> int:
     return max(int(lag) - length, 0)
 
 
-async def _lag(redis: aioredis.Redis, key: str, group: dict) -> int | None:
-    if group.get("lag") is not None:
-        return int(group["lag"])
-    last = as_text(group.get("last-delivered-id", "0-0"))  # Redis 6.2 has no lag field: count what is after
-    entries = await redis.xrange(key, min=f"({last}", max="+", count=100_000)
-    return len(entries or [])
-
-
 async def stream_status(redis: aioredis.Redis, prefix: str = "") -> list[GroupStatus]:
     rows: list[GroupStatus] = []
     for stream in Stream:
@@ -66,7 +59,7 @@ async def stream_status(redis: aioredis.Redis, prefix: str = "") -> list[GroupSt
             rows.append(GroupStatus(key, None, length, None, 0, dlq, 0))
         for g in groups:
             rows.append(
-                GroupStatus(key, as_text(g["name"]), length, await _lag(redis, key, g), int(g["pending"]), dlq,
-                            int(g["consumers"]), trimmed_unread(g, info))
+                GroupStatus(key, as_text(g["name"]), length, (await group_lag(redis, key, as_text(g["name"]), prefix)).entries,
+                            int(g["pending"]), dlq, int(g["consumers"]), trimmed_unread(g, info))
             )
     return rows

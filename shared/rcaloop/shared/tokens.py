@@ -62,7 +62,10 @@ class Tokens:
     def identify(self, token: str | None) -> str | None:
         if not token or len(token) > MAX_TOKEN_CHARS:
             return None
-        probe = digest(token)
+        return self.identify_digest(digest(token))
+
+    def identify_digest(self, probe: bytes) -> str | None:
+        """The name behind a token known only by its SHA-256 (a session remembers that much)."""
         found = None
         for known, name in self._digests.items():  # every entry compared: the time says nothing
             if hmac.compare_digest(known, probe):

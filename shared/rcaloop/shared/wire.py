@@ -13,6 +13,7 @@ stable code, which the worker dead-letters at once.
 from __future__ import annotations
 
 import math
+import re
 from typing import Any, TypeVar
 
 import pydantic_core
@@ -136,6 +137,19 @@ def _json_error(message: str) -> PayloadError:
     return PayloadError("invalid_json", f"payload is not JSON: {message}")
 
 
+def parse_json(text: str | bytes) -> Any:
+    """JSON from anywhere outside (a stream payload, an HTTP body), read by the one parser with
+    the one set of limits: nesting, number size, valid Unicode, finite numbers. Raises
+    ``PayloadError`` with the same codes a dead letter carries."""
+    try:
+        data = pydantic_core.from_json(text, allow_inf_nan=False)
+    except ValueError as exc:
+        raise _json_error(str(exc)) from None
+    if _has_non_finite(data):
+        raise PayloadError("number_out_of_range", "payload holds a number no JSON float can carry (such as 1e999)")
+    return data
+
+
 def _has_non_finite(data: Any) -> bool:
     stack = [data]
     while stack:
@@ -149,19 +163,32 @@ def _has_non_finite(data: Any) -> bool:
     return False
 
 
-def decode(fields: dict[str, str], model: type[M], *, finite: bool = False) -> M:
+_MAYBE_NON_FINITE = re.compile(r"NaN|Infinity|\d[eE]\+?\d{3}")
+"""Text that may hold a number no JSON float carries: ``NaN``, ``Infinity`` or an exponent of
+three digits (``1e999``). A match only sends the entry down the slower, exact path."""
+
+
+def _parsed(text: str) -> Any:
+    try:
+        return pydantic_core.from_json(text, allow_inf_nan=False)
+    except ValueError as exc:
+        raise _json_error(str(exc)) from None
+
+
+def decode(fields: dict[str, str], model: type[M]) -> M:
     """Parse the payload into ``model`` or raise ``PayloadError`` with a clear reason.
 
-    ``finite``: refuse numbers a JSON float cannot carry (``NaN``, ``Infinity``, ``1e999``),
-    which would otherwise be read as such and written on as ``null``. Only input from
-    outside needs it (rcaloop's own encoder never writes them), and it costs a second look
-    at the parsed data, so the worker asks for it on ``rca.results`` only.
+    Numbers a JSON float cannot carry (``NaN``, ``Infinity``, ``1e999``) are refused on every
+    stream: pydantic would read them into fields typed ``Any`` and write them on as ``null``.
+    One regular-expression scan of the text decides whether the parsed data needs a second
+    look, so an ordinary entry still takes pydantic-core's one-pass parse and validation.
     """
     if PAYLOAD_FIELD not in fields:
         present = ", ".join(sorted(_clip(f, 60) for f in fields)[:10]) or "none"
         raise PayloadError("missing_payload", f"entry has no '{PAYLOAD_FIELD}' field (fields present: {present})")
     text = fields[PAYLOAD_FIELD]
-    if not finite and "schema_version" in model.model_fields:  # fast path: pydantic-core parses and validates in one pass
+    suspect = _MAYBE_NON_FINITE.search(text) is not None
+    if not suspect and "schema_version" in model.model_fields:  # fast path: pydantic-core parses and validates in one pass
         try:
             return model.model_validate_json(text)
         except ValidationError as exc:
@@ -169,12 +196,7 @@ def decode(fields: dict[str, str], model: type[M], *, finite: bool = False) -> M
             if invalid is not None:
                 raise _json_error(str(invalid.get("ctx", {}).get("error", invalid["msg"]))) from None
             # valid JSON, not the contract: the slow path below names the precise reason
-    try:  # the same parser as the fast path, so the same limits (nesting, number size)
-        data = pydantic_core.from_json(text, allow_inf_nan=False)
-    except ValueError as exc:
-        raise _json_error(str(exc)) from None
-    if finite and _has_non_finite(data):
-        raise PayloadError("number_out_of_range", "payload holds a number no JSON float can carry (such as 1e999)")
+    data = parse_json(text) if suspect else _parsed(text)  # the fast path's parser, so the same limits
     if not isinstance(data, dict):
         raise PayloadError("invalid_shape", f"payload must be a JSON object, got {type(data).__name__}")
     version = data.get("schema_version", 1)

@@ -320,10 +320,11 @@ def test_second_reviewer_cannot_take_a_task_past_its_overlap(pipeline, browser):
     _sign_in(bob, pipeline.base, "bob")
     bob_row = _row(bob, pipeline.base, job)
     assert bob_row.locator("button", has_text="Claim").count() == 0 and "full" in bob_row.inner_text()
-    bob.request.post(f"{pipeline.base}/ui/tasks/{task_id}/claim")  # straight at the route, past the hidden button
+    own = {"Origin": pipeline.base}  # as the UI's own page would send it
+    bob.request.post(f"{pipeline.base}/ui/tasks/{task_id}/claim", headers=own)  # straight at the route, past the hidden button
     bob.goto(f"{pipeline.base}/ui/tasks/{task_id}")
     assert bob.locator("#lease .badge", has_text="not leased to you").count() == 1
-    response = bob.request.post(f"{pipeline.base}/ui/tasks/{task_id}/claim", max_redirects=0)
+    response = bob.request.post(f"{pipeline.base}/ui/tasks/{task_id}/claim", max_redirects=0, headers=own)
     assert response.status == 303 and "overlap" in urllib.request.unquote(response.headers["location"])
     # alice leaves: the task returns to the queue and bob may take it
     alice.click("#leave")
@@ -353,3 +354,59 @@ def test_incident_view_opens_for_a_capture_without_diagnostics(pipeline, browser
     page.click("#submit")
     page.wait_for_selector(".evaluation:has-text('alice')")
     assert page.errors == []
+
+
+class _AttackerSite:
+    """A page on another port of the same host that makes the visitor's browser post to the UI."""
+
+    def __init__(self, target: str):
+        import http.server  # noqa: PLC0415
+        import threading  # noqa: PLC0415
+
+        pages = {
+            "/claim.html": f'<form id="f" method="post" action="{target}/ui/claim"></form>'
+                           "<script>document.getElementById('f').submit()</script>",
+            "/login.html": f'<form id="f" method="post" action="{target}/ui/login">'
+                           f'<input name="token" value="{TOKENS["bob"]}"></form>'
+                           "<script>document.getElementById('f').submit()</script>",
+        }
+
+        class Handler(http.server.BaseHTTPRequestHandler):
+            def do_GET(self):  # noqa: N802 - the stdlib's name
+                body = pages.get(self.path, "").encode()
+                self.send_response(200 if body else 404)
+                self.send_header("Content-Type", "text/html")
+                self.end_headers()
+                self.wfile.write(body)
+
+            def log_message(self, *args):
+                pass
+
+        self.server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.base = f"http://127.0.0.1:{self.server.server_address[1]}"
+        threading.Thread(target=self.server.serve_forever, daemon=True).start()
+
+    def close(self) -> None:
+        self.server.shutdown()
+
+
+def test_a_page_on_another_port_cannot_make_a_signed_in_reviewer_claim_or_sign_in(pipeline, browser):
+    job = "880009"
+    _publish(pipeline, job)
+    alice = _page(browser, "alice")
+    _sign_in(alice, pipeline.base, "alice")
+    _row(alice, pipeline.base, job)  # the task is in the queue
+    attacker = _AttackerSite(pipeline.base)
+    try:
+        with alice.expect_response(lambda r: r.url.endswith("/ui/claim")) as claimed:
+            alice.goto(attacker.base + "/claim.html")
+        assert claimed.value.status == 403
+        row = _row(alice, pipeline.base, job)
+        assert row.locator("button", has_text="Claim").count() == 1, "the task was claimed from another site"
+        with alice.expect_response(lambda r: r.url.endswith("/ui/login")) as login:
+            alice.goto(attacker.base + "/login.html")
+        assert login.value.status == 403
+        alice.goto(pipeline.base + "/ui/")
+        assert "alice" in alice.locator("header").inner_text(), "another site signed the browser in as someone else"
+    finally:
+        attacker.close()

@@ -33,10 +33,14 @@ async def client(app):
 
 
 @pytest.mark.parametrize("analysis_hash", ["f" * 64, "../../etc/passwd", "%00"])
-async def test_an_evaluation_of_an_analysis_that_does_not_exist_is_404_and_nothing_is_kept(client, store, analysis_hash):
+async def test_an_evaluation_of_an_analysis_that_does_not_exist_is_refused_and_nothing_is_kept(client, store, analysis_hash):
     resp = await client.post("/api/v1/evaluations", json=_form(analysis_hash=analysis_hash), headers=auth("alice"))
-    assert resp.status_code == 404, resp.text
-    assert resp.json()["error"]["code"] == "analysis_not_found"
+    if analysis_hash == "f" * 64:  # an id, of no stored analysis
+        assert resp.status_code == 404, resp.text
+        assert resp.json()["error"]["code"] == "analysis_not_found"
+    else:  # not an id at all: the contract's one id type refuses it, as a finding at its path
+        assert resp.status_code == 422, resp.text
+        assert [(e["code"], e["path"]) for e in resp.json()["errors"]] == [("EVL001", "analysis_hash")]
     assert await store.pending_outbox() == [], "nothing is published for it"
     assert await store.evaluations_for(analysis_hash) == []
 

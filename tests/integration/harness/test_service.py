@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
+import inspect
 from collections import Counter
 
 from rcaloop.contracts import Stream
@@ -34,7 +35,8 @@ def _traced(settings: HarnessSettings, handled: list[tuple[str, str]]):
     async def handle(parsed):
         handled.append((settings.consumer_name, parsed.analysis_hash))
         await asyncio.sleep(0.002)  # yield, so both workers take part
-        return sub.handle(parsed)
+        result = sub.handle(parsed)
+        return await result if inspect.isawaitable(result) else result
 
     service.subscriptions = [dataclasses.replace(sub, handle=handle)]
     return service
@@ -45,8 +47,10 @@ async def test_two_workers_in_one_group_split_the_work_and_evaluate_each_result_
 ):
     inputs = _inputs()
     handled: list[tuple[str, str]] = []
-    a = settings_factory(HarnessSettings, consumer_name="harness-a", batch_size=4)
-    b = settings_factory(HarnessSettings, consumer_name="harness-b", batch_size=4)
+    # judging runs off the loop now, so a worker's reclaim pass can run while the other judges a
+    # batch: the idle time before a reclaim stays above a loaded machine's batch time
+    a = settings_factory(HarnessSettings, consumer_name="harness-a", batch_size=4, claim_idle_ms=10_000)
+    b = settings_factory(HarnessSettings, consumer_name="harness-b", batch_size=4, claim_idle_ms=10_000)
     async with running([_traced(a, handled)], a), running([_traced(b, handled)], b):
         await asyncio.sleep(0.2)  # both consumers have joined the group
         for parsed, _ in inputs:

@@ -14,8 +14,11 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
+from collections.abc import Iterator
 
 from fastapi import APIRouter
+from sqlalchemy.exc import DBAPIError, DataError
 
 from rcaloop.annotation import artifacts, core, ui
 from rcaloop.annotation.api import ApiState, build_router, guard
@@ -24,11 +27,14 @@ from rcaloop.annotation.outbox import OutboxPublisher
 from rcaloop.annotation.settings import AnnotationSettings
 from rcaloop.annotation.store import Store
 from rcaloop.contracts import HarnessVerdict, IngestedRecord, Stream
-from rcaloop.shared.consumer import Emit, Subscription
+from rcaloop.shared.consumer import Emit, PermanentError, Subscription
+from rcaloop.shared.logs import get_logger
 from rcaloop.shared.redis_conn import connect, redis_url
 from rcaloop.shared.service import Service, host_redis, lazy_app, run_main
 
 __all__ = ["AnnotationSettings", "build", "main"]
+
+log = get_logger("annotation", component="retention")
 
 
 def build(settings: AnnotationSettings | None = None) -> Service:
@@ -64,7 +70,8 @@ def build(settings: AnnotationSettings | None = None) -> Service:
         return [[Emit(Stream.REVIEW_TASKS, task, {"producer": "annotation"})] for task in tasks]
 
     async def handle(verdict: HarnessVerdict) -> list[Emit]:
-        return (await handle_batch([verdict]))[0]
+        with refused_values():
+            return (await handle_batch([verdict]))[0]
 
     async def keep_artifacts_batch(records: list[IngestedRecord]) -> list[list[Emit]]:
         limits = (settings.review_artifact_max_bytes, settings.review_artifacts_max_total_bytes)
@@ -73,7 +80,8 @@ def build(settings: AnnotationSettings | None = None) -> Service:
         return [[] for _ in records]
 
     async def keep_artifacts(record: IngestedRecord) -> list[Emit]:
-        return (await keep_artifacts_batch([record]))[0]
+        with refused_values():
+            return (await keep_artifacts_batch([record]))[0]
 
     async def drain_outbox(stop: asyncio.Event) -> None:
         shared = host_redis()
@@ -83,6 +91,19 @@ def build(settings: AnnotationSettings | None = None) -> Service:
         finally:
             if shared is None:
                 await redis.aclose()
+
+    async def purge(stop: asyncio.Event) -> None:
+        """At start, then hourly: ended sessions, stale drafts, long-published outbox rows (``Store.purge``)."""
+        while not stop.is_set():
+            try:
+                done = await state.opened().purge(drafts_older_than_s=settings.review_draft_retention_s,
+                                                  outbox_older_than_s=settings.annotation_outbox_retention_s)
+                if any(done.values()):
+                    log.info("purged", **done)
+            except Exception as exc:  # noqa: BLE001 - a store outage: readiness reports it; try again later
+                log.warning("purge_failed", error=type(exc).__name__)
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(stop.wait(), timeout=3600)
 
     return Service(
         name="annotation",
@@ -108,9 +129,26 @@ def build(settings: AnnotationSettings | None = None) -> Service:
         on_shutdown=[close_store],
         http_router=_routes(state),
         http_guards=[guard(state)],
-        background=[drain_outbox],
+        http_browser_paths=["/ui"],
+        background=[drain_outbox, purge],
         readiness=[store],
     )
+
+
+@contextlib.contextmanager
+def refused_values() -> Iterator[None]:
+    """A value the database refuses (SQLSTATE class 22, "data exception": invalid text, a value
+    too long) is refused again on every retry: the entry is dead-lettered at once as
+    ``store_refused``. (A batch that fails is retried one entry at a time, so only the entry
+    that holds the value lands there.) Every other database error stays a retried failure."""
+    try:
+        yield
+    except DBAPIError as exc:
+        state = str(getattr(exc.orig, "sqlstate", "") or "")
+        if not (isinstance(exc, DataError) or state.startswith("22")):
+            raise
+        raise PermanentError("store_refused", f"the annotation store refuses a value of this entry "
+                                              f"(SQLSTATE {state or 'data exception'})") from None
 
 
 def _routes(state: ApiState) -> APIRouter:

@@ -15,7 +15,7 @@ import secrets
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import datetime, timedelta
 from pathlib import Path
 from typing import Any
 
@@ -37,6 +37,7 @@ from rcaloop.annotation.tables import (
     evaluations,
     outbox,
     review_tasks,
+    sessions,
     verdicts,
 )
 from rcaloop.contracts import Annotation, AnnotationRecord, HarnessVerdict, OperatorEvaluation, ReviewTask, Stream
@@ -830,6 +831,65 @@ class Store:
                 )
             )
 
+    async def token_digest_annotator(self, token_sha256: str) -> str | None:
+        """The annotator a stored, unrevoked token names, by the token's SHA-256 (hex)."""
+        async with self.engine.connect() as conn:
+            return await conn.scalar(
+                sa.select(annotator_tokens.c.annotator).where(
+                    annotator_tokens.c.token_sha256 == token_sha256, annotator_tokens.c.revoked_at.is_(None)
+                )
+            )
+
+    # -- UI sessions (only digests are stored) ---------------------------------------------
+    async def open_session(self, annotator: str, token_sha256: str, max_s: float) -> str:
+        """A new random session secret for ``annotator``; returned once, stored only as its SHA-256."""
+        secret, now = secrets.token_urlsafe(32), self.clock()
+        async with self.engine.begin() as conn:
+            await conn.execute(sessions.insert().values(
+                session_sha256=_sha256(secret), annotator=annotator, token_sha256=token_sha256,
+                created_at=now, seen_at=now, expires_at=now + max_s))
+        return secret
+
+    async def session(self, secret: str, idle_s: float) -> tuple[str, str] | None:
+        """(annotator, token digest) of a live session; an expired or idle one is ended here.
+        Use is recorded at most once a minute (a page view is not a write)."""
+        key, now = _sha256(secret), self.clock()
+        async with self.engine.connect() as conn:
+            row = (await conn.execute(sa.select(sessions).where(sessions.c.session_sha256 == key))).first()
+        if row is None:
+            return None
+        if now >= row.expires_at or now - row.seen_at > idle_s:
+            await self.end_session(secret)
+            return None
+        if now - row.seen_at > 60:
+            async with self.engine.begin() as conn:
+                await conn.execute(sessions.update().where(sessions.c.session_sha256 == key).values(seen_at=now))
+        return row.annotator, row.token_sha256
+
+    async def end_session(self, secret: str) -> None:
+        async with self.engine.begin() as conn:
+            await conn.execute(sessions.delete().where(sessions.c.session_sha256 == _sha256(secret)))
+
+    async def end_sessions(self, annotator: str) -> int:
+        """End every session of ``annotator`` (its tokens were revoked)."""
+        async with self.engine.begin() as conn:
+            return (await conn.execute(sessions.delete().where(sessions.c.annotator == annotator))).rowcount
+
+    # -- retention ------------------------------------------------------------------------
+    async def purge(self, *, drafts_older_than_s: float, outbox_older_than_s: float) -> dict[str, int]:
+        """Delete what no one needs any more: ended sessions, drafts untouched for
+        ``drafts_older_than_s`` and outbox rows published ``outbox_older_than_s`` ago. Reviews,
+        evaluations, verdicts and the files they were judged against are never purged."""
+        now = self.clock()
+        wall = utcnow()
+        async with self.engine.begin() as conn:
+            ended = await conn.execute(sessions.delete().where(sessions.c.expires_at <= now))
+            old_drafts = await conn.execute(drafts.delete().where(
+                drafts.c.updated_at < wall - timedelta(seconds=drafts_older_than_s)))
+            sent = await conn.execute(outbox.delete().where(
+                outbox.c.published_at.is_not(None), outbox.c.published_at < wall - timedelta(seconds=outbox_older_than_s)))
+        return {"sessions": ended.rowcount, "drafts": old_drafts.rowcount, "outbox": sent.rowcount}
+
     # -- outbox ---------------------------------------------------------------------------
     async def pending_outbox(self, limit: int = 100) -> list[tuple[str, str, str]]:
         async with self.engine.connect() as conn:
@@ -847,6 +907,10 @@ class Store:
         if keys:
             async with self.engine.begin() as conn:
                 await conn.execute(outbox.update().where(outbox.c.record_key.in_(keys)).values(published_at=utcnow()))
+
+
+def _sha256(text: str) -> str:
+    return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
 
 
 def _already_submitted(task_id: str, annotator: str) -> StoreError:

@@ -20,6 +20,7 @@ from rcaloop.annotation.store import Store, StoreError
 from rcaloop.contracts import Annotation, AnnotationRecord, Issue, OperatorEvaluation, ReviewTask
 from rcaloop.shared.jsonpath import render
 from rcaloop.shared.logs import get_logger
+from rcaloop.shared.tokens import digest
 
 log = get_logger("annotation", component="submission")
 MAX_TOKEN_CHARS = 256
@@ -45,6 +46,33 @@ async def identify(state: ApiState, token: str | None) -> str | None:
     name = state.annotators.identify(token)
     if name is None and state.store is not None and len(token) <= MAX_TOKEN_CHARS:
         name = await state.store.token_annotator(token)
+    return name
+
+
+async def sign_in(state: ApiState, token: str | None) -> tuple[str, str] | None:
+    """(annotator, session secret) for a valid token: the session is a secret of its own,
+    never the token, so signing out (or its expiry) ends it without touching the token."""
+    name = await identify(state, token)
+    if name is None or not token:
+        return None
+    secret = await state.opened().open_session(name, digest(token).hex(), state.settings.review_session_max_s)
+    return name, secret
+
+
+async def session_annotator(state: ApiState, secret: str | None) -> str | None:
+    """The annotator of a live session whose token still names them (a revoked or removed
+    token ends every session opened with it)."""
+    if not secret or len(secret) > MAX_TOKEN_CHARS or state.store is None:
+        return None
+    found = await state.store.session(secret, state.settings.review_session_idle_s)
+    if found is None:
+        return None
+    name, token_sha256 = found
+    current = state.annotators.identify_digest(bytes.fromhex(token_sha256)) or \
+        await state.store.token_digest_annotator(token_sha256)
+    if current != name:
+        await state.store.end_session(secret)
+        return None
     return name
 
 

@@ -148,3 +148,14 @@ drafts = sa.Table(
     sa.Column("body", sa.JSON, nullable=False),
     sa.Column("updated_at", UTCDateTime, nullable=False),
 )
+
+sessions = sa.Table(  # a UI sign-in: its own random secret, only the digest kept; ends at logout, idle or max age
+    "sessions",
+    metadata,
+    sa.Column("session_sha256", sa.String(64), primary_key=True),
+    sa.Column("annotator", sa.String(128), nullable=False, index=True),
+    sa.Column("token_sha256", sa.String(64), nullable=False),  # the token it was opened with: revoked → session ends
+    sa.Column("created_at", sa.Float, nullable=False),
+    sa.Column("seen_at", sa.Float, nullable=False),
+    sa.Column("expires_at", sa.Float, nullable=False, index=True),
+)

@@ -2,7 +2,12 @@
 
 Server-rendered Jinja2 pages (autoescaped) with a little plain JavaScript and htmx, every
 asset served from this package: nothing is loaded from another host. A reviewer signs in
-with an annotator token (kept in an HttpOnly, SameSite=Strict cookie), works the queue,
+with an annotator token and gets a session of its own (a random secret in an HttpOnly,
+SameSite=Strict cookie — ``Secure`` and ``__Host-`` prefixed when the UI is served over
+https — stored only as its digest, ended by signing out, by ``REVIEW_SESSION_IDLE_S`` unused,
+``REVIEW_SESSION_MAX_S`` after sign-in, or by its token being revoked); the token itself never
+sits in the browser. Changes (every POST and PUT) are accepted only from the UI's own origin
+(the shared edge checks ``Origin`` and ``Sec-Fetch-Site``). The reviewer works the queue,
 claims a task, answers the questions and submits; validation, storage and the outbox are
 the same as the JSON API's (``submission``). Pages carry a strict Content-Security-Policy:
 no inline script runs, so even text that escaped the escaping could not execute.
@@ -11,7 +16,6 @@ no inline script runs, so even text that escaped the escaping could not execute.
 from __future__ import annotations
 
 import contextlib
-import json
 from pathlib import Path
 from typing import Any
 from urllib.parse import parse_qs, quote
@@ -28,6 +32,7 @@ from rcaloop.contracts import HarnessVerdict, Issue, ReviewTask
 from rcaloop.contracts.common import CATEGORIES
 from rcaloop.contracts.parsed import Diagnosis
 from rcaloop.shared.http_errors import api_error
+from rcaloop.shared.wire import PayloadError, parse_json
 from rcaloop.contracts.evaluation import EVALUATION_ITEMS
 
 HERE = Path(__file__).resolve().parent
@@ -39,7 +44,8 @@ STATIC_FILES = {
     "common.js": "text/javascript",
     "htmx.min.js": "text/javascript",
 }
-COOKIE = "rcaloop_annotator"
+COOKIE = "rcaloop_session"
+SECURE_COOKIE = "__Host-rcaloop_session"  # the browser keeps it only if Secure, Path=/ and no Domain: no sibling can set it
 UI_HEADER = "x-rcaloop-ui"
 CSP = (
     "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; object-src 'none'; "
@@ -48,7 +54,7 @@ CSP = (
 SECURITY_HEADERS = {
     "Content-Security-Policy": CSP,
     "X-Content-Type-Options": "nosniff",
-    "Referrer-Policy": "no-referrer",
+    "Referrer-Policy": "same-origin",  # no-referrer would make the browser send "Origin: null" on our own posts
     "Cache-Control": "no-store",
 }
 MAX_FORM_BYTES = 8 * 1024
@@ -90,8 +96,17 @@ def build_router(state: ApiState) -> APIRouter:
     def to_task(task_id: str) -> RedirectResponse:
         return RedirectResponse(f"/ui/tasks/{quote(task_id)}", status_code=303)
 
+    def secure(request: Request) -> bool:
+        """Cookies are Secure when browsers reach the UI over https: the configured public URL
+        says so, else the request's scheme (behind a proxy, believed only from HTTP_FORWARDED_ALLOW_IPS)."""
+        public = state.settings.http_public_url
+        return (public or str(request.url)).lower().startswith("https:")
+
+    def cookie_name(request: Request) -> str:
+        return SECURE_COOKIE if secure(request) else COOKIE
+
     async def reviewer(request: Request) -> str | None:
-        return await submission.identify(state, request.cookies.get(COOKIE))
+        return await submission.session_annotator(state, request.cookies.get(cookie_name(request)))
 
     async def form(request: Request) -> dict[str, str]:
         body = await request.body()
@@ -101,10 +116,12 @@ def build_router(state: ApiState) -> APIRouter:
         return {k: v[0] for k, v in parsed.items()}
 
     async def json_body(request: Request) -> Any:
+        """The body as JSON, read with the limits every stream entry meets (nesting, numbers,
+        Unicode): anything else is a 400 in the one error body, never a 500."""
         try:
-            return json.loads(await request.body())
-        except (json.JSONDecodeError, UnicodeDecodeError):
-            return None
+            return parse_json(await request.body())
+        except PayloadError as exc:
+            raise api_error(400, exc.code, f"the request body {str(exc).removeprefix('payload ')}") from None
 
     def json_answer(status: int, content: Any) -> JSONResponse:
         return JSONResponse(content, status_code=status, headers={"Cache-Control": "no-store"})
@@ -148,18 +165,22 @@ def build_router(state: ApiState) -> APIRouter:
     @router.post("/ui/login")
     async def login(request: Request):
         token = (await form(request)).get("token", "").strip()
-        who = await submission.identify(state, token)
-        if who is None:
+        store()
+        signed = await submission.sign_in(state, token)
+        if signed is None:
             return page("login.html", status=401, who=None, note="", error="That token names no annotator.")
         response = RedirectResponse("/ui/", status_code=303)
-        secure = request.url.scheme == "https"
-        response.set_cookie(COOKIE, token, httponly=True, samesite="strict", secure=secure, path="/")
+        response.set_cookie(cookie_name(request), signed[1], httponly=True, samesite="strict", secure=secure(request),
+                            path="/", max_age=int(state.settings.review_session_max_s))
         return response
 
     @router.post("/ui/logout")
-    async def logout() -> RedirectResponse:
+    async def logout(request: Request) -> RedirectResponse:
+        name = cookie_name(request)
+        if secret := request.cookies.get(name):
+            await store().end_session(secret)  # the cookie, if kept or copied, opens nothing any more
         response = to_login("Signed out.")
-        response.delete_cookie(COOKIE, path="/")
+        response.delete_cookie(name, path="/", secure=secure(request), httponly=True, samesite="strict")
         return response
 
     # -- the queue ----------------------------------------------------------------------

@@ -2,7 +2,9 @@
 
 Scale horizontally by running more workers: every one joins the consumer group
 ``harness``, so each parsed RCA is evaluated by exactly one of them; the idempotency
-key (``analysis_hash``) makes a redelivery a no-op.
+key (``analysis_hash``) makes a redelivery a no-op. Judging runs in a child process
+(``offload``) within ``ENTRY_BUDGET_S``, so the event loop keeps answering probes and an
+output that would take minutes is dead-lettered (``time_budget_exceeded``) instead.
 """
 
 from __future__ import annotations
@@ -13,16 +15,19 @@ from rcaloop.judge import core
 from rcaloop.harness.settings import HarnessSettings
 from rcaloop.shared import metrics
 from rcaloop.shared.consumer import Emit, Subscription
+from rcaloop.shared.offload import Offload
 from rcaloop.shared.service import Service, lazy_app, run_main
 
 __all__ = ["HarnessSettings", "build", "main"]
 
 
 def build(settings: HarnessSettings | None = None) -> Service:
-    config = (settings or HarnessSettings()).harness_config()
+    settings = settings or HarnessSettings()
+    config = settings.harness_config()
+    judge = Offload(settings.entry_budget_s, imports=(core.__name__,))
 
-    def handle(parsed: ParsedRCA) -> list[Emit]:
-        verdict = core.evaluate(parsed, config, now=utcnow())
+    async def handle(parsed: ParsedRCA) -> list[Emit]:
+        verdict = await judge.run(core.evaluate, parsed, config, now=utcnow())
         metrics.observe_verdict(verdict)  # verdicts, scores, failed gates, red flags
         return [Emit(Stream.EVALUATED, verdict)]
 
@@ -31,6 +36,8 @@ def build(settings: HarnessSettings | None = None) -> Service:
         subscriptions=[
             Subscription(Stream.PARSED, ParsedRCA, handle, group="harness", idempotency_key=lambda p: p.analysis_hash)
         ],
+        on_startup=[judge.start],
+        on_shutdown=[judge.close],
     )
 
 
