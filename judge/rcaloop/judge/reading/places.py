@@ -230,8 +230,9 @@ def _references_dropped(item: str) -> str:
 def _item(text: str, origin: str, role: Role, place: str, file: str | None = None) -> Item:
     table = text.startswith(TABLE_ROW)
     text = text.removeprefix(TABLE_ROW)
-    if table and READ_AS[role] == steps.STATEMENT:
-        return Item(text, origin, role, place, ItemReading((items.Said(steps.Step(steps.Kind.INERT, why="value")),)))
+    if table and READ_AS[role] in (steps.STATEMENT, steps.NOTE, steps.CHECK_ROLE):
+        return Item(text, origin, role, place, ItemReading((items.Said(steps.Step(steps.Kind.INERT, why="value")),
+                                                            *(items.Said(s) for s in _command_cells(text)))))
     if role is Role.PROHIBITION:
         text = _forbidding(text)
     reading = items.read(text, READ_AS[role])
@@ -240,6 +241,23 @@ def _item(text: str, origin: str, role: Role, place: str, file: str | None = Non
         if bare and reading.change is None:
             reading = ItemReading((*reading.said, *bare))
     return Item(text, origin, role, place, reading, reviewed_change(text, reading, role, file))
+
+
+_CELL_COMMAND = re.compile(r"^`([^`]+)`$|^```(.+)```$")
+
+
+def _command_cells(row: str) -> list[steps.Step]:
+    """A table row is data, but a cell that is only a writing command (or a command line of its own) is
+    still posted as something to run."""
+    from rcaloop.judge.actions import commands  # noqa: PLC0415
+
+    out = []
+    for cell in row.split(" ; "):
+        m = _CELL_COMMAND.match(cell.strip())
+        verdict = commands.judge_line(m.group(1) or m.group(2)) if m else None
+        if verdict is not None and verdict.writes and verdict.known:
+            out.append(steps.Step(steps.Kind.CHANGE, verdict.verb, "command_writes"))
+    return out + list(items.command_lines(row))
 
 
 def chat_items(parsed: ParsedRCA) -> list[Item]:
