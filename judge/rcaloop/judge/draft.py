@@ -81,7 +81,7 @@ class Draft:
             agent_claims=[c.model_copy() for c in diag.claims] if diag else [],
             recommendations=[r.model_copy() for r in diag.recommendations] if diag else [],
             sequences=sequences,
-            as_produced=[v for seq in sequences for v in actions.violations(seq)],
+            as_produced=actions.all_violations(sequences),
         )
 
     @property

@@ -84,7 +84,7 @@ def derive(draft: Draft) -> Facts:
         root_groups=sorted({ev.group for ev in grounds if not ev.item.symptom and ev.group not in UNCOUNTED_GROUPS}),
         signature=[ev.id for ev in root_live if confirmed_signature(ev)],
         confidence=draft.confidence,
-        violations=[v for seq in draft.sequences for v in actions.violations(seq)],
+        violations=actions.all_violations(draft.sequences),
         alert_status=alert.generic_status(alert_text(draft)),
         family=named_family(draft),
         target_verified=[ev.id for ev in root_live if ev.item.target_verified],

@@ -299,6 +299,10 @@ def root_texts(draft: Draft) -> tuple[str, list[str]]:
     return main, [t for t in (summary, cause, tldr, summary_section, reason) if t]
 
 
+MIN_TIED_QUOTE = 16
+"""A quote this long in the cause statement is specific enough to tie the artifact holding it."""
+
+
 @dataclass
 class _Index:
     """The run's evidence looked up by harness id, citation ref and the agent's own id."""
@@ -347,6 +351,16 @@ class _Index:
                 links.notes.append(f"evidence id {eid} is not among this run's artifacts")
                 links.untraced.append(eid)
                 self.unknown.append(eid)
+
+    def link_quotes(self, links: Links, texts: list[str]) -> None:
+        """Artifacts a claim quotes verbatim (a span of at least ``MIN_TIED_QUOTE`` characters)."""
+        for text in texts:
+            for quoted in report.quotes(text):
+                if len(quoted) < MIN_TIED_QUOTE:
+                    continue
+                for ev in self.evidence:
+                    if ev.citation is None and quoted in ev.haystack():
+                        links.add(ev, "quote")
 
     def link_text(self, links: Links, texts: list[str]) -> None:
         for text in texts:
@@ -455,6 +469,7 @@ def _root_links(draft: Draft, index: _Index, traced: _Traced) -> Links:
         index.link_text(links, root_texts(draft)[1])
         _signatures_of_the_family(draft, index, links)
         return links
+    index.link_quotes(links, root_texts(draft)[1])  # a verbatim quote of an artifact in the cause ties it too
     _signatures_of_the_family(draft, index, links)
     _unrelated_ties(draft, index, links, [c.text for _, c in root_claims])
     summary = draft.diagnosis.root_cause.summary if draft.diagnosis and draft.diagnosis.root_cause else None

@@ -15,7 +15,8 @@ from dataclasses import dataclass
 from rcaloop.contracts import Recommendation
 from rcaloop.contracts.verdict import Repair
 from rcaloop.judge import report
-from rcaloop.judge.steps import GUARD_TEXTS, Action, Violation, violations
+from rcaloop.judge.reading.places import Role
+from rcaloop.judge.steps import GUARD_TEXTS, Action, Violation, listed_checks, violations
 from rcaloop.judge.draft import Draft
 from rcaloop.judge.facts import Facts, derive
 from rcaloop.judge.ledger import _same_origin
@@ -151,8 +152,10 @@ def _guardrails(draft: Draft, f: Facts, attempt: int) -> list[Repair]:
     """Guards go before the first unguarded step of each sequence, then the sequence is read again:
     the inserted guards carry forward, so a later step lacking the same guards needs no second copy."""
     out = []
+    listed = listed_checks(draft.sequences)
     for seq in draft.sequences:
-        while found := violations(seq):
+        checked = listed and not any(a.role == Role.CHECK for a in seq)
+        while found := violations(seq, checked):
             out += _guard(draft, seq, found[0], attempt)
     return out
 

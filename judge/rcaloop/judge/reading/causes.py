@@ -393,6 +393,21 @@ def _clauses(text: str) -> list[str]:
             if c and c.strip()]
 
 
+def gives_reason(text: str) -> bool:
+    """An alternative's own words set it aside with a reason (``… — ruled out: the container is Running``,
+    ``unlikely, because the image did not change``): a dismissal and at least three more words."""
+    toks = [t for t in tokenize(text) if t.word]
+    lemmas = [lemma.lemma(t.text) for t in toks]
+    for i in range(len(lemmas)):
+        n = phrase_at(lemmas, i, Concept.DISMISSAL) or phrase_at([t.low for t in toks], i, Concept.DISMISSAL)
+        if n and len(toks) - (i + n) >= 3:
+            return True
+    return bool(_REASONED.search(text))
+
+
+_REASONED = re.compile(r"\b(?:because|since|as|given that)\b\s+\S+\s+\S+\s+\S+|\bnot\b[^.;]{0,60}\b(?:because|since)\b", re.I)
+
+
 def _needs(low: list[str]) -> bool:
     """``per-node memory, evictions and recent node changes are needed``: what the analysis lacks."""
     return any(low[k] in ("is", "are", "was", "were") and low[k + 1] in ("needed", "required", "missing", "unavailable")

@@ -63,9 +63,12 @@ def approval(toks: Sequence[Token]) -> bool:
         return _korean_approval(toks)
     for i in range(len(lemmas)):
         n = _approval_at(lemmas, i)
+        if not n and low[i] == "go" and i and low[i - 1].endswith(("'s", "s'", "\u2019s")):
+            n = 1  # "on the incident commander's go"
         if not n:
             continue
-        before = lemmas[max(0, i - 10):i]
+        present = toks[i].low.endswith("s") and lemma.verb(toks[i].text).form == lemma.S  # "and the lead approves"
+        before = lemmas[:i] if present else lemmas[max(0, i - 10):i]
         after = low[i + n:i + n + 4]
         if any(w in _CLAIMED for w in after[:2]) or any(w in ("optional", "optionally", "unnecessary", "waived")
                                                        for w in low[i + n:i + n + 8]):

@@ -109,6 +109,8 @@ def _label_mode(labels: list[str], follows: bool) -> str:
     """How the text after the labels is read: ``guidance``, ``plan``, ``step`` or ``approval``."""
     for label in labels:
         lemmas = [lemma.lemma(w) for w in label.replace("-", " ").split()]
+        if any(phrase_at(lemmas, i, Concept.HEADING_CHECK) for i in range(len(lemmas))) or "읽기 전용" in label:
+            return "check"  # "Read-only: describe-instance-status for apne1-az4, …": a check unless it names a change
         if any(phrase_at(lemmas, i, Concept.LABEL_STEP) for i in range(len(lemmas))) or label.startswith("step "):
             return "step"
         if any(phrase_at(lemmas, i, Concept.ROLLBACK) for i in range(len(lemmas))):
@@ -209,7 +211,7 @@ def _sentence(sentence: str, spans: tuple[str, ...], role: str, follows: bool, a
     mode = _label_mode(labels, follows) if labels else ""
     if mode == "approval":  # "**Approval:** the DB on-call lead": it names who approves the whole item
         return [Said(INERT, approval=may_ask or _approval_label(body), aside=True)]
-    if labels and mode != "step" and _is_value(body, labels):
+    if labels and mode not in ("step", "check") and _is_value(body, labels):
         return [Said(Step(Kind.INERT, why="value"), aside=aside,
                      impact=mode == "guidance" and guards.impact(tokenize(f"{labels[-1]}: {body}")))]
     toks = tokenize(body)
@@ -237,7 +239,9 @@ def _sentence(sentence: str, spans: tuple[str, ...], role: str, follows: bool, a
             found = [s if s.why == "command_writes" and s.kind == Kind.CHANGE and _alone(c) else
                      Step(Kind.INERT, why="expectation") for s in read_clause(c, clause_mode, steps.STATEMENT)] or [INERT]
         else:
-            found = read_clause(c, clause_mode, steps.STATEMENT if clause_mode == "guidance" else role) or [INERT]
+            read_as = steps.STATEMENT if clause_mode == "guidance" else steps.CHECK_ROLE if (
+                clause_mode == "check" and role in (steps.ACTION, steps.NOTE)) else role
+            found = read_clause(c, "step" if clause_mode == "check" else clause_mode, read_as) or [INERT]
             if k == 0:
                 stated = role in (steps.STATEMENT, steps.NOTE) and found[0].why in ("statement", "report")
             elif stated and _COORDINATED.fullmatch(body[parts[k - 1][-1].end:part[0].start]):

@@ -669,6 +669,9 @@ def commands_of(c: Clause, role: str = ACTION):
     toks = c.toks
     if toks and toks[0].low == "$":
         return commands.judge_line(c.source(1))
+    for i, t in enumerate(toks):  # "GET _cat/allocation?v", "PUT logs-*/_settings {…}": a REST call in prose
+        if not t.code and t.text in HTTP_METHODS:
+            found.append(commands.http_request(c.source(i)))
     for i, t in enumerate(toks):
         if t.code:
             m = CODE_TOKEN.match(t.text)
@@ -775,14 +778,15 @@ def _proposes_command(c: Clause) -> bool:
 def phrase_reading(c: Clause, role: str) -> Step:
     """One clause (no lead-in, no gerund phrase): its commands and its words together."""
     cmd = commands_of(c, role)
-    if cmd is not None and cmd.writes and role == STATEMENT and not _proposes_command(c):
+    if cmd is not None and cmd.writes and role == STATEMENT and not _proposes_command(c) and head(
+            c, role).why not in _PLANS:
         cmd = None  # "`rm -rf /var/opt/pgsql/16/data/*` on pg-main-01 at 23:27": a fact quoted, not a step
     if cmd is not None and cmd.writes:
         return Step(Kind.CHANGE, cmd.verb, "command_indirect" if "(indirect" in cmd.verb else "command_writes")
     from rcaloop.judge.actions.tools import TOOLS  # noqa: PLC0415
 
-    if cmd is not None and c.toks[0].low in TOOLS and not c.toks[0].code:
-        return Step(Kind.CHECK, cmd.verb, "command_reads")  # "cat /etc/resolv.conf on node-3"
+    if cmd is not None and (c.toks[0].low in TOOLS or c.toks[0].text in HTTP_METHODS) and not c.toks[0].code:
+        return Step(Kind.CHECK, cmd.verb, "command_reads")  # "cat /etc/resolv.conf on node-3", "GET _cat/shards"
     words = head(c, role)
     if role == CHECK_ROLE and words.why in NOT_SHOWN:
         return Step(Kind.CHECK, words.verb, "check_place")  # where checks are listed, only a change named as one changes
@@ -796,7 +800,10 @@ def phrase_reading(c: Clause, role: str) -> Step:
     return words
 
 
+HTTP_METHODS = frozenset({"GET", "HEAD", "OPTIONS", "PUT", "POST", "PATCH", "DELETE"})
 NOT_SHOWN = frozenset({"unknown_imperative", "runs_unknown", "object_decides"})
+_PLANS = frozenset({"planned_change", "proposal_statement", "runs_unknown"})
+"""Readings that propose (``On-call to run `…```, ``the cache should be purged``): a command in them is a step."""
 """Readings of a step whose verb is not a listed change: fail closed where steps are proposed, a check
 where checks are listed (``take a 10 s profile``, ``attach a clone read-only to a spare host``)."""
 

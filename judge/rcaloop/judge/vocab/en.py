@@ -94,7 +94,7 @@ WORDS: dict[str, str] = {
     "approval": """
         approve, approval, signoff, sign off, goahead, greenlight, green light, consent, authorize, authorise,
         authorization, authorisation, permission, buyin, buy in, okay, ok, nod, blessing, confirmation, agree,
-        agreement, sanction, decide, decision, prefer, approver""",
+        agreement, sanction, decide, decision, prefer, want, approver""",
     "change_process": """
         change request, change ticket, change record, change approval, change management, change process, cr,
         rfc, cab, change advisory board""",
