@@ -43,6 +43,15 @@ class ItemReading:
     said: tuple[Said, ...]
     same_approval: bool = False
     """It refers to an approval given to an earlier step (``same approval``, ``as approved above``)."""
+    waved_off: bool = False
+    """It dismisses its step's impact without a reason (``impact: none``): no guidance for a destructive step."""
+
+    @property
+    def destructive(self) -> bool:
+        """Its change destroys or discards something (delete, drop, purge, reset offsets …): guidance that waves
+        its impact off (``impact: none; rollback: …``) is none for it."""
+        return any(s.step.kind == Kind.CHANGE and any(has(Concept.DESTRUCTIVE, lemma.lemma(w.lstrip("-")))
+                                                      for w in s.step.verb.split() if w) for s in self.said)
 
     @property
     def change(self) -> Step | None:
@@ -202,7 +211,9 @@ def read(text: str, role: str = ACTION) -> ItemReading:
                 for s in read(part, role).said if s.step.kind == Kind.CHANGE]
     if len(text) > MAX_ACTION_CHARS and text[MAX_ACTION_CHARS:].strip():
         out.append(Said(Step(Kind.CHANGE, f"a step longer than {MAX_ACTION_CHARS} characters", "too_long")))
-    return ItemReading(tuple(out), guards.same_approval(tokenize(CODE_TOKEN.sub(" ", line))))
+    plain = CODE_TOKEN.sub(" ", line)
+    waved_off = any(guards.waves_off(tokenize(part)) for part, _ in cut_sentences(plain))
+    return ItemReading(tuple(out), guards.same_approval(tokenize(plain)), waved_off)
 
 
 def _sentence(sentence: str, spans: tuple[str, ...], role: str, follows: bool, aside: bool,

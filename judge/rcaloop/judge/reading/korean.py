@@ -81,7 +81,10 @@ def _word(word: str, nxt: str, role: str) -> tuple[Step | None, bool]:
         return None, False
     own = word[len(stem):]
     rest = own + nxt
-    if own.startswith(("없", "여부")) or nxt.startswith(("없", "여부")):
+    if own.startswith(("없", "여부")) or nxt.startswith(("없", "여부")) or "수없" in rest.replace(" ", "")[:8] or (
+            own.startswith(("하는", "할")) and nxt.startswith(("방법", "것", "경우", "방안", "작업"))):
+        # "재시작 없음" (no restart), "반영 여부" (whether applied), "복구할 수 없는" (cannot be recovered),
+        # "제거하는 방법은 …" (the way of removing …): the step is named, not proposed
         return Step(Kind.INERT, stem, "statement"), False  # "재시작 없음" (no restart), "반영 여부" (whether applied)
     if not own.strip("을를이가은는도와과") and role in (CHECK_ROLE, STATEMENT) and not _ends(nxt[:6], Concept.IMPERATIVE):
         return Step(Kind.CHECK if stem == check else Kind.INERT, stem, "statement"), False  # "적용 규칙": a noun

@@ -426,7 +426,9 @@ def reviewed_change(text: str, reading: ItemReading, role: Role, file: str | Non
         return True
     if role is not Role.PERMANENT:
         return False
-    return not any(_runtime(c) or c.why in _RUNS_LIVE or c.why in _UNKNOWN for c in changes)
+    kept = bool(file) or bool(_PATH.search(text)) or any(
+        phrase_at(lemmas, i, c) for i in range(len(lemmas)) for c in (Concept.REPO_ARTIFACT, Concept.COMMS_OBJECT))
+    return not any(_runtime(c) or c.why in _RUNS_LIVE or (c.why in _UNKNOWN and not kept) for c in changes)
 
 
 def _runtime(step: steps.Step) -> bool:

@@ -22,7 +22,7 @@ WORDS: dict[str, str] = {
         drill into, dig into, dig through, pull up, keep an eye, keep watch, check in, check on, check out,
         check for, check whether, check if, check that, status page, smoke test, health check, spot check""",
     "author": """
-        fail,         upgrade, edit, update, set, change, modify, bump, raise, lower, increase, decrease, migrate, disable, enable,
+        upgrade, edit, update, set, change, modify, bump, raise, lower, increase, decrease, migrate, disable, enable,
         patch, merge, downgrade, replace, reconfigure, move, rename, block, unblock, add, allow, deny, fix, hotfix,
         correct, extend, tune, adjust, tweak, optimize, optimise, override, overwrite, write, pin, unpin, label,
         annotate, tag, untag, commit, ship, publish, unpublish, whitelist, allowlist, blacklist, denylist, ban,
@@ -105,7 +105,8 @@ WORDS: dict[str, str] = {
         test, lint, linter, ci, pipeline, workflow, code, manifest, chart, template, dockerfile, schema,
         alert rule, alerting rule, repo, repository, library, module,
         playbook, inventory, validation, validator, function, handler, loader, config file, helm chart,
-        values file, policy, unit test, integration test, precommit, admission policy, recording rule,
+        values file, policy, unit test, integration test, precommit, admission policy, recording rule, gate,
+        alert, dashboard, runbook, checklist, doc, documentation, rule, chart test,
         kustomization, overlay, terraform, job definition, cronjob spec, role, default, spec""",
     "nobody": "default, design, itself, themselves, nobody, no one, bot, pipeline, system, automation, script, agent",
     "impact": """
@@ -194,6 +195,9 @@ WORDS: dict[str, str] = {
     "modal": """
         should, must, need, ought, shall, will, would, can, could, may, might, have to, has to, want, require,
         warrant, going to, gonna, plan to""",
+    "destructive": """
+        delete, drop, purge, truncate, wipe, destroy, erase, flush, flushall, flushdb, prune, rm, reinit, format,
+        discard, nuke, zap, resetoffsets, reset-offsets, shred, dropdb, deletion, purgeall, forceunlock""",
     # -- what a report heading names ------------------------------------------------------------
     "runtime": """
         restart, reboot, bounce, kill, drain, cordon, uncordon, evict, failover, fail over, flush, purge, truncate,
