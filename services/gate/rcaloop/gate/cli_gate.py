@@ -85,16 +85,6 @@ def _job_revision() -> str:
         return "rcaloop-gate (unknown version)"
 
 
-def _cli_redis_url(settings: GateSettings) -> str:
-    if settings.redis_url:
-        return settings.redis_url.get_secret_value()
-    sock = (settings.rcaloop_data_dir / "redis" / "redis.sock").resolve()
-    if sock.exists():
-        return f"unix://{sock}"
-    fail("REDIS_URL is unset and no embedded Redis is running here: start `rcaloop up` or set REDIS_URL (or pass --no-publish)")
-    return ""
-
-
 async def _publish(url: str, decision: GateDecision, prefix: str) -> None:
     from rcaloop.shared.redis_conn import connect  # noqa: PLC0415 - see _settings
     from rcaloop.shared.wire import encode  # noqa: PLC0415
@@ -210,15 +200,19 @@ def register(app: typer.Typer, deps: CliDeps) -> None:  # noqa: ARG001 - the gat
             state = state_of(store.promotions(), store.last_material_change(), settings.gate_shadow_max_regression)
             decision = decide_promotion(Promotion(stage, gate, state), decided_by=decided_by)
             if publish:
-                url = _cli_redis_url(settings)
                 from redis.exceptions import RedisError  # noqa: PLC0415 - see _settings
 
+                from rcaloop.shared.embedded import EmbeddedRedisError, command_redis  # noqa: PLC0415
                 from rcaloop.shared.settings import redact_url  # noqa: PLC0415
 
+                given = settings.redis_url.get_secret_value() if settings.redis_url else None
                 try:
-                    asyncio.run(_publish(url, decision, settings.prefix))
+                    with command_redis(given, settings.rcaloop_data_dir) as url:
+                        asyncio.run(_publish(url, decision, settings.prefix))
+                except EmbeddedRedisError as exc:
+                    fail(f"{exc} (or pass --no-publish); nothing recorded")
                 except (OSError, RedisError) as exc:
-                    fail(f"cannot reach Redis at {redact_url(url)}: {exc}; nothing recorded")
+                    fail(f"cannot reach Redis at {redact_url(given or 'the embedded server')}: {exc}; nothing recorded")
             store.record_decision(decision)
         finally:
             store.close()
