@@ -345,7 +345,7 @@ def _fetch(job_id: str, settings: AnnotationSettings) -> Path:
     """Step 0: download with JUMPBOX_URI set, else use (and check) the local directory."""
     job_dir = settings.rcaloop_analysis_root / job_id
     if not settings.jumpbox_uri:
-        if not job_dir.is_dir() and not _from_store(job_id, job_dir):
+        if not job_dir.is_dir() and not files_from_store(job_id, job_dir):
             fail(
                 f"{job_dir}/ does not exist and the annotation store holds no result of job {job_id}: "
                 "run the root-cause-analysis skill first, publish its result, or set JUMPBOX_URI"
@@ -359,8 +359,13 @@ def _fetch(job_id: str, settings: AnnotationSettings) -> Path:
         fail(f"[{exc.code}] {exc.message}", exc.exit_code)
 
 
-def _from_store(job_id: str, job_dir: Path) -> bool:
-    """Write the files kept with the job's newest analysis into ``job_dir``; False when none are kept."""
+def files_from_store(job_id: str, job_dir: Path) -> bool:
+    """Lay out the files kept with the job's newest analysis (a result that arrived on the
+    stream) as ``job_dir``; False when the store keeps none. ``rcaloop annotate`` and, through
+    the composition root, ``rcaloop download`` read a job that never had a job directory here."""
+    settings = _settings()
+    if settings.database_url is None and not (settings.rcaloop_data_dir / "annotation.db").is_file():
+        return False  # no store here yet: nothing to read, and none is created for the asking
 
     async def work(store: Store) -> dict[str, Any]:
         latest = await store.latest_job_analysis(job_id)
