@@ -15,6 +15,7 @@ import yaml
 from typer.testing import CliRunner
 
 from rcaloop.cli.main import app
+from tests.helpers.plain_python import plain_env, plain_python
 
 ROOT = Path(__file__).resolve().parents[3]
 SKILL = ROOT / "skills" / "rca-annotator"
@@ -52,15 +53,6 @@ def test_the_original_entry_point_runs_the_same_commands(tmp_path):
     assert cli("nonsense").returncode == 2
 
 
-def _plain_python() -> str:
-    """The interpreter the venv was made from: Python 3.11+, without rcaloop or its packages."""
-    for name in ("python3", "python"):
-        candidate = Path(sys.base_prefix) / "bin" / name
-        if candidate.is_file():
-            return str(candidate)
-    raise AssertionError(f"no interpreter under {sys.base_prefix}")
-
-
 def _keep_stream_job(data_dir: Path) -> None:
     """Job 1234567 as it arrives on the stream: the annotation service keeps its files in the store."""
     import asyncio
@@ -88,12 +80,9 @@ def test_the_skill_runs_from_a_plain_python_for_a_stream_job_and_a_local_one(tmp
     """``cd skills/rca-annotator && python scripts/cli.py download --job-id <id>`` with an interpreter
     that has nothing installed and no venv on PATH: the script runs the checkout's rcaloop. A job
     that arrived on the stream comes from the annotation store; a local job directory is checked."""
-    python = _plain_python()
-    venv_bin = str(Path(sys.executable).parent)
-    path = os.pathsep.join(p for p in os.environ.get("PATH", "").split(os.pathsep) if p and p != venv_bin)
-    env = {k: v for k, v in os.environ.items() if k not in ("JUMPBOX_URI", "DATABASE_URL", "VIRTUAL_ENV", "PYTHONPATH")}
+    python = plain_python()
     root, data = tmp_path / ".analysis", tmp_path / "data"
-    env.update(PATH=path, RCALOOP_ANALYSIS_ROOT=str(root), RCALOOP_DATA_DIR=str(data))
+    env = plain_env(RCALOOP_ANALYSIS_ROOT=str(root), RCALOOP_DATA_DIR=str(data))
     bare = subprocess.run([python, "-c", "import rcaloop"], capture_output=True, text=True, env=env, cwd=tmp_path)
     assert bare.returncode != 0, "the plain interpreter must not have rcaloop"
     _keep_stream_job(data)
