@@ -10,14 +10,16 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from rcaloop.contracts import HarnessVerdict, Issue, ParsedRCA, RawResult
+if TYPE_CHECKING:  # the models are built when a command first uses them, not when the CLI starts
+    from rcaloop.contracts import HarnessVerdict, Issue, ParsedRCA, RawResult
 
-ParseFn = Callable[[RawResult, Path | None], ParsedRCA]
+ParseFn = Callable[["RawResult", Path | None], "ParsedRCA"]
 """(raw result, registry file or None) → canonical parse, as the parser service does it."""
-EvaluateFn = Callable[[ParsedRCA], HarnessVerdict]
+EvaluateFn = Callable[["ParsedRCA"], "HarnessVerdict"]
 """canonical parse → harness verdict with the harness settings from the environment."""
-CheckAnnotationFn = Callable[[Path], list[Issue]]
+CheckAnnotationFn = Callable[[Path], "list[Issue]"]
 """job directory → the annotation validator's findings on its annotation.json (none: valid or absent)."""
 StoredJobFn = Callable[[str, Path], bool]
 """(job id, job directory) → writes the files the annotation store keeps for the job's newest

@@ -30,6 +30,7 @@ from rcaloop.gate.novel_e2e import (E2EReport, Capture, Incident, Refused, Unsco
                                     load_incidents, run_novel_e2e)
 from rcaloop.shared.cli_deps import CliDeps
 from rcaloop.shared.sources import SourceError, load_result, read_step_files
+from rcaloop.shared.cli_app import cli_app
 from rcaloop.shared.cli_output import err, fail, out, read_text_input
 
 
@@ -188,7 +189,7 @@ def _write(path: Path | None, text: str, what: str) -> None:
 
 def register(app: typer.Typer, deps: CliDeps) -> None:
     """Add ``rcaloop eval …`` to the ``rcaloop`` CLI."""
-    eval_app = typer.Typer(help="Offline evaluation: fixture runs, novelty mutations, novel-incident E2E gate.", no_args_is_help=True)
+    eval_app = cli_app(help="Offline evaluation: fixture runs, novelty mutations, novel-incident E2E gate.", no_args_is_help=True)
     app.add_typer(eval_app, name="eval")
 
     @eval_app.command("run")
