@@ -149,7 +149,8 @@ def demo(
         fail(str(exc), code=1)
     data = settings.rcaloop_data_dir.resolve()
     out.print(f"\nresults: streams in Redis (AOF under {data / 'redis'}), review store and files under {data}")
-    out.print("inspect: ./run up (all services, review UI at http://127.0.0.1:8080/ui/), then ./run status")
+    out.print("inspect: ./run status, ./run show job-1234567 (each uses this Redis); "
+              "./run up runs every service and the review UI (http://127.0.0.1:8080/ui/)", soft_wrap=True)
     raise typer.Exit(code)
 
 
