@@ -128,7 +128,10 @@ async def _streams(redis, prefix: str, query: str, scan: int):
                     pass
             if data.get("analysis_hash") and name in ("rca.ingested", "rca.parsed", "rca.evaluated"):
                 hashes.add(data["analysis_hash"])  # a submitted result counts once ingestion accepted it
-            rows.append({"id": entry_id, **_summary(name, data)})
+            row = {"id": entry_id, **_summary(name, data)}
+            if name == "rca.results" and not data.get("producer"):  # a plain XADD names it in a header field
+                row["producer"] = fields.get(b"producer", b"unknown").decode("utf-8", "replace")[:200]
+            rows.append(row)
         found[name] = rows
     needles = [n.encode() for n in (query, *hashes)]
     letters = []

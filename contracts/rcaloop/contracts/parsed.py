@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, BeforeValidator, ConfigDict, Field
 
 from rcaloop.contracts.annotation import AlternativeDiagnosis, Recommendation, RootCause, TraceItem
 from rcaloop.contracts.common import Contract, Identifier, Issue
@@ -84,9 +84,14 @@ class Citation(_Loose):
     line: int | None = Field(default=None, description="1-based line of the link in the output")
 
 
+def _number_as_text(value: Any) -> Any:
+    """An RCA id written as a number (``#77``) is the same id as the text ``"77"``."""
+    return str(value) if isinstance(value, int) and not isinstance(value, bool) else value
+
+
 class AlreadyAnalyzed(_Loose):
     subject: str
-    rca_id: str
+    rca_id: Annotated[str, BeforeValidator(_number_as_text)]
 
 
 class InputContext(_Loose):

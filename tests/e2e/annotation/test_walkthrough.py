@@ -54,6 +54,7 @@ def test_answers_from_stdin_and_early_end_writes_nothing(tmp_path):
     run = _rcaloop("annotate", "--job-id", "1234567", root=root, stdin="y\n\n")
     assert run.returncode == 2 and "answers ended early" in run.stderr
     assert "Traceback" not in run.stderr
+    assert "no answer for: " in run.stderr and "[bold" not in run.stderr and "[/" not in run.stderr  # the question, no markup
     assert not (root / "1234567" / "annotation.json").exists()
 
 

@@ -6,9 +6,6 @@ Exit codes: 0 done / valid, 1 invalid annotation, 2 unreadable input or unusable
 
 from __future__ import annotations
 
-import asyncio
-import csv
-import io
 import json
 import sys
 from datetime import UTC, datetime
@@ -22,11 +19,10 @@ from rich.table import Table
 
 from rcaloop.annotation import export as export_schema
 from rcaloop.annotation import files, rubric, validation
-from rcaloop.annotation.auth import ANNOTATOR_NAME
-from rcaloop.annotation.walkthrough import Asker, AnswersEnded, Walkthrough, section_of
 from rcaloop.contracts import Annotation, Issue
 from rcaloop.contracts.common import CATEGORIES
 from rcaloop.shared.cli_deps import CliDeps
+from rcaloop.shared.cli_app import cli_app
 from rcaloop.shared.cli_output import err, fail, out
 
 if TYPE_CHECKING:
@@ -59,6 +55,8 @@ async def _with_store(settings: AnnotationSettings, work):
 def _run_store(work) -> Any:
     settings = _settings()
     try:
+        import asyncio  # noqa: PLC0415 - the store's commands only
+
         return asyncio.run(_with_store(settings, work))
     except OSError as exc:
         fail(f"cannot open the annotation store: {exc.strerror or type(exc).__name__}")
@@ -83,7 +81,7 @@ def _issues_json(issues: list[Issue]) -> list[dict[str, Any]]:
 
 def register(app: typer.Typer, deps: CliDeps) -> None:
     """Add this service's commands to the ``rcaloop`` CLI."""
-    group = typer.Typer(
+    group = cli_app(
         help="Annotation store: validation, rubric, migrations, export, agreement.", no_args_is_help=True
     )
     app.add_typer(group, name="annotation")
@@ -234,7 +232,7 @@ def register(app: typer.Typer, deps: CliDeps) -> None:
             )
         out.print(table)
 
-    tokens = typer.Typer(
+    tokens = cli_app(
         help="Annotator tokens for the HTTP API (stored as SHA-256 digests only).", no_args_is_help=True
     )
     group.add_typer(tokens, name="token")
@@ -244,6 +242,8 @@ def register(app: typer.Typer, deps: CliDeps) -> None:
         annotator: str = typer.Argument(..., help="the annotator's name (letters, digits, . _ @ -)"),
     ) -> None:
         """Create a token for ANNOTATOR; it is printed once and never stored in clear."""
+        from rcaloop.annotation.auth import ANNOTATOR_NAME  # noqa: PLC0415
+
         if not ANNOTATOR_NAME.match(annotator):
             fail(f"invalid annotator name {annotator!r}")
 
@@ -257,6 +257,8 @@ def register(app: typer.Typer, deps: CliDeps) -> None:
     @tokens.command("revoke")
     def token_revoke(annotator: str = typer.Argument(..., help="the annotator's name (letters, digits, . _ @ -)")) -> None:
         """Revoke every stored token of ANNOTATOR (exit 1 when it had none)."""
+        from rcaloop.annotation.auth import ANNOTATOR_NAME  # noqa: PLC0415
+
         if not ANNOTATOR_NAME.match(annotator):
             fail(f"invalid annotator name {annotator!r}")
 
@@ -282,6 +284,8 @@ def register(app: typer.Typer, deps: CliDeps) -> None:
         annotation store (a result that arrived on the stream). Each answered question is saved
         to a draft (.analysis/<job_id>/.annotation-draft.json); a later run resumes from it.
         """
+        from rcaloop.annotation.walkthrough import Asker, AnswersEnded, Walkthrough, section_of  # noqa: PLC0415
+
         settings = _settings()
         try:
             files.check_job_id(job_id)
@@ -345,12 +349,14 @@ def _fetch(job_id: str, settings: AnnotationSettings) -> Path:
     """Step 0: download with JUMPBOX_URI set, else use (and check) the local directory."""
     job_dir = settings.rcaloop_analysis_root / job_id
     if not settings.jumpbox_uri:
-        if not job_dir.is_dir() and not _from_store(job_id, job_dir):
+        if not job_dir.is_dir() and not files_from_store(job_id, job_dir):
             fail(
                 f"{job_dir}/ does not exist and the annotation store holds no result of job {job_id}: "
                 "run the root-cause-analysis skill first, publish its result, or set JUMPBOX_URI"
             )
         return job_dir
+    import asyncio  # noqa: PLC0415
+
     from rcaloop.shared.jumpbox import JumpboxError, download_job  # noqa: PLC0415
 
     try:
@@ -359,8 +365,13 @@ def _fetch(job_id: str, settings: AnnotationSettings) -> Path:
         fail(f"[{exc.code}] {exc.message}", exc.exit_code)
 
 
-def _from_store(job_id: str, job_dir: Path) -> bool:
-    """Write the files kept with the job's newest analysis into ``job_dir``; False when none are kept."""
+def files_from_store(job_id: str, job_dir: Path) -> bool:
+    """Lay out the files kept with the job's newest analysis (a result that arrived on the
+    stream) as ``job_dir``; False when the store keeps none. ``rcaloop annotate`` and, through
+    the composition root, ``rcaloop download`` read a job that never had a job directory here."""
+    settings = _settings()
+    if settings.database_url is None and not (settings.rcaloop_data_dir / "annotation.db").is_file():
+        return False  # no store here yet: nothing to read, and none is created for the asking
 
     async def work(store: Store) -> dict[str, Any]:
         latest = await store.latest_job_analysis(job_id)
@@ -382,6 +393,8 @@ def _upload(job_id: str, settings: AnnotationSettings) -> None:
     if not settings.jumpbox_uri:
         out.print("JUMPBOX_URI is unset: the annotation stays local")
         return
+    import asyncio  # noqa: PLC0415
+
     from rcaloop.shared.jumpbox import JumpboxError, upload_annotation  # noqa: PLC0415
 
     try:
@@ -402,6 +415,9 @@ def _parse_since(text: str) -> datetime:
 def _render(records: list[dict[str, Any]], fmt: str) -> str:
     if fmt == "jsonl":
         return "".join(json.dumps(r, ensure_ascii=False, default=str) + "\n" for r in records)
+    import csv  # noqa: PLC0415
+    import io  # noqa: PLC0415
+
     buf = io.StringIO()
     writer = csv.writer(buf, lineterminator="\n")
     writer.writerow(export_schema.COLUMNS)

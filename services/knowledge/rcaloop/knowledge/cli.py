@@ -29,6 +29,7 @@ from rcaloop.shared.cli_deps import CliDeps
 from rcaloop.shared.redis_conn import connect
 from rcaloop.shared.settings import redact_url
 from rcaloop.shared.tokens import TokenConfigError
+from rcaloop.shared.cli_app import cli_app
 from rcaloop.shared.cli_output import err, fail
 from rcaloop.shared.cli_output import out
 
@@ -77,7 +78,7 @@ def _packages_table(packages: list[KnowledgePackage], title: str) -> Table:
 
 def register(app: typer.Typer, deps: CliDeps) -> None:
     """Add ``rcaloop knowledge …`` to the ``rcaloop`` CLI."""
-    knowledge = typer.Typer(help="Knowledge packages promoted from passed reviews, and the knowledge graph's queries.", no_args_is_help=True)
+    knowledge = cli_app(help="Knowledge packages promoted from passed reviews, and the knowledge graph's queries.", no_args_is_help=True)
     app.add_typer(knowledge, name="knowledge")
 
     @knowledge.command("list")

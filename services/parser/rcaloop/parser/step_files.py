@@ -72,7 +72,7 @@ def parse_step_files(content: Any, job_id: str | None, resolver: Resolver | None
 
 def _diagnosis(step5: dict, r: Reader) -> Diagnosis:
     d = Diagnosis()
-    required = codes.NO_ROOT_CAUSE  # a diagnosis without its cause, category or confidence is not a diagnosis
+    required = codes.NO_ROOT_CAUSE  # a diagnosis without its cause, category or a stated confidence is not a diagnosis
     raw_rc = r.require(step5, "root_cause", code=required)
     if isinstance(raw_rc, dict):
         d.root_cause = RootCause(
@@ -83,11 +83,11 @@ def _diagnosis(step5: dict, r: Reader) -> Diagnosis:
                 required,
             ),
             summary=r.text(r.require(raw_rc, "summary", "root_cause.summary", required), "root_cause.summary"),
-            confidence=r.choice(
+            confidence=r.choice(  # absent is missing; unreadable is ignored, as the contract says
                 r.require(raw_rc, "confidence", "root_cause.confidence", required),
                 CONFIDENCE,
                 "root_cause.confidence",
-                required,
+                unreadable=codes.CONFIDENCE_UNREADABLE,
             ),
         )
         d.family = d.root_cause.category
