@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
@@ -20,6 +20,21 @@ DIMENSION_WEIGHTS: dict[str, int] = {
     "operational_usefulness": 15,
     "safety": 5,
 }
+
+
+HISTORICAL_SOURCE_GROUP = "knowledge graph"
+"""The source group of history — the knowledge store, earlier RCAs, document, ticket and search
+stores: context only, never grounding. The harness files such evidence under this name."""
+PAST_RECORD_WORDS = frozenset({
+    "postmortem", "mortem", "runbook", "playbook", "wiki", "ticket", "document", "documentation", "doc", "history",
+    "historical", "knowledge", "kb", "similar", "retrospective", "retro", "rca", "memory", "confluence", "jira",
+})
+"""Words of an evidence kind or collector that name a written record of the past, never an
+observation of this run (``postmortem``, ``PostMortemNote``, ``similar_incident``)."""
+EVIDENCE_LOOKBACK = timedelta(days=7)
+"""Observed more than this long before the incident started: history, not this run's evidence."""
+CLOCK_SKEW = timedelta(seconds=60)
+"""How far after the judgement an observation may be stamped and still count as observed by then."""
 
 
 class _Loose(BaseModel):
@@ -46,6 +61,14 @@ class LedgerEvidence(_Loose):
     )
     provenance_note: str | None = Field(
         default=None, description="where the agent's own labels (group, live, target) disagree with the artifact"
+    )
+    observed_at: datetime | None = Field(
+        default=None, description="when the artifact was observed, as the run records it (None: not recorded)"
+    )
+    resolved: bool | None = Field(
+        default=None,
+        description="true: found in this run's artifacts with the value stated (a path that resolves to it, an "
+        "artifact id the run holds, a citation the registry resolves); false: not found; None: not recorded",
     )
 
 
