@@ -9,6 +9,7 @@ from rcaloop.contracts.annotation import (
     Annotation,
     AnnotationRecord,
     Recommendation,
+    ReviewDecision,
     RootCause,
     TraceItem,
 )
@@ -44,6 +45,7 @@ __all__ = [
     "RawResult",
     "Recommendation",
     "RedFlag",
+    "ReviewDecision",
     "ReviewTask",
     "RootCause",
     "Stream",
