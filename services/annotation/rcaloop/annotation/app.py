@@ -55,8 +55,9 @@ def build(settings: AnnotationSettings | None = None) -> Service:
         raise SystemExit(f"error: {exc}") from None
 
     async def open_store() -> None:
-        state.store = Store(settings.store_url(), schema=settings.rcaloop_db_schema)
-        await state.store.migrate()
+        store = Store(settings.store_url(), schema=settings.rcaloop_db_schema)
+        await store.migrate()
+        state.store = store  # the routes answer 503 until the tables exist, never a 500
 
     async def store() -> str | None:
         """Ready while the annotation store takes writes."""
