@@ -3,6 +3,7 @@
 Every rule of ``rcaloop gate check`` — the readable document, the keys, the schema, the ten
 thresholds, the provenance rules and the synthetic origin — has a mutation here that hypothesis
 draws in many variants. A rule added without a mutation fails ``test_every_rule_has_a_mutation``.
+The bundled synthetic files, unmarked in any way, are gate input only with ``--allow-synthetic``.
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ import json
 import unicodedata
 from datetime import UTC, date, datetime
 from decimal import Decimal
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -342,3 +344,29 @@ def test_nan_and_infinity_are_not_numbers(metric, literal):
     doc = _base()
     raw = _text(doc).replace(f'"{metric}": {json.dumps(doc[metric])}', f'"{metric}": {literal}').encode()
     assert _codes(raw) == {"GATE302"}
+
+
+# -- the bundled synthetic files are gate input only with --allow-synthetic, however they are unmarked ----------
+EXAMPLES = Path(__file__).resolve().parents[3] / "examples" / "eval"
+
+
+@pytest.mark.parametrize("name", ["pass", "fail"])
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.filter_too_much])
+@given(data=st.data())
+def test_a_bundled_synthetic_file_unmarked_any_way_is_refused_without_allow_synthetic(name, data):
+    doc = json.loads((EXAMPLES / f"release_gate.synthetic.{name}.json").read_text())
+    how = data.draw(st.sampled_from(["delete", "false", "look_alike", "duplicate", "comment"]))
+    if how == "delete":
+        del doc["synthetic"]
+    elif how == "false":
+        doc["synthetic"] = False
+    elif how == "look_alike":
+        doc = {(_look_alike(data.draw, k) if k == "synthetic" else k): v for k, v in doc.items()}
+    elif how == "comment":
+        doc["_comment"] = "real production figures"
+    raw = (_text(doc, ((), "synthetic", "false")) if how == "duplicate" else _text(doc)).encode()
+    refused = check_release_gate(raw, now=NOW)
+    assert not refused.usable and {e.code for e in refused.errors} <= {"GATE003", "GATE005", "GATE006", "GATE007"}
+    if how in ("delete", "false", "comment"):
+        allowed = check_release_gate(raw, now=NOW, allow_synthetic=True)
+        assert allowed.usable and allowed.synthetic and allowed.passed is (name == "pass")
