@@ -197,3 +197,17 @@ async def test_agreement_is_computed_per_batch_for_the_lead(api, store):
     assert figures["kinds"]["annotation"] == batch["kinds"]["annotation"]
     none = (await api.get("/api/v1/review/agreement", params={"batch": "2001-01-01"}, headers=auth("lena"))).json()
     assert none["batches"] == [] and all(f["items"] == 0 for f in none["fields"])
+
+
+async def test_reviews_submitted_at_once_settle_the_task_once(api, store, analysis_root):
+    """Each submission takes the task's row lock first: two at once still see each other."""
+    import asyncio
+
+    task = await _add(store, 1, overlap=2)
+    for who in ("alice", "bob"):
+        assert (await _claim(api, who))["task"]["task_id"] == task.task_id
+    responses = await asyncio.gather(*(
+        api.post(f"/api/v1/review/tasks/{task.task_id}/annotation", json=VALID, headers=auth(who)) for who in ("alice", "bob")))
+    assert [r.status_code for r in responses] == [201, 201], [r.text for r in responses]
+    [record] = await _published(store)
+    assert record.decision.how == "agreed" and sorted(record.decision.reviewers) == ["alice", "bob"]
