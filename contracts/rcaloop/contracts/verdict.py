@@ -86,6 +86,11 @@ class LedgerClaim(_Loose):
     untraced: list[str] = Field(
         default_factory=list, description="evidence the agent tied to the claim that does not trace in this run"
     )
+    corroborating: list[str] | None = Field(
+        default=None,
+        description="live evidence not tied to the claim that names its cause and agrees with it: counted toward the "
+        "claim's independent source groups, never as its support (None: not recorded)",
+    )
 
 
 class GateResult(_Loose):

@@ -415,3 +415,23 @@ def test_redteam_one_observation_under_two_collector_names_is_one_group(edit):
 def test_control_one_observation_twice_is_fine_below_high_confidence():
     medium = lambda d: d.update(confidence_breakdown={"final_confidence": "medium"})  # noqa: E731
     assert _fallback(_two_items({"text": LINE}, {"text": LINE}), medium) == []
+
+
+def _one_tied_group(corroborating):
+    def edit(data: dict) -> None:
+        root_claim(data).update(supports=["E02"], corroborating=corroborating)
+    return edit
+
+
+def test_corroborating_evidence_the_verdict_records_counts_and_is_rechecked():
+    assert _fallback(_one_tied_group(["E01"])) == []  # loki + prometheus: two groups, the second corroborating
+    assert "KN411" in _fallback(_one_tied_group([]))  # recorded: nothing corroborates, one group at high confidence
+    assert "KN411" in _fallback(_one_tied_group(["E04"]))  # E04 is loki too: still one group
+    assert "KN409" in _fallback(_one_tied_group(["E01"]), _item("E01", kind="postmortem"))  # history never corroborates
+    assert "KN410" in _fallback(_one_tied_group(["E01"]), _item("E01", observed_at="2027-01-01T00:00:00Z"))
+
+
+def test_control_without_recorded_corroboration_one_tied_group_is_left_to_the_harness():
+    """A verdict from a harness that does not record corroborating evidence: the tied items'
+    one group cannot be re-checked further, and an honest corroborated cause is not refused."""
+    assert _fallback(_one_tied_group(None)) == []

@@ -104,9 +104,12 @@ class PromotionCase:
     # -- the root-cause claim's tied evidence, as the run shows it ---------------------------
     @property
     def tied(self) -> list[tuple[str, LedgerEvidence | None]]:
-        """Each evidence id the root-cause claim rests on, with the run's item (None: no such item)."""
+        """Each evidence id the root-cause claim rests on — its support, and the evidence the
+        harness counted as corroborating it — with the run's item (None: no such item)."""
+        claim = self.root_claim
+        ids = [*claim.supports, *(claim.corroborating or [])] if claim else []
         by_id = {e.id: e for e in self.verdict.evidence}
-        return [(i, by_id.get(i)) for i in (self.root_claim.supports if self.root_claim else [])]
+        return [(i, by_id.get(i)) for i in dict.fromkeys(ids)]
 
     def artifact_of(self, item: LedgerEvidence) -> EvidenceArtifact | None:
         """The run's artifact the item was read from (by the agent's id), if the run holds it."""

@@ -357,9 +357,13 @@ def _outside_window(case: PromotionCase, item: LedgerEvidence) -> str | None:
 
 
 def _tied_evidence_independent(case: PromotionCase) -> str | None:
-    """What high confidence relied on (hard gate 1): two independent groups of live evidence,
-    counting items that say the same thing once, or a confirmed signature among the tied items."""
-    if case.root_claim is None:
+    """What high confidence relied on (hard gate 1): two independent groups of live evidence —
+    items that say the same thing count once, under whatever collectors — or a confirmed
+    signature among them. Where the verdict does not record the evidence the harness counted
+    as corroborating the cause, only the groups of the tied items can be re-checked: they fail
+    when merging one observation filed twice leaves fewer than two."""
+    claim = case.root_claim
+    if claim is None:
         return "no root-cause claim"
     if case.final_confidence != "high":
         return None
@@ -369,8 +373,9 @@ def _tied_evidence_independent(case: PromotionCase) -> str | None:
     groups: dict[str, set[str]] = {}
     for item in items:
         groups.setdefault(content_key(item), set()).add(item.source_group)
+    labelled = set().union(*groups.values()) if groups else set()
     distinct = {min(g) for g in groups.values()}
-    if len(distinct) >= 2:
+    if len(distinct) >= 2 or (claim.corroborating is None and len(labelled) < 2):
         return None
     repeated = [k for k, g in groups.items() if len(g) > 1]
     return (f"high confidence on {len(distinct)} independent source group(s) of distinct live evidence"
@@ -447,7 +452,8 @@ RULES: list[Rule] = [
          "Every evidence id the harness claims name (supporting, refuting, historical) is evidence of this run.",
          _claim_evidence_in_run),
     Rule("KN407", "tied_evidence_resolves", "harness_claim",
-         "Every item tied to the root-cause claim traces to the run: the claim does not list it as untraced, it is "
+         "Every item tied to the root-cause claim (its support, and what the harness counted as corroborating it) "
+         "traces to the run: the claim does not list it as untraced, it is "
          "not recorded as unresolved, and the artifact it was read from (its `agent_id`) is an artifact of the run.",
          lambda case: _each_tied(case, _unresolved)),
     Rule("KN408", "tied_evidence_agrees", "harness_claim",
@@ -464,9 +470,11 @@ RULES: list[Rule] = [
          "the run was judged (60 s of clock skew allowed) and not more than 7 days before the incident started.",
          lambda case: _each_tied(case, _outside_window)),
     Rule("KN411", "tied_evidence_independent", "harness_claim",
-         "A root cause passed at high confidence rests on live evidence from two independent source groups — items "
-         "that say the same thing (one text, or one file and path) count once, under whatever collectors — or on a "
-         "confirmed signature among its tied items.", _tied_evidence_independent),
+         "A root cause passed at high confidence rests on live evidence from two independent source groups — its "
+         "tied and corroborating items, where items that say the same thing (one text, or one file and path) count "
+         "once, under whatever collectors — or on a confirmed signature among them. A verdict that does not record "
+         "its corroborating evidence is re-checked on the tied items alone: it fails when one observation filed "
+         "under two collectors is what made two groups.", _tied_evidence_independent),
 ]
 
 
