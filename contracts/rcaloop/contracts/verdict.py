@@ -26,11 +26,14 @@ HISTORICAL_SOURCE_GROUP = "knowledge graph"
 """The source group of history — the knowledge store, earlier RCAs, document, ticket and search
 stores: context only, never grounding. The harness files such evidence under this name."""
 PAST_RECORD_WORDS = frozenset({
-    "postmortem", "mortem", "runbook", "playbook", "wiki", "ticket", "document", "documentation", "doc", "history",
-    "historical", "knowledge", "kb", "similar", "retrospective", "retro", "rca", "memory", "confluence", "jira",
+    "postmortem", "mortem", "runbook", "playbook", "wiki", "confluence", "jira", "notion", "servicenow", "zendesk",
+    "sharepoint", "retrospective", "rca", "kb", "knowledge", "similar", "past",
 })
 """Words of an evidence kind or collector that name a written record of the past, never an
-observation of this run (``postmortem``, ``PostMortemNote``, ``similar_incident``)."""
+observation of this run, wherever they stand (``postmortem``, ``PostMortemNote``, ``similar_incident``)."""
+PAST_RECORD_KINDS = frozenset({"history", "historical", "memory", "ticket", "doc", "document", "documentation"})
+"""Kinds that are a record of the past only as the whole kind: a live observation uses these words
+too (``rollout_history``, ``memory_usage``, ``ticket_queue_depth``)."""
 EVIDENCE_LOOKBACK = timedelta(days=7)
 """Observed more than this long before the incident started: history, not this run's evidence."""
 CLOCK_SKEW = timedelta(seconds=60)

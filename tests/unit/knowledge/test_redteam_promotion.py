@@ -435,3 +435,19 @@ def test_control_without_recorded_corroboration_one_tied_group_is_left_to_the_ha
     """A verdict from a harness that does not record corroborating evidence: the tied items'
     one group cannot be re-checked further, and an honest corroborated cause is not refused."""
     assert _fallback(_one_tied_group(None)) == []
+
+
+@pytest.mark.parametrize("kind", ["rollout_history", "memory_usage", "ticket_queue_depth", "document_store_latency"])
+def test_control_a_live_kind_that_uses_a_history_word_is_live(kind):
+    assert _fallback(_item("E03", kind=kind), _artifact("E03", kind=kind)) == []
+
+
+def test_an_artifact_the_agent_gave_no_id_is_found_by_its_collector_and_text():
+    def unnamed(data: dict) -> None:
+        item = next(e for e in data["evidence"] if e["id"] == "E02")
+        item["agent_id"] = None
+        artifact = next(a for a in data["parsed"]["artifacts"] if a["id"] == "E02")
+        artifact.update(id=None, text=item["text"])
+
+    assert _fallback(unnamed) == []
+    assert "KN407" in _fallback(unnamed, _item("E02", text="a line the run never collected"))

@@ -112,8 +112,14 @@ class PromotionCase:
         return [(i, by_id.get(i)) for i in dict.fromkeys(ids)]
 
     def artifact_of(self, item: LedgerEvidence) -> EvidenceArtifact | None:
-        """The run's artifact the item was read from (by the agent's id), if the run holds it."""
-        return next((a for a in self.verdict.parsed.artifacts if a.id and a.id == item.agent_id), None)
+        """The run's artifact the item was read from, if the run holds it: by the agent's id, or —
+        for an artifact the agent gave no id — by its collector and text."""
+        artifacts = self.verdict.parsed.artifacts
+        if item.agent_id:
+            return next((a for a in artifacts if a.id == item.agent_id), None)
+        said = item.text.strip()
+        return next((a for a in artifacts if not a.id and a.source == item.source and said
+                     and (a.text or "").strip().startswith(said[:200])), None)
 
     def item_observed_at(self, item: LedgerEvidence) -> datetime | None:
         """When the item was observed: the verdict's record, else its artifact's."""

@@ -28,7 +28,7 @@ from typing import Literal
 
 from rcaloop.contracts import AnnotationRecord, HarnessVerdict, Issue
 from rcaloop.contracts.knowledge import TraceLedger
-from rcaloop.contracts.verdict import HISTORICAL_SOURCE_GROUP, PAST_RECORD_WORDS, LedgerEvidence
+from rcaloop.contracts.verdict import HISTORICAL_SOURCE_GROUP, PAST_RECORD_KINDS, PAST_RECORD_WORDS, LedgerEvidence
 from rcaloop.knowledge.case import (
     CANONICAL_EVIDENCE_ID,
     DEFAULT_MIN_REVIEW_SCORE,
@@ -312,7 +312,7 @@ def _unresolved(case: PromotionCase, item: LedgerEvidence) -> str | None:
     if item.resolved is False:
         return "it did not resolve in the run"
     if item.resolved is None and case.artifact_of(item) is None:
-        return f"the run holds no artifact {item.agent_id!r}" if item.agent_id else "no artifact of the run is named"
+        return f"the run holds no artifact {item.agent_id!r}" if item.agent_id else "no artifact of the run says it"
     return None
 
 
@@ -339,8 +339,9 @@ def _not_live(case: PromotionCase, item: LedgerEvidence) -> str | None:
         return "history, not live (the verdict or the run's artifact says so)"
     if item.source_group == HISTORICAL_SOURCE_GROUP:
         return f"filed under {HISTORICAL_SOURCE_GROUP!r}"
-    past = _record_words(" ".join([item.kind, item.collector or item.source, *([artifact.kind] if artifact else [])]))
-    past &= PAST_RECORD_WORDS
+    kinds = [item.kind, *([artifact.kind] if artifact else [])]
+    past = _record_words(" ".join([*kinds, item.collector or item.source])) & PAST_RECORD_WORDS
+    past |= {k for k in kinds if "_".join(sorted(_record_words(k))) in PAST_RECORD_KINDS}
     return f"a written record of the past ({', '.join(sorted(past))}), not an observation of this run" if past else None
 
 
@@ -453,8 +454,8 @@ RULES: list[Rule] = [
          _claim_evidence_in_run),
     Rule("KN407", "tied_evidence_resolves", "harness_claim",
          "Every item tied to the root-cause claim (its support, and what the harness counted as corroborating it) "
-         "traces to the run: the claim does not list it as untraced, it is "
-         "not recorded as unresolved, and the artifact it was read from (its `agent_id`) is an artifact of the run.",
+         "traces to the run: the claim does not list it as untraced, it is not recorded as unresolved, and the artifact "
+         "it was read from (by its `agent_id`, else its collector and text) is an artifact of the run.",
          lambda case: _each_tied(case, _unresolved)),
     Rule("KN408", "tied_evidence_agrees", "harness_claim",
          "No item tied to the root-cause claim contradicts it: no claim lists it as refuting, the confidence "
@@ -463,7 +464,8 @@ RULES: list[Rule] = [
     Rule("KN409", "tied_evidence_live", "harness_claim",
          "Every item tied to the root-cause claim is live evidence of this run: live in the verdict and in the run's "
          "artifact, not filed under the history group, and its kind or collector names no written record of the past "
-         "(postmortem, runbook, wiki, ticket, document, history, knowledge, similar incident, rca, memory …).",
+         "(a word such as postmortem, runbook, wiki, knowledge, similar, rca; or a kind that is history, ticket, "
+         "document or memory as a whole).",
          lambda case: _each_tied(case, _not_live)),
     Rule("KN410", "tied_evidence_in_window", "harness_claim",
          "Every item tied to the root-cause claim with a known time was observed in the incident window: not after "
