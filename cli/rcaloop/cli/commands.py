@@ -95,9 +95,10 @@ def review_hint(settings: RuntimeSettings, http_port: int) -> list[str]:
     return [
         f"review UI on {base}/ui/ ({docs})",
         "  every request needs a token; sign in with an annotator token:",
-        "  `rcaloop annotation token create <name>` prints one, or list tokens in",
-        "  RCALOOP_ANNOTATOR_TOKENS=name:token,name:token before `rcaloop up`;",
-        "  knowledge: RCALOOP_REVIEWER_TOKENS=name:token,… decide, RCALOOP_READER_TOKENS=… read;",
+        "  `rcaloop annotation token create <name> [--role operator|lead]` prints one, or list tokens in",
+        "  RCALOOP_ANNOTATOR_TOKENS (reviewers), RCALOOP_OPERATOR_TOKENS, RCALOOP_LEAD_TOKENS=name:token,…",
+        "  before `rcaloop up`; knowledge: RCALOOP_LEAD_TOKENS decide, RCALOOP_REVIEWER_TOKENS reject,",
+        "  RCALOOP_READER_TOKENS read;",
         f"  a token has {STRENGTH_RULE}: {HOW_TO_MAKE}",
     ]
 

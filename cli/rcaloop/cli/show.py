@@ -170,7 +170,8 @@ async def _annotation(hashes: list[str]) -> dict[str, Any]:
             review = await store.review_of(h)
             result[h] = {"task": review["task"].model_dump(mode="json") if review["task"] else None,
                          "slots": review["slots"],
-                         "reviews": [_review(r) for r in review["reviews"]]}
+                         "reviews": [_review(r) for r in review["reviews"]],
+                         "outcome": review["outcome"]}
         return result
     finally:
         await store.close()
@@ -288,6 +289,10 @@ def _render_stores(stores: dict[str, Any], h: str, line) -> None:
         line("review store", f"task {task['task_id']} ({task['kind']}): {states}" if task else "no review task stored")
         for r in a["reviews"]:
             line("  stored", f"{r['kind']} {r['annotation_id']} by {r['annotator']}, revision {r['revision']}")
+        if (o := a.get("outcome")) is not None:
+            disputed = ", ".join(d["judgement"] for d in o["disputed"]) or "nothing"
+            decided = f"decided by {o['decided_by']}, {o['decided_review_id']}" if o["decided_by"] else "awaiting adjudication"
+            line("  outcome", f"{o['state']} (disputed: {disputed}); {decided}")
     kn = stores.get("knowledge", {})
     if "unavailable" in kn:
         line("knowledge", kn["unavailable"])

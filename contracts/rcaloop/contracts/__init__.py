@@ -19,6 +19,7 @@ if TYPE_CHECKING:
         Annotation,
         AnnotationRecord,
         Recommendation,
+        ReviewDecision,
         RootCause,
         TraceItem,
     )
@@ -54,6 +55,7 @@ __all__ = [
     "RawResult",
     "Recommendation",
     "RedFlag",
+    "ReviewDecision",
     "ReviewTask",
     "RootCause",
     "Stream",
@@ -62,7 +64,7 @@ __all__ = [
 
 _HOME = {
     "AlternativeDiagnosis": "annotation", "Annotation": "annotation", "AnnotationRecord": "annotation",
-    "Recommendation": "annotation", "RootCause": "annotation", "TraceItem": "annotation",
+    "Recommendation": "annotation", "ReviewDecision": "annotation", "RootCause": "annotation", "TraceItem": "annotation",
     "SCHEMA_VERSION": "common", "Contract": "common", "Issue": "common",
     "DeadLetter": "dead_letter", "OperatorEvaluation": "evaluation", "GateDecision": "gate",
     "analysis_hash": "hashing", "KnowledgeEvent": "knowledge", "ParsedRCA": "parsed", "RedFlag": "parsed",

@@ -7,6 +7,7 @@ Exit codes: 0 done / valid, 1 invalid annotation, 2 unreadable input or unusable
 from __future__ import annotations
 
 import json
+import re
 import sys
 from datetime import UTC, datetime
 from pathlib import Path
@@ -19,6 +20,7 @@ from rich.table import Table
 
 from rcaloop.annotation import export as export_schema
 from rcaloop.annotation import files, rubric, validation
+from rcaloop.annotation.auth import DEFAULT_ROLE, ROLES
 from rcaloop.contracts import Annotation, Issue
 from rcaloop.contracts.common import CATEGORIES
 from rcaloop.shared.cli_deps import CliDeps
@@ -186,8 +188,9 @@ def register(app: typer.Typer, deps: CliDeps) -> None:
         records = _run_store(work)
         if layout == "seed":
             latest: dict[str, dict[str, Any]] = {}
-            for rec in records:  # oldest first: the last stored annotation of a job wins
-                latest[rec["job_id"]] = rec
+            for rec in records:  # oldest first: the last decided annotation of a job wins (never one reviewer's
+                if rec["decision"] in export_schema.DECIDING:  # review of a task several reviewers review)
+                    latest[rec["job_id"]] = rec
             assert out is not None  # checked before the store was opened
             try:
                 for rec in latest.values():
@@ -207,30 +210,37 @@ def register(app: typer.Typer, deps: CliDeps) -> None:
             err.print(f"wrote {len(records)} record(s) to {out}")
 
     @group.command("agreement")
-    def agreement_cmd(as_json: bool = typer.Option(False, "--json", help="print as JSON")) -> None:
-        """Per-field agreement on overlapping tasks (Cohen's kappa for two annotators, Krippendorff's alpha)."""
-        from rcaloop.annotation.reports import agreement_report  # noqa: PLC0415 - see _settings
+    def agreement_cmd(
+        batch: str | None = typer.Option(None, "--batch", help="one batch: the UTC day its tasks were created (YYYY-MM-DD)"),
+        as_json: bool = typer.Option(False, "--json", help="print as JSON"),
+    ) -> None:
+        """Agreement per judgement on tasks several reviewers review, overall and per batch (the tasks created on one
+        UTC day): observed agreement, Cohen's kappa (two reviewers), Krippendorff's alpha."""
+        if batch is not None and not re.fullmatch(r"\d{4}-\d{2}-\d{2}", batch):
+            fail(f"--batch must be a UTC day YYYY-MM-DD, not {batch!r}")
 
-        fields = _run_store(agreement_report)
-        rows = [f.as_dict() for f in fields]
+        async def work(store: Store) -> dict[str, Any]:
+            from rcaloop.annotation.reports import agreement_figures  # noqa: PLC0415 - see _settings
+
+            return await agreement_figures(store, batch=batch)
+
+        figures = _run_store(work)
         if as_json:
-            typer.echo(json.dumps({"fields": rows}, indent=2))
+            typer.echo(json.dumps(figures, indent=2))
             return
-        table = Table(title="inter-annotator agreement (nominal)")
-        for col in ("field", "items", "annotators", "pairs", "observed", "cohen_kappa", "krippendorff_alpha"):
-            table.add_column(col)
-        for r in rows:
-            table.add_row(
-                r["field"],
-                str(r["items"]),
-                str(r["annotators"]),
-                str(r["pairs"]),
-                *(
-                    "-" if r[k] is None else f"{r[k]:.3f}"
-                    for k in ("observed_agreement", "cohen_kappa", "krippendorff_alpha")
-                ),
-            )
-        out.print(table)
+        for title, kinds in [("all batches", figures["kinds"])] + [
+            (f"batch {b['batch']} ({b['tasks']} task(s))", b["kinds"]) for b in figures["batches"]
+        ]:
+            table = Table(title=f"inter-annotator agreement (nominal), {title}")
+            for col in ("kind", "judgement", "items", "annotators", "pairs", "observed", "cohen_kappa", "krippendorff_alpha"):
+                table.add_column(col)
+            for kind, rows in kinds.items():
+                for r in rows:
+                    table.add_row(
+                        kind, r["field"], str(r["items"]), str(r["annotators"]), str(r["pairs"]),
+                        *("-" if r[k] is None else f"{r[k]:.3f}" for k in ("observed_agreement", "cohen_kappa", "krippendorff_alpha")),
+                    )
+            out.print(table)
 
     tokens = cli_app(
         help="Annotator tokens for the HTTP API (stored as SHA-256 digests only).", no_args_is_help=True
@@ -240,18 +250,26 @@ def register(app: typer.Typer, deps: CliDeps) -> None:
     @tokens.command("create")
     def token_create(
         annotator: str = typer.Argument(..., help="the annotator's name (letters, digits, . _ @ -)"),
+        role: str = typer.Option(
+            DEFAULT_ROLE, "--role",
+            help="reviewer: reviews the tasks it leases; operator: also evaluates any incident; lead: also adjudicates "
+            "disputed tasks and reads agreement",
+        ),
     ) -> None:
-        """Create a token for ANNOTATOR; it is printed once and never stored in clear."""
+        """Create a token for ANNOTATOR with a role (reviewer unless --role says otherwise); it is printed once and
+        never stored in clear."""
         from rcaloop.annotation.auth import ANNOTATOR_NAME  # noqa: PLC0415
 
         if not ANNOTATOR_NAME.match(annotator):
             fail(f"invalid annotator name {annotator!r}")
+        if role not in ROLES:
+            fail(f"--role must be one of {', '.join(ROLES)}, not {role!r}")
 
         async def work(store: Store) -> str:
-            return await store.create_token(annotator)
+            return await store.create_token(annotator, role)
 
         token = _run_store(work)
-        err.print(f"token for {escape(annotator)} (shown once; use it as 'Authorization: Bearer <token>'):")
+        err.print(f"{role} token for {escape(annotator)} (shown once; use it as 'Authorization: Bearer <token>'):")
         typer.echo(token)
 
     @tokens.command("revoke")

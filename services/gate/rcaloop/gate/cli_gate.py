@@ -19,7 +19,14 @@ from rich.table import Table
 from rcaloop.contracts import GateDecision, Issue, Stream
 from rcaloop.gate import junit
 from rcaloop.gate.intervals import WindowError, parse_window
-from rcaloop.gate.release_gate import METRIC_NAMES, THRESHOLDS, GateResult, check_release_gate, exit_code
+from rcaloop.gate.release_gate import (
+    DEFAULT_MIN_POPULATION,
+    METRIC_NAMES,
+    THRESHOLDS,
+    GateResult,
+    check_release_gate,
+    exit_code,
+)
 from rcaloop.gate.rollout import STAGES, Promotion, decide_promotion, state_of, status
 from rcaloop.shared.cli_deps import CliDeps
 from rcaloop.shared.cli_app import cli_app
@@ -110,9 +117,14 @@ def register(app: typer.Typer, deps: CliDeps) -> None:  # noqa: ARG001 - the gat
         allow_synthetic: bool = typer.Option(False, "--allow-synthetic", help="tests only: accept files marked synthetic"),
         as_json: bool = typer.Option(False, "--json", help="print the per-metric table as JSON"),
         junit_file: Path | None = typer.Option(None, "--junit", help="write JUnit XML for CI"),
+        min_population: int = typer.Option(
+            DEFAULT_MIN_POPULATION, "--min-population", min=1, envvar="GATE_MIN_POPULATION",
+            help="fewest incidents a measurement must count",
+        ),
     ) -> None:
-        """Release gate on one metrics object: every metric typed, ranged and inside its gate, provenance complete. Exit 0 pass, 1 fail, 2 unusable input."""
-        result = check_release_gate(read_input(metrics, "metrics"), allow_synthetic=allow_synthetic)
+        """Release gate on one metrics object: read strictly (the schema of `rcaloop gate schema`), every metric typed, ranged and inside its gate, provenance complete, a population of at least --min-population incidents. Exit 0 pass, 1 fail, 2 unusable input."""
+        result = check_release_gate(read_input(metrics, "metrics"), allow_synthetic=allow_synthetic,
+                                    min_population=min_population)
         if junit_file is not None:
             try:
                 junit_file.write_text(_gate_junit(result), encoding="utf-8")
@@ -127,6 +139,13 @@ def register(app: typer.Typer, deps: CliDeps) -> None:  # noqa: ARG001 - the gat
             _print_checks(result, f"release gate: {metrics.name}" + (" (SYNTHETIC — not a release decision)" if result.synthetic else ""))
             out.print("[green]PASS[/green]" if result.passed else "[red]FAIL[/red]")
         raise typer.Exit(exit_code(result))
+
+    @gate_app.command("schema")
+    def schema_cmd() -> None:
+        """Print the JSON Schema of the metrics file `rcaloop gate check` reads."""
+        from rcaloop.gate.metrics_file import metrics_schema  # noqa: PLC0415 - jsonschema loads on use only
+
+        typer.echo(json.dumps(metrics_schema(), indent=2))
 
     @gate_app.command("measure")
     def measure(
@@ -196,8 +215,8 @@ def register(app: typer.Typer, deps: CliDeps) -> None:  # noqa: ARG001 - the gat
         if stage not in STAGES:
             fail(f"unknown stage {stage!r} (one of {', '.join(STAGES)})")
         data = read_input(artifact, "artifact")
-        gate = check_release_gate(data, allow_synthetic=False)
         settings = _settings()
+        gate = check_release_gate(data, allow_synthetic=False, min_population=settings.gate_min_population)
         store = _open_store(settings)
         try:
             state = state_of(store.promotions(), store.last_material_change(), settings.gate_shadow_max_regression)

@@ -21,6 +21,7 @@ from rich.table import Table
 
 from rcaloop.contracts.knowledge import Decision, KnowledgePackage, PackageState
 from rcaloop.knowledge.app import RedisPublisher, publish_url, workflow_for
+from rcaloop.knowledge.core import may_decide
 from rcaloop.knowledge.settings import KnowledgeSettings, knowledge_tokens
 from rcaloop.knowledge.snapshot import typedb_outage_runtime_activation_success
 from rcaloop.knowledge.store import StoreError
@@ -105,7 +106,9 @@ def register(app: typer.Typer, deps: CliDeps) -> None:
     ) -> None:
         """Approve (activate now), shadow, activate or reject a package; publishes its events.
 
-        The reviewer token comes from RCALOOP_REVIEWER_TOKEN and must be one of RCALOOP_REVIEWER_TOKENS.
+        The token comes from RCALOOP_REVIEWER_TOKEN: approve, shadow and activate need a lead's (one of
+        RCALOOP_LEAD_TOKENS); reject also takes a reviewer's (one of RCALOOP_REVIEWER_TOKENS). The decision is
+        recorded with the name the token gives.
         """
         decisions: tuple[str, ...] = Decision.__args__  # type: ignore[attr-defined]
         if decision not in decisions:
@@ -113,11 +116,16 @@ def register(app: typer.Typer, deps: CliDeps) -> None:
         settings = KnowledgeSettings()
         token = os.environ.get("RCALOOP_REVIEWER_TOKEN", "").strip()
         try:
-            reviewer = knowledge_tokens(settings)[0].identify(token) if token else None
+            reviewers, _readers, leads = knowledge_tokens(settings)
         except TokenConfigError as exc:
             fail(str(exc))
+        lead = leads.identify(token) if token else None
+        reviewer = lead or (reviewers.identify(token) if token else None)
         if reviewer is None:
-            fail("set RCALOOP_REVIEWER_TOKEN to a reviewer token listed in RCALOOP_REVIEWER_TOKENS")
+            fail("set RCALOOP_REVIEWER_TOKEN to a lead's token (RCALOOP_LEAD_TOKENS) or, to reject, a reviewer's "
+                 "(RCALOOP_REVIEWER_TOKENS)")
+        if not may_decide(decision, {"lead", "reviewer"} if lead else {"reviewer"}):  # type: ignore[arg-type]
+            fail(f"{decision} needs a lead's token (RCALOOP_LEAD_TOKENS); a reviewer's token may reject", code=1)
         url = publish_url(settings)
         try:
             asyncio.run(_ping(url))
