@@ -668,27 +668,28 @@ def _unknown_cause(draft: Draft) -> str:
 
 
 def _corroborating(draft: Draft, index: _Index, ledger: Ledger) -> list[str]:
-    """Items the output cites elsewhere (a traced step-5 item, a claim's evidence, a citation) that name
-    the root cause (one of the identifiers or two of the words of its claim), are no symptom (the
-    alert, the failed task or a restatement of them) and do not say the opposite: corroboration of a cause tied to one item (a step-5 diagnosis marks
-    exactly one ``is_root_cause`` item)."""
+    """Live artifacts of the run beside those tied to the root cause that name it (one of the identifiers
+    or two of the words of its claim), are no symptom (the alert, the failed task or a restatement of
+    them) and do not say the opposite: corroboration of a cause tied to one item (a step-5 diagnosis marks
+    exactly one ``is_root_cause`` item; a Cause line cites a code line while the run's profile shows the
+    same function). A cited message or file adds none: what it holds is not in the run."""
     root = ledger.root
     if root is None or not root.supports:
         return []
     claim = "\n".join([root.text, *(c.text for c in draft.agent_claims if c.kind == "root_cause"),
-                       *(t.message or "" for t in draft.traces if t.is_root_cause)])
+                       *(t.message or "" for t in draft.traces if t.is_root_cause)]).replace("`", " ")
     idents, words = causes.terms(claim)
+    named_parts = causes.specific_parts(claim, alert_terms(draft))
     tied = set(root.supports) | set(root.refutes)
     out: list[str] = []
-    for claim in ledger.claims:
-        if claim is root:
+    for ev in index.evidence:
+        eid = ev.id
+        if eid in tied or not ev.live or ev.item.symptom or ev.citation is not None or refuting_kind(ev):
             continue
-        for eid in claim.supports:
-            ev = index.by_id[eid]
-            if eid in tied or eid in out or not ev.live or ev.item.symptom or refuting_kind(ev):
-                continue
-            theirs = causes.terms(f"{ev.item.title}\n{ev.item.text}")
-            named = bool(theirs[0] & idents) or len(theirs[1] & words) >= causes.SHARED
-            if named and not _says_opposite(root.text, ev):
-                out.append(eid)
+        said = f"{ev.item.title}\n{ev.item.text}"
+        theirs = causes.terms(said)
+        named = bool(theirs[0] & idents) or len(theirs[1] & words) >= causes.SHARED or len(
+            causes.specific_parts(said) & named_parts) >= causes.SHARED
+        if named and not _says_opposite(root.text, ev):
+            out.append(eid)
     return out
