@@ -166,3 +166,6 @@ class ParsedRCA(Contract):
     incident_started_at: datetime | None = Field(
         default=None, description="when the incident (or failed job) started, when the output says"
     )
+    incident_ended_at: datetime | None = Field(
+        default=None, description="when the failed job ended, when the output says: what came later caused nothing"
+    )

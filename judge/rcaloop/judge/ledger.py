@@ -35,7 +35,7 @@ from dataclasses import dataclass, field
 from rcaloop.contracts import TraceItem
 from rcaloop.contracts.parsed import UNKNOWN_TARGET
 from rcaloop.contracts.verdict import LedgerClaim
-from rcaloop.judge import report
+from rcaloop.judge import provenance, report
 from rcaloop.judge.reading import causes
 from rcaloop.judge.steps import GUARD_TEXTS
 from rcaloop.judge.draft import STATED_CAUSE, Draft, named_family
@@ -375,12 +375,15 @@ class _Index:
                         links.add(ev, "quote")
 
 
-def _claim(cid: str, kind: str, text: str, links: Links, by_id: dict[str, Evidence], origin: str) -> LedgerClaim:
+def _claim(cid: str, kind: str, text: str, links: Links, by_id: dict[str, Evidence], origin: str,
+           unsupporting: dict[str, str] | None = None) -> LedgerClaim:
     supports, refutes, historical = [], [], []
     for eid in sorted(links.found):
         ev = by_id[eid]
         if not ev.live:
             historical.append(eid)
+        elif unsupporting and eid in unsupporting:
+            links.notes.append(f"{eid} supports nothing: {unsupporting[eid]}")
         elif eid in links.refuting or refuting_kind(ev):
             refutes.append(eid)
         elif _says_opposite(text, ev):
@@ -455,6 +458,9 @@ def _root_links(draft: Draft, index: _Index, traced: _Traced) -> Links:
         elif hit is None:
             links.untraced.append(f"diagnosis.evidence[{i}]: {why}")
             links.notes.append(f"diagnosis.evidence[{i}]: {why}")
+        elif provenance.identifier_only(item.exact_value if item.exact_value is not None else item.exact_quote):
+            links.notes.append(f"diagnosis.evidence[{i}] cites only an identifier (a commit, digest or version): it "
+                               "shows what runs, not that it fails")
         else:
             links.add(hit, how)
     root_claims = [(i, c) for i, c in enumerate(draft.agent_claims) if c.kind == "root_cause"]
@@ -621,7 +627,7 @@ def build(draft: Draft) -> Ledger:
     cited: list[LedgerClaim] = []
 
     def add(kind: str, text: str, links: Links, origin: str) -> LedgerClaim:
-        claim = _claim(f"C{len(claims) + 1:02d}", kind, text, links, index.by_id, origin)
+        claim = _claim(f"C{len(claims) + 1:02d}", kind, text, links, index.by_id, origin, draft.provenance.unsupporting)
         claims.append(claim)
         return claim
 
@@ -684,7 +690,8 @@ def _corroborating(draft: Draft, index: _Index, ledger: Ledger) -> list[str]:
     out: list[str] = []
     for ev in index.evidence:
         eid = ev.id
-        if eid in tied or not ev.live or ev.item.symptom or ev.citation is not None or refuting_kind(ev):
+        if eid in tied or not ev.live or ev.item.symptom or ev.citation is not None or refuting_kind(ev) or (
+                eid in draft.provenance.unsupporting):
             continue
         said = f"{ev.item.title}\n{ev.item.text}"
         theirs = causes.terms(said)

@@ -65,6 +65,7 @@ def parse_step_files(content: Any, job_id: str | None, resolver: Resolver | None
         "artifacts": artifacts,
         "alert_text": _alert_text(_file(content, "step1_job_context.json")),
         "incident_started_at": _started(_file(content, "step1_job_context.json")),
+        "incident_ended_at": _ended(_file(content, "step1_job_context.json")),
         "warnings": warnings,
         "errors": errors,
     }
@@ -172,6 +173,14 @@ def _started(step1: Any) -> datetime | None:
     if not isinstance(step1, dict):
         return None
     return next((t for k in ("started", "started_at") if (t := _time(step1.get(k))) is not None), None)
+
+
+def _ended(step1: Any) -> datetime | None:
+    """When the failed job ended (step1 ``finished`` / ``finished_at`` / ``ended``)."""
+    if not isinstance(step1, dict):
+        return None
+    return next((t for k in ("finished", "finished_at", "ended", "ended_at", "end_time", "completed_at")
+                 if (t := _time(step1.get(k))) is not None), None)
 
 
 def _alert_text(step1: Any) -> str | None:
