@@ -129,14 +129,24 @@ def _base64_lines(scan: Any, into: dict[int, int]) -> None:
         pos = runs.find(_RUN, starts[i + 1]) if i + 1 < len(starts) else -1
 
 
-_LABEL_WORDS = re.compile("|".join(re.escape(label) for label in sorted(LABELS, key=len, reverse=True)), re.I)
+_LATIN_LABELS = tuple(sorted({label.lower().encode("latin-1") for label in LABELS if label.isascii() or
+                               all(ord(c) < 256 for c in label)}))
+_OTHER_LABELS = tuple(sorted({label.lower() for label in LABELS if any(ord(c) >= 256 for c in label)}))
 
 
 def _label_lines(scan: Any, into: dict[int, int]) -> None:
-    """The lines that hold a label in another language (one search for all of them)."""
-    at = 0
-    while (m := _LABEL_WORDS.search(scan.text, at)) is not None:
-        at = scan.line_of(m.start(), into) + 1
+    """The lines that hold a label in another language, each label looked for by ``find``
+    (in the lower-cased text; labels in other scripts only in a text that has them)."""
+    for label in _LATIN_LABELS:
+        at = scan.lower.find(label)
+        while at >= 0:
+            at = scan.lower.find(label, scan.line_of(at, into))
+    if _OTHER_LABELS and not scan.text.isascii():
+        lowered = scan.text.lower() if len(scan.text.lower()) == len(scan.text) else scan.text
+        for other in _OTHER_LABELS:
+            at = lowered.find(other)
+            while at >= 0:
+                at = lowered.find(other, scan.line_of(at, into))
 
 
 _BASE64 = re.compile(r"(?<![\w+/=.-])([A-Za-z0-9+/]{16,}={0,2})(?![\w+/=.-])")
@@ -152,7 +162,7 @@ _SECRET_NAME = r"(?:" + _KEYWORD + r"|token)"
 _NAME_AROUND = r"[\w.-]{0,60}?(?:%s)[\w.-]{0,60}"
 """A name that holds one of the words: at most 60 characters on either side, so a pattern
 never reads a long word more than twice."""
-_PRIVATE_KEY = re.compile(
+PRIVATE_KEY = re.compile(
     r"-----BEGIN[ A-Z0-9_-]{0,40}PRIVATE KEY(?: BLOCK)?-----|PuTTY-User-Key-File-\d: |"
     r"-----BEGIN OPENSSH PRIVATE KEY-----")
 """Where a private key starts (its armour line; the detector takes it to its END line)."""
@@ -184,7 +194,7 @@ def _label_pattern() -> re.Pattern[str]:
 
 
 OWN_RULES: tuple[Rule, ...] = (
-    Rule("rcaloop.private-key", "private-key", _PRIVATE_KEY, ("PRIVATE KEY", "PuTTY-User-Key-File-"),
+    Rule("rcaloop.private-key", "private-key", PRIVATE_KEY, ("PRIVATE KEY", "PuTTY-User-Key-File-"),
          spans_words=True),
     Rule("rcaloop.url-credentials", "connection-string", _URL_PASSWORD, ("://",), group=1, check="url"),
     Rule("rcaloop.url-empty-user", "connection-string", re.compile(r"://:([^\s@/]{3,256})@"), ("://",), group=1),

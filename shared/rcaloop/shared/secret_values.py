@@ -208,6 +208,8 @@ def placeholder(value: str) -> bool:
     ``sk_live_0000…``, ``XXXX-XXXX``). A body with a run and other characters is no filler
     (a Twitter bearer token starts with ``AAAAAAAA…``)."""
     bare = value.strip("\"'`")
+    if len(bare) > 512:  # a placeholder is short; a long run of one character is none either
+        return len(set(bare)) == 1
     if not bare or bare[0] == "$" or _TEMPLATE.match(bare) or _EXAMPLE.search(bare):
         return True
     body = _VENDOR_PREFIX.sub("", bare, count=1) if len(bare) > 8 else bare

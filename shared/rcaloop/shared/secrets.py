@@ -49,7 +49,7 @@ from rcaloop.contracts import DeadLetter, EvidenceArtifact, RawResult
 from rcaloop.shared import secret_engine
 from rcaloop.shared.lookalikes import INVISIBLE, latin_marks
 from rcaloop.shared.markup_view import JUNCTION, SPACED_JUNCTION, View, find_lookalike_word, rendered_view
-from rcaloop.shared.secret_rules import PRIVATE_KEY_END, RULES, Rule
+from rcaloop.shared.secret_rules import PRIVATE_KEY, PRIVATE_KEY_END, RULES, Rule
 from rcaloop.shared.secret_values import TRAILING, generated, is_secret, placeholder, reference, secret_type
 
 MARKER = re.compile(r"\[REDACTED:([a-z][a-z0-9-]{0,39})(?::([A-Za-z0-9][\w./-]{0,99}))?\]")
@@ -125,8 +125,9 @@ def _line_hits(rule: Rule, source: str, line_start: int, line_end: int, view: Vi
     rendered, ``view``: ``**Password:** x`` is an assignment), as spans of ``source``."""
     text = view.text if view else source[line_start:line_end]
     offset = 0 if view else line_start  # a view maps to source positions itself
-    covered = -1  # a match inside the last hit's span is part of it: each part of the line is judged once
-    for m in rule.pattern.finditer(text):
+    covered = pos = 0  # a match inside the last hit's span is part of it: each part of the line is judged once
+    while (m := rule.pattern.search(text, pos)) is not None:
+        pos = max(m.end(), m.start() + 1, covered)
         start, end = m.span(rule.group if rule.group >= 0 else m.lastindex)
         if start < 0 or start == end or start < covered:
             continue
@@ -166,7 +167,7 @@ def _line_hits(rule: Rule, source: str, line_start: int, line_end: int, view: Vi
                 start = path
             if rule.type != "private-key" and (placeholder(text[start:end]) or reference(text[start:end])):
                 continue
-        covered = end
+        covered = pos = max(pos, end)
         if view is not None:
             start, end = view.source(start, end)
         yield _Hit(offset + start, offset + end, type_, rule.check is None, rule.id)
@@ -361,21 +362,41 @@ class _Text:
         return found
 
     def _narrow(self, found: dict[tuple[str, bool, bool], dict[int, int]]) -> None:
-        """All in-word literals at once: one alternation over the long words (each case)."""
+        """All in-word literals at once: one alternation over the long words (each case). A
+        word that holds literals many times (a text built to repeat one) is searched for the
+        rest of them literal by literal, at C speed, from there on."""
         word_lines: dict[int, dict[int, int]] = {}  # each word's lines looked up once
         done: set[tuple[int, str, bool]] = set()
+
+        def record(i: int, literal: str, ci: bool) -> None:
+            if (i, literal, ci) in done:
+                return
+            done.add((i, literal, ci))
+            if i not in word_lines:
+                word_lines[i] = {}
+                self.lines_of_word(self.words[i], word_lines[i])
+            for need in _CONTAINED[ci][literal]:  # "ACCA" is also an "AC"
+                found.setdefault((need, ci, False), {}).update(word_lines[i])
+
         for ci in (False, True):
             hay, starts = self.hay(ci)
-            for m in _NARROW[ci].finditer(hay):
+            seen: dict[int, int] = {}
+            pos = 0
+            while (m := _NARROW[ci].search(hay, pos)) is not None:
                 i = bisect_right(starts, m.start()) - 1
-                if (i, m.group(), ci) in done:
-                    continue
-                done.add((i, m.group(), ci))
-                if i not in word_lines:
-                    word_lines[i] = {}
-                    self.lines_of_word(self.words[i], word_lines[i])
-                for need in _CONTAINED[ci][m.group()]:  # "ACCA" is also an "AC"
-                    found.setdefault((need, ci, False), {}).update(word_lines[i])
+                record(i, m.group(), ci)
+                pos = m.end()
+                seen[i] = seen.get(i, 0) + 1
+                if seen[i] > _MANY:
+                    word_end = starts[i + 1] - 1 if i + 1 < len(starts) else len(hay)
+                    for literal in _CONTAINED[ci]:
+                        if hay.find(literal, pos, word_end) >= 0:
+                            record(i, literal, ci)
+                    pos = word_end
+
+
+_MANY = 32
+"""Literal matches in one word after which its other literals are looked for one by one."""
 
 
 def _gates(rules: tuple[Rule, ...]) -> dict[Rule, tuple[tuple[str, bool, bool], ...]]:
@@ -435,30 +456,109 @@ def _scan(text: str, rendered: bool = True, budget: _Budget | None = None) -> li
     """Every secret in ``text`` (markers included), in order, overlaps merged; with
     ``rendered``, also those that markup splits in the source but not on screen."""
     budget = budget or _Budget(None)
+    if len(text) >= REPEATS_FROM and (condensed := _condensed(text)) is not None:
+        return _scan_condensed(text, *condensed, rendered, budget)
     scan = _Text(text)
     hits: list[_Hit] = []
     if "[REDACTED:" in text:
         hits += [_Hit(m.start(), m.end(), m.group(1), True, m.group(2) or "marker") for m in MARKER.finditer(text)]
-    views: dict[tuple[int, int], View] = {}  # each line rendered once for the checked rules
+    pieces: dict[tuple[int, int], list[tuple[int, str, bool]]] = {}  # each line's pieces, cut once
+    views: dict[str, View] = {}  # each distinct piece rendered once for the checked rules
+    memo: dict[tuple[Rule, str], list[_Hit]] = {}  # each rule judges each distinct piece once
     key_starts: list[_Hit] = []
     for rule, lines in scan.candidates().items():
         for start, end in lines.items():
             budget.left()
             if rule.next_line and end < len(text):
                 end = scan.line_of(end + 1, {})
-            view = None
-            if rule.check and not rule.as_written:
-                if (start, end) not in views:
-                    views[start, end] = rendered_view(text, start, end)
-                view = views[start, end]
-            found = list(_line_hits(rule, text, start, end, view))
-            (key_starts if rule.type == "private-key" else hits).extend(found)
+            if (start, end) not in pieces:
+                pieces[start, end] = _pieces(text, start, end)
+            reach = start  # how far this rule's hits on the line reach (a run-on value covers later pieces)
+            for at, piece, cut in pieces[start, end]:
+                found = memo.get((rule, piece))
+                if found is None:
+                    view = None
+                    if rule.check and not rule.as_written:
+                        view = views.get(piece) or views.setdefault(piece, rendered_view(piece))
+                    found = memo[rule, piece] = list(_line_hits(rule, piece, 0, len(piece), view))
+                for hit in found:
+                    hit_end = at + hit.end
+                    if at + hit.start < reach and hit_end <= reach:
+                        continue
+                    if cut and hit.end == len(piece):  # a value that runs on past the piece runs to its word's end
+                        hit_end = _WORD_END.match(text, hit_end).end()  # type: ignore[union-attr]
+                    reach = max(reach, hit_end)
+                    hit = _Hit(at + hit.start, hit_end, hit.type, hit.specific, hit.rule)
+                    (key_starts if rule.type == "private-key" else hits).append(hit)
     if key_starts:
         hits += _private_keys(text, key_starts, budget)
     hits += _engine_hits(text, budget)
     if rendered:
         hits += _rendered_hits(scan, budget)
     return _merged(hits)
+
+
+REPEATS_FROM = 64 * 1024
+"""A text this long whose lines repeat (half of them or more are copies) is scanned as its
+distinct lines, each once, and what is found on a line is found wherever it stands."""
+
+
+def _condensed(text: str) -> tuple[list[str], list[int]] | None:
+    """The distinct lines of ``text`` and, per line of it, the index of its distinct line;
+    None when most lines are distinct."""
+    lines = text.split("\n")
+    index: dict[str, int] = {}
+    order = [index.setdefault(line, len(index)) for line in lines]
+    return (list(index), order) if len(index) * 2 <= len(lines) else None
+
+
+def _scan_condensed(text: str, distinct: list[str], order: list[int], rendered: bool, budget: _Budget) -> list[_Hit]:
+    """``_scan`` of a text of repeated lines: its distinct lines scanned once as one text, each
+    hit on a line copied to every place the line stands; private keys (which span lines) and
+    markers are found in the text itself."""
+    joined = "\n".join(distinct)
+    starts, at = [], 0
+    for line in distinct:
+        starts.append(at)
+        at += len(line) + 1
+    places: list[list[int]] = [[] for _ in distinct]
+    at = 0
+    for i, line in zip(order, text.split("\n"), strict=True):
+        places[i].append(at)
+        at += len(line) + 1
+    hits: list[_Hit] = []
+    for hit in _scan(joined, rendered, budget):
+        if hit.type == "private-key":
+            continue
+        i = bisect_right(starts, hit.start) - 1
+        begin, end = hit.start - starts[i], min(hit.end - starts[i], len(distinct[i]))
+        hits += [_Hit(p + begin, p + end, hit.type, hit.specific, hit.rule) for p in places[i]]
+        budget.left()
+    keys = [_Hit(m.start(), m.end(), "private-key", True, "rcaloop.private-key") for m in PRIVATE_KEY.finditer(text)]
+    if keys:
+        hits += _private_keys(text, keys, budget)
+    return _merged(hits)
+
+
+PIECE = 4096
+"""A line longer than this is read in pieces of this length that overlap by ``OVERLAP``: a
+text that repeats itself (a line of ten thousand ``?password=``) is then judged once per
+distinct piece, not once per character."""
+OVERLAP = 512
+_WORD_END = re.compile(r"\S*")
+
+
+def _pieces(text: str, start: int, end: int) -> list[tuple[int, str, bool]]:
+    """The line ``text[start:end]`` as (where, piece, cut before the line's end) pieces."""
+    if end - start <= PIECE + OVERLAP:
+        return [(start, text[start:end], False)]
+    out = []
+    for at in range(start, end, PIECE):
+        stop = min(at + PIECE + OVERLAP, end)
+        out.append((at, text[at:stop], stop < end))
+        if stop == end:
+            break
+    return out
 
 
 def _engine_hits(text: str, budget: _Budget) -> list[_Hit]:
