@@ -168,11 +168,11 @@ PRIVATE_KEY = re.compile(
 """Where a private key starts (its armour line; the detector takes it to its END line)."""
 PRIVATE_KEY_END = re.compile(r"-----END[ A-Z0-9_-]{0,40}-----")
 _HTPASSWD = re.compile(
-    r"(?m)^[ \t]*[\w.@-]{1,64}:((?:\$(?:apr1|2[abxy]?|1|5|6|y|gy|7|sha1|md5)\$|\$argon2(?:id|i|d)\$|\{SHA\}|"
+    r"(?<!\S)[\w.@-]{1,64}:((?:\$(?:apr1|2[abxy]?|1|5|6|y|gy|7|sha1|md5)\$|\$argon2(?:id|i|d)\$|\{SHA\}|"
     r"\{SSHA\})[^\s:]{8,300})")
 """A password hash after its user name (an htpasswd or shadow line: apr1, bcrypt, sha-crypt,
 yescrypt, argon2, ``{SHA}``): crackable offline, so never published."""
-_URL_PASSWORD = re.compile(
+URL_PASSWORD = re.compile(
     r"(?<![\w+.-])[A-Za-z][A-Za-z0-9+.-]{1,30}://[^\s:/@\"'<>]{0,128}:(\S{1,256})@(?=[\w\[.-])")
 """Credentials in a URL: the password is everything between the user's ``:`` and the last
 ``@`` before the host, so ``! # $ & ( ) + , ; = ? '`` inside it are part of it."""
@@ -196,7 +196,7 @@ def _label_pattern() -> re.Pattern[str]:
 OWN_RULES: tuple[Rule, ...] = (
     Rule("rcaloop.private-key", "private-key", PRIVATE_KEY, ("PRIVATE KEY", "PuTTY-User-Key-File-"),
          spans_words=True),
-    Rule("rcaloop.url-credentials", "connection-string", _URL_PASSWORD, ("://",), group=1, check="url"),
+    Rule("rcaloop.url-credentials", "connection-string", URL_PASSWORD, ("://",), group=1, check="url"),
     Rule("rcaloop.url-empty-user", "connection-string", re.compile(r"://:([^\s@/]{3,256})@"), ("://",), group=1),
     Rule("rcaloop.aws-key-pair", "aws-secret-key", _AWS_PAIR, ("AKIA", "ASIA", "ABIA", "ACCA", "A3T"), group=1,
          spans_words=True, check="value"),
@@ -279,9 +279,9 @@ OWN_RULES: tuple[Rule, ...] = (
         r"|[A-Za-z\d]{0,60}[a-z\d]Pass(?:phrase|code)?)" + _ASSIGNED), ("pass",), group=2, check="password",
          spans_words=True),
     Rule("rcaloop.label", "secret", _label_pattern(), (), group=2, check="assignment", spans_words=True,
-         lines=_label_lines),
+         lines=_label_lines, as_written=True),  # as written: folding look-alikes would turn "пароль" into Latin
     Rule("rcaloop.pgpass", "password", re.compile(
-        r"(?<![\w.:/@-])(?![\da-fA-F:]{1,100}(?![\w.:/-]))(?:[\w.-]{1,253}|\*):(?:\d{1,5}|\*):(?:[\w.-]{1,100}|\*)"
+        r"(?<![\w.:/@-])(?![\da-fA-F:]{1,100}(?![\w.:/-]))(?!\d{1,2}:\d{2}[:.]\d{2})(?:[\w.-]{1,253}|\*):(?:\d{1,5}|\*):(?:[\w.-]{1,100}|\*)"
         r":(?:[\w.@-]{1,100}|\*):([^\s\"'`]+)"), (), group=1, check="value", lines=_pgpass_lines, as_written=True),
     Rule("rcaloop.base64", "secret", _BASE64, ("base64",), group=1, lines=_base64_lines, decoded=True,
          spans_words=True),

@@ -61,6 +61,8 @@ PLACEHOLDERS = frozenset(
      "sanitized", "sanitised", "scrubbed", "removed", "nothing", "replace-me", "replaceme"} | NO_VALUE
 )  # fmt: skip
 """Values that name the absence of a secret rather than being one."""
+URL_PLACEHOLDERS = frozenset({"password", "passwd", "pass", "pwd", "secret", "user", "username", "token", "pw"})
+"""A URL's password that documents the form (``postgres://user:password@localhost``)."""
 ERROR_WORDS = frozenset(
     {"invalid", "missing", "wrong", "incorrect", "unknown", "error", "exception", "failure", "fault", "mismatch",
      "forbidden", "timeout"}
@@ -103,7 +105,8 @@ _UUID = re.compile(r"[\da-fA-F]{8}(?:-[\da-fA-F]{4}){3}-[\da-fA-F]{12}")
 ABOUT_A_SECRET = frozenset(
     {"name", "file", "path", "ref", "header", "ttl", "length", "type", "arn", "version", "count", "expiry", "rotation",
      "algo", "algorithm", "alg", "hasher", "scheme", "cipher", "policy", "rounds", "iterations", "cost", "strength",
-     "complexity", "format", "encoding", "mode", "provider", "backend", "store", "source", "url", "endpoint"}
+     "complexity", "format", "encoding", "mode", "provider", "backend", "store", "source", "url", "endpoint",
+     "variable", "var", "env"}
 )  # fmt: skip
 """Last words of a name that is about a secret, not the secret: where it is kept or found
 (``SECRET_NAME: checkout-db``, ``DB_PASSWORD_FILE``, ``TOKEN_URL``) and how it is made or
@@ -112,7 +115,8 @@ when it looks generated."""
 ORDINARY_KEYS = frozenset(
     {"public", "pub", "partition", "sort", "primary", "foreign", "shard", "cache", "idempotency", "object", "lookup",
      "dedup", "dedupe", "group", "message", "index", "unique", "composite", "row", "column", "join", "hot", "map",
-     "dict", "hash", "range", "cluster", "distribution", "natural", "surrogate", "entity", "ssh-host", "host"}
+     "dict", "hash", "range", "cluster", "distribution", "natural", "surrogate", "entity", "ssh-host", "host",
+     "publishable", "csrf", "xsrf"}
 )  # fmt: skip
 """First words of a key name that is no secret: a database, cache or message key, or a public
 key (``partition_key: tenant-42``, ``public_key: ssh-ed25519 …``)."""
@@ -126,10 +130,14 @@ def is_secret(check: Check, line: str, name_start: int, value_start: int, value:
     if check == "statement" and not generated(value):  # the cheap test first: prose is long
         return False
     if check == "url":
-        return not (value.lower() in PLACEHOLDERS or placeholder(value) or "[REDACTED:" in value)
+        return not (value.lower() in PLACEHOLDERS | URL_PLACEHOLDERS or placeholder(value) or "[REDACTED:" in value)
+    if reference(_word_at(line, name_start)):  # inside a store path (``arn:aws:secretsmanager:…:secret:…``)
+        return False
     name = line[name_start:value_start]
     if check == "credential" and (_ordinary_key(line[:name_start], name) or not credential(value)):
         return False
+    if check == "assignment" and _last_word(name) in ("token", "key") and _ordinary_key(line[:name_start], name):
+        return False  # ``publicToken``, ``csrf-token``
     uuids = check not in ("header", "credential") and _UUID_CREDENTIAL.search(name) is None
     if _names_no_secret(value, line[name_start:], name, ids=check not in ("header", "credential"), uuids=uuids):
         return False
@@ -159,6 +167,7 @@ def _names_no_secret(value: str, assignment: str, name: str, ids: bool = True, u
         len(value) < 3
         or not bare
         or bare[0] in "{["  # a mapping or a list that follows the name (``secretKeyRef: {name: …}``)
+        or not any(c.isascii() and c.isalnum() for c in bare)  # prose of another script (``無効です``)
         or bare.lower() in PLACEHOLDERS
         or placeholder(value)
         or reference(value)
@@ -194,6 +203,8 @@ def _sequential(value: str) -> bool:
 
 
 _FILLER_CHARS = frozenset("xX*#.0•-_")
+_VARIABLE = re.compile(r"\$(?:\{|\(|[A-Za-z_][A-Za-z0-9_]*$)")
+"""A shell or template variable (``$TOKEN``, ``${TOKEN}``, ``$(cat token)``), not a hash (``$apr1$…``)."""
 _EXAMPLE = re.compile(r"example|sample|dummy|fake|placeholder|your[_-]?[a-z_-]{0,30}here|redacted|xxxx|\*\*\*", re.I)
 _VENDOR_PREFIX = re.compile(r"^(?:[A-Za-z]{2,12}[_-](?:[A-Za-z]{2,8}[_-]){0,3}|[A-Z]{4}(?=[A-Z0-9]{16}$)|eyJ)")
 _TEMPLATE = re.compile(r"^(?:\$\{[^}]{1,200}\}|\$\(.{1,200}\)|\{\{.{1,200}\}\}|\$\{\{.{1,200}\}\}|<[^<>]{1,200}>|%[\w.-]{1,100}%"
@@ -210,7 +221,7 @@ def placeholder(value: str) -> bool:
     bare = value.strip("\"'`")
     if len(bare) > 512:  # a placeholder is short; a long run of one character is none either
         return len(set(bare)) == 1
-    if not bare or bare[0] == "$" or _TEMPLATE.match(bare) or _EXAMPLE.search(bare):
+    if not bare or _VARIABLE.match(bare) or _TEMPLATE.match(bare) or _EXAMPLE.search(bare):
         return True
     body = _VENDOR_PREFIX.sub("", bare, count=1) if len(bare) > 8 else bare
     core = re.sub(r"[-_.:/]", "", body)
@@ -218,6 +229,9 @@ def placeholder(value: str) -> bool:
         return not core or set(core) <= _FILLER_CHARS
     if len(set(core)) == 1 or set(core) <= _FILLER_CHARS:
         return True
+    most = max(set(core), key=core.count)
+    if core.count(most) * 10 >= len(core) * 7 and (_sequential(rest := core.replace(most, "")) or len(rest) <= 2):
+        return True  # "0000…0000TUVWXYZ": a run and a tail in order
     for unit in range(2, 5):  # "abab…", "1234" repeated
         if len(core) >= unit * 3 and core == (core[:unit] * (len(core) // unit + 1))[: len(core)]:
             return True
@@ -245,13 +259,29 @@ _OBJECT = re.compile(r"[a-z0-9](?:[a-z0-9-]{0,251}[a-z0-9])?(?:\.[a-z0-9](?:[a-z
 """A Kubernetes object's name: lower case, digits, hyphens and dots (``api-shop-tls``)."""
 
 
+_PASSWORD_KEY_NAME = re.compile(r"(?:password|passwd)[_.-]?(?:key|ref|name|field|property|secret)$", re.I)
+"""The name of the key under which a password is kept (``existingSecretPasswordKey``)."""
+
+
 def _names_an_object(name: str) -> bool:
     """A name about a secret object rather than its value: ``secretName``, ``existingSecret``,
-    ``k8s_token_secret``, ``tls_secret``, ``imagePullSecrets`` (not ``password``)."""
+    ``k8s_token_secret``, ``tls_secret``, ``imagePullSecrets``, ``existingSecretPasswordKey``
+    (not ``password``)."""
     m = _NAME.match(name.lstrip("\"'.`-"))
-    if m is None or re.search(r"pass|pwd|contrase", m.group(), re.I):
+    if m is None:
         return False
+    if re.search(r"pass|pwd|contrase", m.group(), re.I):
+        return _PASSWORD_KEY_NAME.search(m.group()) is not None
     return _OBJECT_NAMES.search(m.group()) is not None
+
+
+_NON_SPACE = re.compile(r"\S*")
+
+
+def _word_at(text: str, at: int) -> str:
+    """The whitespace-delimited word of ``text`` that holds position ``at``."""
+    start = max(text.rfind(" ", 0, at), text.rfind("\t", 0, at), text.rfind("\n", 0, at)) + 1
+    return text[start : _NON_SPACE.match(text, at).end()]  # type: ignore[union-attr]
 
 
 def _object_name(value: str) -> bool:
@@ -264,10 +294,15 @@ def _object_name(value: str) -> bool:
     )
 
 
+def _last_word(name: str) -> str:
+    """The last word of a name (``SECRET_NAME`` → ``name``, ``passwordVariable`` → ``variable``)."""
+    m = _NAME.match(name.lstrip("\"'.`"))
+    return "" if m is None else re.split(r"[_.-]|(?<=[a-z\d])(?=[A-Z])", m.group())[-1].lower()
+
+
 def _about_a_secret(name: str) -> bool:
     """Whether the name (``SECRET_NAME: ``) ends in a word of ``ABOUT_A_SECRET``."""
-    m = _NAME.match(name)
-    return m is not None and re.split(r"[_.-]", m.group().lower())[-1] in ABOUT_A_SECRET
+    return _last_word(name) in ABOUT_A_SECRET
 
 
 def _describes(value: str) -> bool:

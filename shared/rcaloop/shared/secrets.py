@@ -49,7 +49,7 @@ from rcaloop.contracts import DeadLetter, EvidenceArtifact, RawResult
 from rcaloop.shared import secret_engine
 from rcaloop.shared.lookalikes import INVISIBLE, latin_marks
 from rcaloop.shared.markup_view import JUNCTION, SPACED_JUNCTION, View, find_lookalike_word, rendered_view
-from rcaloop.shared.secret_rules import PRIVATE_KEY, PRIVATE_KEY_END, RULES, Rule
+from rcaloop.shared.secret_rules import PRIVATE_KEY, PRIVATE_KEY_END, RULES, URL_PASSWORD, Rule
 from rcaloop.shared.secret_values import TRAILING, generated, is_secret, placeholder, reference, secret_type
 
 MARKER = re.compile(r"\[REDACTED:([a-z][a-z0-9-]{0,39})(?::([A-Za-z0-9][\w./-]{0,99}))?\]")
@@ -144,6 +144,8 @@ def _line_hits(rule: Rule, source: str, line_start: int, line_end: int, view: Vi
             value = text[start:end]
             if not quoted and rule.check != "url":
                 value = value.split(None, 1)[0] if value.strip() else ""
+                if value.endswith(("...", "\u2026")):  # elided where it was quoted (``sk-...``): no value
+                    continue
                 value = _trimmed(value)
             named = "name" in m.re.groupindex
             if not is_secret(rule.check, text, m.start("name") if named else m.start(), start, value, quoted):
@@ -567,11 +569,19 @@ def _engine_hits(text: str, budget: _Budget) -> list[_Hit]:
         found = secret_engine.scan(text, budget.left())
     except TimeoutError:
         raise ScanBudgetExceeded("the vendor-rule scan took longer than its budget") from None
-    return [
-        _Hit(h.start, h.end, h.type, True, h.rule)
-        for h in found
-        if not placeholder(text[h.start : h.end]) and not reference(text[h.start : h.end])
-    ]
+    return [_Hit(h.start, h.end, h.type, True, h.rule) for h in found if _engine_value(text[h.start : h.end], h.type)]
+
+
+def _engine_value(value: str, type_: str) -> bool:
+    """Whether an engine finding is a secret: not a placeholder or a reference, and for a URL
+    with credentials, not one whose password documents the form (``user:password@``)."""
+    if placeholder(value) or reference(value):
+        return False
+    if type_ == "connection-string":  # the whole URL, or only its password
+        m = URL_PASSWORD.search(value)
+        password = m.group(1) if m is not None else value
+        return is_secret("url", password, 0, 0, password, False)
+    return True
 
 
 def _rendered_hits(scan: _Text, budget: _Budget) -> list[_Hit]:
