@@ -94,7 +94,10 @@ class _Hit:
 
 class ScanBudgetExceeded(Exception):
     """A text took longer to scan than its budget: it is not published, stored or logged
-    unredacted; the caller withholds it (a dead letter keeps only sizes) or rejects it."""
+    unredacted; the caller withholds it (a dead letter keeps only sizes) or rejects it. The
+    stream worker dead-letters the entry at once under ``code``."""
+
+    code = "scan_budget_exceeded"
 
 
 class _Budget:
