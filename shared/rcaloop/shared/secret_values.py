@@ -49,7 +49,10 @@ import re
 import string
 from typing import Literal
 
-from rcaloop.shared.secret_labels import NO_VALUE
+from rcaloop.shared.secret_labels import LABELS, NO_VALUE
+
+_LABEL_TYPES = sorted(((label.lower(), type_) for label, type_ in LABELS.items()), key=lambda lt: -len(lt[0]))
+"""Labels in other languages, longest first (``clave de API`` before ``clave``)."""
 
 Check = Literal["assignment", "value", "parameter", "statement", "header", "credential", "password", "url"]
 
@@ -371,8 +374,12 @@ def _mixed_case(value: str) -> bool:
 
 
 def secret_type(name: str) -> str:
-    """The type of a secret given to ``name`` (a password, a token, a key …)."""
+    """The type of a secret given to ``name`` (a password, a token, a key …; a label in
+    another language gives its own, ``secret_labels``)."""
     name = name.lower()
+    for label, type_ in _LABEL_TYPES:
+        if label in name:
+            return type_
     if "pass" in name or "pwd" in name or "contrase" in name or "cred" in name:
         return "password"
     if "priv" in name:

@@ -464,9 +464,10 @@ def _scan(text: str, rendered: bool = True, budget: _Budget | None = None) -> li
     if len(text) >= REPEATS_FROM and (condensed := _condensed(text)) is not None:
         return _scan_condensed(text, *condensed, rendered, budget)
     scan = _Text(text)
-    hits: list[_Hit] = []
+    markers: list[_Hit] = []
     if "[REDACTED:" in text:
-        hits += [_Hit(m.start(), m.end(), m.group(1), True, m.group(2) or "marker") for m in MARKER.finditer(text)]
+        markers = [_Hit(m.start(), m.end(), m.group(1), True, m.group(2) or "marker") for m in MARKER.finditer(text)]
+    hits: list[_Hit] = []
     pieces: dict[tuple[int, int], list[tuple[int, str, bool]]] = {}  # each line's pieces, cut once
     views: dict[str, View] = {}  # each distinct piece rendered once for the checked rules
     memo: dict[tuple[Rule, str], list[_Hit]] = {}  # each rule judges each distinct piece once
@@ -500,7 +501,19 @@ def _scan(text: str, rendered: bool = True, budget: _Budget | None = None) -> li
     hits += _engine_hits(text, budget)
     if rendered:
         hits += _rendered_hits(scan, budget)
-    return _merged(hits)
+    return _merged(_outside(hits, markers) + markers if markers else hits)
+
+
+def _outside(hits: list[_Hit], markers: list[_Hit]) -> list[_Hit]:
+    """The hits that do not start inside a marker (``[REDACTED:api-key:…]`` reads like an
+    assignment to ``api-key``: what a marker holds was judged when it was written)."""
+    starts = [m.start for m in markers]
+    out = []
+    for hit in hits:
+        i = bisect_right(starts, hit.start) - 1
+        if i < 0 or hit.start >= markers[i].end:
+            out.append(hit)
+    return out
 
 
 REPEATS_FROM = 64 * 1024
