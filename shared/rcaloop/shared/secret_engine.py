@@ -32,7 +32,6 @@ ENGINE = "kingfisher"
 MIN_WORD = 16
 """Words shorter than this hold no vendor token the engine knows (``AKIA`` keys, the
 shortest, are 20)."""
-_WORDS = re.compile(r"\S{%d,}" % MIN_WORD)
 _ID_RULE = re.compile(r"[-_.](?:client|access|api|app|key|account|user|tenant|project)?-?id(?:\.\d+)?$")
 """Rules that find an id (an OAuth client id, a key id): not a secret on its own."""
 
@@ -46,6 +45,46 @@ class EngineHit:
     rule: str
     """the engine's rule id, as its catalog names it (``betterleaks.github-pat``)"""
     type: str
+
+
+class Places:
+    """Where the words of a text stand, looked up lazily: by ``find`` for the first few words
+    asked about (a typical text asks about a handful), then for every word in one pass, so a
+    text of many distinct words still costs one pass and no word costs a pass of its own."""
+
+    FEW = 24
+
+    def __init__(self, text: str, min_len: int):
+        self.text = text
+        self.min_len = min_len
+        self._all: dict[str, list[int]] | None = None
+        self._asked = 0
+
+    def of(self, word: str) -> list[int]:
+        """Where ``word`` stands as a whole word (whitespace or the text's ends around it)."""
+        if self._all is None:
+            self._asked += 1
+            if self._asked <= self.FEW:
+                return self._found(word)
+            self._all = {}
+            for m in re.finditer(r"\S{%d,}" % self.min_len, self.text):
+                self._all.setdefault(m.group(), []).append(m.start())
+        return self._all.get(word, [])
+
+    def _found(self, word: str) -> list[int]:
+        text, out = self.text, []
+        pos = text.find(word)
+        while pos >= 0:
+            end = pos + len(word)
+            if (pos == 0 or text[pos - 1].isspace()) and (end == len(text) or text[end].isspace()):
+                out.append(pos)
+            pos = text.find(word, end)
+        return out
+
+
+def long_words(text: str, min_len: int) -> list[str]:
+    """The distinct whitespace-separated words of at least ``min_len`` characters, in order."""
+    return list(dict.fromkeys([w for w in text.split() if len(w) >= min_len]))
 
 
 @cache
@@ -81,16 +120,17 @@ def rule_type(rule: str) -> str:
     return "api-key"
 
 
-def scan(text: str, timeout_s: float | None = None) -> list[EngineHit]:
-    """The vendor tokens in ``text`` as character spans of it, each with its rule and type.
+def scan(text: str, timeout_s: float | None = None, places: Places | None = None,
+         words: list[str] | None = None) -> list[EngineHit]:
+    """The vendor tokens in ``text`` as character spans of it, each with its rule and type
+    (``places`` and ``words``: of the text, when the caller has them; any shorter words are
+    left out here).
 
     Raises ``TimeoutError`` when the engine has not finished within ``timeout_s``."""
-    places: dict[str, list[int]] = {}
-    for m in _WORDS.finditer(text):
-        places.setdefault(m.group(), []).append(m.start())
-    if not places:
+    words = [w for w in words if len(w) >= MIN_WORD] if words is not None else long_words(text, MIN_WORD)
+    if not words:
         return []
-    words = list(places)
+    places = places or Places(text, MIN_WORD)
     hay = "\n".join(words)
     raw = hay.encode("utf-8", "surrogatepass")
     ascii_ = len(raw) == len(hay)
@@ -114,5 +154,5 @@ def scan(text: str, timeout_s: float | None = None) -> list[EngineHit]:
         if end <= begin:
             continue
         type_ = rule_type(rule)
-        hits += [EngineHit(p + begin, p + end, rule, type_) for p in places[word]]
+        hits += [EngineHit(p + begin, p + end, rule, type_) for p in places.of(word)]
     return hits

@@ -129,20 +129,35 @@ def _base64_lines(scan: Any, into: dict[int, int]) -> None:
         pos = runs.find(_RUN, starts[i + 1]) if i + 1 < len(starts) else -1
 
 
-_LATIN_LABELS = tuple(sorted({label.lower().encode("latin-1") for label in LABELS if label.isascii() or
-                               all(ord(c) < 256 for c in label)}))
+def _stems(labels: set[bytes]) -> dict[bytes, tuple[bytes, ...]]:
+    """Each label's first word (its stem: ``clave`` of ``clave de api``) and the labels that start so."""
+    stems: dict[bytes, list[bytes]] = {}
+    for label in sorted(labels):
+        stems.setdefault(re.split(rb"[ '-]", label)[0], []).append(label)
+    return {stem: tuple(group) for stem, group in stems.items()}
+
+
+_LATIN_LABELS = _stems({label.lower().encode("latin-1") for label in LABELS if all(ord(c) < 256 for c in label)})
+"""Labels in Latin-1, by stem: a stem the text lacks rules its labels out with one ``find``."""
 _OTHER_LABELS = tuple(sorted({label.lower() for label in LABELS if any(ord(c) >= 256 for c in label)}))
+_OTHER_SCRIPTS = re.compile("[" + "".join(sorted({c for label in _OTHER_LABELS for c in label if ord(c) >= 256})) + "]")
+"""Any character of those labels: a text without one holds none of them (one quick search)."""
 
 
 def _label_lines(scan: Any, into: dict[int, int]) -> None:
     """The lines that hold a label in another language, each label looked for by ``find``
     (in the lower-cased text; labels in other scripts only in a text that has them)."""
-    for label in _LATIN_LABELS:
-        at = scan.lower.find(label)
-        while at >= 0:
-            at = scan.lower.find(label, scan.line_of(at, into))
-    if _OTHER_LABELS and not scan.text.isascii():
-        lowered = scan.text.lower() if len(scan.text.lower()) == len(scan.text) else scan.text
+    lower = scan.lower
+    for stem, labels in _LATIN_LABELS.items():
+        if lower.find(stem) < 0:
+            continue
+        for label in labels:
+            at = lower.find(label)
+            while at >= 0:
+                at = lower.find(label, scan.line_of(at, into))
+    if _OTHER_LABELS and not scan.text.isascii() and _OTHER_SCRIPTS.search(scan.text):
+        lowered = scan.text.lower()
+        lowered = lowered if len(lowered) == len(scan.text) else scan.text
         for other in _OTHER_LABELS:
             at = lowered.find(other)
             while at >= 0:

@@ -47,6 +47,7 @@ from typing import Any, NamedTuple, TypeVar
 
 from rcaloop.contracts import DeadLetter, EvidenceArtifact, RawResult
 from rcaloop.shared import secret_engine
+from rcaloop.shared.secret_engine import Places, long_words
 from rcaloop.shared.lookalikes import INVISIBLE, latin_marks
 from rcaloop.shared.markup_view import JUNCTION, SPACED_JUNCTION, View, find_lookalike_word, rendered_view
 from rcaloop.shared.secret_rules import PRIVATE_KEY, PRIVATE_KEY_END, RULES, URL_PASSWORD, Rule
@@ -254,7 +255,6 @@ def _private_keys(text: str, starts: list[_Hit], budget: _Budget) -> list[_Hit]:
 
 WORD_MIN = 10
 """A secret that lies inside one word (no whitespace) is looked for only in words this long."""
-_LONG_WORD = re.compile(r"\S{%d,}" % WORD_MIN)
 
 
 class _Text:
@@ -269,7 +269,7 @@ class _Text:
         self.ends: dict[int, int] = {}  # line start → line end
         self._lower: bytes | None = None
         self._hay_bytes: bytes | None = None
-        self._places: dict[str, list[int]] | None = None
+        self.places = Places(text, WORD_MIN)
         self._words: list[str] | None = None
         self._hay: tuple[str, str, list[int]] | None = None
 
@@ -290,18 +290,10 @@ class _Text:
         return self._hay_bytes
 
     @property
-    def places(self) -> dict[str, list[int]]:
-        """Each distinct long word (in the order first seen) and where it stands."""
-        if self._places is None:
-            self._places = {}
-            for m in _LONG_WORD.finditer(self.text):
-                self._places.setdefault(m.group(), []).append(m.start())
-        return self._places
-
-    @property
     def words(self) -> list[str]:
+        """Each distinct long word, in the order first seen."""
         if self._words is None:
-            self._words = list(self.places)
+            self._words = long_words(self.text, WORD_MIN)
         return self._words
 
     def hay(self, ci: bool) -> tuple[str, list[int]]:
@@ -328,7 +320,7 @@ class _Text:
     def lines_of_word(self, word: str, into: dict[int, int]) -> None:
         """Record the lines a long word stands on."""
         last = -1
-        for pos in self.places.get(word, ()):
+        for pos in self.places.of(word):
             if pos > last:
                 last = self.line_of(pos, into)
 
@@ -498,7 +490,7 @@ def _scan(text: str, rendered: bool = True, budget: _Budget | None = None) -> li
                     (key_starts if rule.type == "private-key" else hits).append(hit)
     if key_starts:
         hits += _private_keys(text, key_starts, budget)
-    hits += _engine_hits(text, budget)
+    hits += _engine_hits(scan, budget)
     if rendered:
         hits += _rendered_hits(scan, budget)
     return _merged(_outside(hits, markers) + markers if markers else hits)
@@ -579,10 +571,11 @@ def _pieces(text: str, start: int, end: int) -> list[tuple[int, str, bool]]:
     return out
 
 
-def _engine_hits(text: str, budget: _Budget) -> list[_Hit]:
+def _engine_hits(scan: _Text, budget: _Budget) -> list[_Hit]:
     """The engine's vendor tokens, less placeholders and references (``ghp_xxxx…``)."""
+    text = scan.text
     try:
-        found = secret_engine.scan(text, budget.left())
+        found = secret_engine.scan(text, budget.left(), scan.places, scan.words)
     except TimeoutError:
         raise ScanBudgetExceeded("the vendor-rule scan took longer than its budget") from None
     return [_Hit(h.start, h.end, h.type, True, h.rule) for h in found if _engine_value(text[h.start : h.end], h.type)]
