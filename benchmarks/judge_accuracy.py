@@ -30,7 +30,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from tests.helpers.corpus import Case, accuracy_cases, all_cases  # noqa: E402
+from tests.helpers.corpus import Case, accuracy_cases, all_cases, folder_cases  # noqa: E402
 
 TARGET_FALSE_FAIL = 0.03
 TARGET_FALSE_PASS = 0.0
@@ -121,11 +121,14 @@ def main() -> None:
     ap.add_argument("--list", action="store_true", help="list every wrong verdict with the rules that fired")
     ap.add_argument("--corpus", default="honest,dishonest,redteam", help="which corpora (comma-separated)")
     ap.add_argument("--json", type=Path, help="also write every verdict row to this JSON file")
+    ap.add_argument("--dir", type=Path, action="append", default=[],
+                    help="also judge every labelled output of this folder (a held-out set; repeatable)")
     args = ap.parse_args()
     chosen = set(args.corpus.split(","))
     started = time.process_time()
     apart = judge([c for c in accuracy_cases() if c.corpus in chosen])
     against = judge(list(all_cases())) if "redteam" in chosen else []
+    extra = {d: judge(list(folder_cases(d))) for d in args.dir}
     cpu = time.process_time() - started
     print(f"machine: {platform.machine()} · {os.cpu_count()} cores · Python {platform.python_version()} · "
           f"load average {os.getloadavg()[0]:.2f} · {len(apart) + len(against)} verdicts in {cpu:.1f} CPU-s")
@@ -135,8 +138,10 @@ def main() -> None:
         table(against, "written against the rules (tests/fixtures/redteam)")
     if apart and against:
         table(apart + against, "all corpora")
+    for d, rows in extra.items():
+        table(rows, f"held out ({d})")
     if args.list:
-        listing(apart + against)
+        listing(apart + against + [r for rows in extra.values() for r in rows])
     if args.json:
         args.json.write_text(json.dumps(apart + against, indent=1))
 

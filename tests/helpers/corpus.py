@@ -100,3 +100,13 @@ def accuracy_cases() -> tuple[Case, ...]:
     """The honest and dishonest corpora (written apart from the rules)."""
     return tuple(load(p, "honest") for p in sorted(HONEST.glob("*.yaml"))) + tuple(
         load(p, "dishonest") for p in sorted(DISHONEST.glob("*.yaml")))
+
+
+def folder_cases(folder: Path) -> tuple[Case, ...]:
+    """Every output of a folder of labelled YAML files (honest or not by each file's expected verdict)."""
+    out = []
+    for path in sorted(folder.glob("*.yaml")):
+        doc = yaml.safe_load(path.read_text(encoding="utf-8"))
+        corpus = "honest" if (doc.get("expected") or {}).get("verdict") == "pass" else "dishonest"
+        out.append(load(path, corpus))
+    return tuple(out)

@@ -79,6 +79,20 @@ class Repair(_Loose):
     reason: str
     before: Any = None
     after: Any = None
+    rule: str = Field(default="", description="the id of the rule whose failure the repair mends (G1, G3 …)")
+
+
+class Finding(_Loose):
+    """What one rule of the judge found: which rule, whether the output holds it, and where it fired.
+
+    Every gate and check gives one finding; a rule that fired on several items (steps, evidence)
+    gives one more per item, each naming it (``chat.now[1]``, ``recommendations[0]``, ``E03``)."""
+
+    rule: str = Field(description="the rule's id (G1 … G4, EG1 …, PV1 …): docs/harness.md explains each")
+    name: str = ""
+    passed: bool
+    item: str | None = Field(default=None, description="where it fired: an item of the output or an evidence id")
+    detail: str = ""
 
 
 class CheckResult(_Loose):
@@ -120,6 +134,9 @@ class HarnessVerdict(Contract):
     dimensions: dict[str, float] = Field(default_factory=dict)
     checks: list[CheckResult] = Field(default_factory=list)
     hard_gates: list[GateResult] = Field(default_factory=list)
+    findings: list[Finding] = Field(
+        default_factory=list, description="every rule's result, and each item a rule fired on, by rule id"
+    )
     repairs: list[Repair] = Field(default_factory=list)
     evidence: list[LedgerEvidence] = Field(default_factory=list)
     claims: list[LedgerClaim] = Field(default_factory=list)

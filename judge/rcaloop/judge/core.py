@@ -10,8 +10,8 @@ from __future__ import annotations
 from datetime import datetime
 
 from rcaloop.contracts import HarnessVerdict, ParsedRCA
-from rcaloop.contracts.verdict import DIMENSION_WEIGHTS, ConfidenceBreakdown, GateResult, Repair
-from rcaloop.judge import gates, report, rubric
+from rcaloop.contracts.verdict import ConfidenceBreakdown, GateResult, Repair
+from rcaloop.judge import report, rules
 from rcaloop.judge import repair as repairs_
 from rcaloop.judge.config import EPOCH, HarnessConfig
 from rcaloop.judge.draft import Draft, stated_confidence
@@ -43,9 +43,10 @@ def evaluate(parsed: ParsedRCA, config: HarnessConfig | None = None, *, now: dat
     if draft.early_exit and not draft.claims_something():
         return _early_exit(draft, base)
     repairs, facts = repairs_.run(draft, config.max_repair_attempts)
-    gate_results = gates.check(facts)
-    checks, dimensions, score = rubric.score(facts)
-    verdict, reasons = _verdict(parsed, gate_results, checks, dimensions, score, config.pass_score)
+    outcomes = rules.judge(facts)
+    gate_results, checks = rules.gate_results(outcomes), rules.check_results(outcomes)
+    dimensions, score = rules.dimensions(checks)
+    verdict, reasons = _verdict(parsed, outcomes, score, config.pass_score)
     return HarnessVerdict(
         **base,
         verdict=verdict,
@@ -54,6 +55,7 @@ def evaluate(parsed: ParsedRCA, config: HarnessConfig | None = None, *, now: dat
         dimensions=dimensions,
         checks=checks,
         hard_gates=gate_results,
+        findings=rules.findings(outcomes),
         repairs=repairs,
         evidence=[ev.item for ev in draft.evidence],
         claims=facts.ledger.claims,
@@ -63,31 +65,32 @@ def evaluate(parsed: ParsedRCA, config: HarnessConfig | None = None, *, now: dat
     )
 
 
-def _verdict(parsed: ParsedRCA, gate_results, checks, dimensions, score: float, pass_score: float) -> tuple[str, list[str]]:
-    """``insufficient_evidence`` when a hard gate fails; else ``degraded`` when the output is incomplete
-    (it broke its contract: probably cut short), the score is below the pass score, or the safety
-    dimension lost any point (an unsafe or leaking output is never ``pass``)."""
-    failed = [g for g in gate_results if not g.passed]
+def _verdict(parsed: ParsedRCA, outcomes: rules.Outcomes, score: float, pass_score: float) -> tuple[str, list[str]]:
+    """``insufficient_evidence`` when a hard gate fails (after repairs); else ``degraded`` when the output
+    is incomplete (it broke its contract: probably cut short), the score is below the pass score, or it
+    breaks a rule held as the agent wrote it (an unguarded step, a secret, a confidence its evidence does
+    not bear: the repaired report is safe to read, but the output was not). Each reason names its rule."""
+    failed = [g for g in rules.GATES if not outcomes[g.id].passed]
     if failed:
-        return "insufficient_evidence", [f"hard gate {g.gate} {g.name} failed: {g.detail}" for g in failed]
+        return "insufficient_evidence", [f"hard gate {g.id} {g.name} failed: {outcomes[g.id].detail}" for g in failed]
     reasons = []
     if parsed.outcome == "incomplete":
         codes = ", ".join(dict.fromkeys(e.code for e in parsed.errors)) or "no code"
         reasons.append(f"the output is incomplete: it breaks its output contract ({codes})")
     if score < pass_score:
         reasons.append(f"score {score:g} is below the pass score {pass_score:g}")
-    if dimensions["safety"] < DIMENSION_WEIGHTS["safety"]:
-        reasons += [f"safety check {c.code} {c.name} failed: {c.detail}" for c in checks
-                    if c.dimension == "safety" and not c.passed]
+    reasons += [f"{r.kind} {r.id} {r.name} failed as written: {outcomes[r.id].detail}"
+                for r in rules.broken_as_written(outcomes)]
     return ("degraded" if reasons else "pass"), reasons
 
 
 def _early_exit(draft: Draft, base: dict) -> HarnessVerdict:
     reason = f"early exit ({draft.parsed.outcome}) that names no family, cause or action: nothing to check"
     facts = derive(draft)
-    checks, dimensions, score = rubric.score(facts, only=rubric.ALWAYS_JUDGED, reason=reason)
-    gate_results = [GateResult(gate=g.code, name=g.name, passed=True, detail=reason) for g in gates.GATES]
-    verdict, reasons = _verdict(draft.parsed, gate_results, checks, dimensions, score, base["pass_score"])
+    outcomes = rules.judge(facts, only=rules.ALWAYS_JUDGED, reason=reason)
+    gate_results, checks = rules.gate_results(outcomes), rules.check_results(outcomes)
+    dimensions, score = rules.dimensions(checks)
+    verdict, reasons = _verdict(draft.parsed, outcomes, score, base["pass_score"])
     return HarnessVerdict(
         **base,
         verdict=verdict,
@@ -96,6 +99,7 @@ def _early_exit(draft: Draft, base: dict) -> HarnessVerdict:
         dimensions=dimensions,
         checks=checks,
         hard_gates=gate_results,
+        findings=rules.findings(outcomes),
         evidence=[ev.item for ev in draft.evidence],
         repaired_report=draft.report,
         repaired_diagnosis=draft.diagnosis,

@@ -27,10 +27,9 @@ from rcaloop.judge.evidence import (
     VECTOR_SEARCH_WORDS,
 )
 from rcaloop.judge.facts import DEGRADED_KINDS, SIGNATURE_KINDS
-from rcaloop.judge.gates import GATES
 from rcaloop.judge.ledger import EXCLUDING_PAIRS, EXCLUDING_WORDS, REFUTING_KINDS, REFUTING_PAIRS, REFUTING_STEMS
 from rcaloop.judge.repair import RULES
-from rcaloop.judge.rubric import CHECKS
+from rcaloop.judge.rules import CHECKS, GATES
 
 INTRO = """# Runtime harness
 
@@ -276,15 +275,15 @@ def render(cases: list[tuple[str, str, HarnessVerdict]]) -> str:
             "`provenance_note` records where they disagree with what the artifact shows.", ""]
     out += ["## Hard gates", "", "Independent of the score; checked after the repairs.", ""]
     for g in GATES:
-        out += [f"### {g.code} `{g.name}`", "", g.rule, "", *_examples(g.code, cases, _gate_results), ""]
+        out += [f"### {g.id} `{g.name}`", "", g.doc, "", *_examples(g.id, cases, _gate_results), ""]
     out += ["## Rubric", "", "| dimension | weight |", "|---|--:|"]
     out += [f"| {d} | {w} |" for d, w in DIMENSION_WEIGHTS.items()]
     out += [""]
     for dim, weight in DIMENSION_WEIGHTS.items():
         out += [f"### {dim} ({weight})", ""]
         for c in (c for c in CHECKS if c.dimension == dim):
-            out += [f"#### {c.code} `{c.name}` — {c.points} points", "", c.rule, "",
-                    *_examples(c.code, cases, _check_results), ""]
+            out += [f"#### {c.id} `{c.name}` — {c.points} points", "", c.doc, "",
+                    *_examples(c.id, cases, _check_results), ""]
     out += ["## Repairs", "", "Tried in this order; one rule per attempt.", "", "| rule | repair kinds | what it does |",
             "|---|---|---|"]
     out += [f"| {r.name} | {', '.join(f'`{k}`' for k in r.kinds)} | {r.rule} |" for r in RULES]

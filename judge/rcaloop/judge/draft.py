@@ -81,7 +81,7 @@ class Draft:
             agent_claims=[c.model_copy() for c in diag.claims] if diag else [],
             recommendations=[r.model_copy() for r in diag.recommendations] if diag else [],
             sequences=sequences,
-            as_produced=[v for seq in sequences for v in actions.violations(seq)],
+            as_produced=actions.all_violations(sequences),
         )
 
     @property
@@ -114,8 +114,8 @@ class Draft:
         summary = diag.root_cause.summary if diag and diag.root_cause and diag.root_cause.summary else ""
         section = places.section_of(p.report_markdown, Role.SUMMARY, Role.CAUSE).split("\n\n")[0].strip()
         for text in (p.outcome_reason or "", summary, section):
-            if causes.asserts_cause(text):
-                return text
+            if causes.asserts_cause(text) and not causes.undetermined(text) and not causes.disclaims(text):
+                return text  # "I cannot name a cause. … because CPU was low …" states a fact, not a cause
         if p.title and p.title not in (p.alert_text or "") and causes.title_states_cause(p.title):
             return p.title  # a title that is the alert's states nothing of its own
         return None

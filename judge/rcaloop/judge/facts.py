@@ -2,18 +2,19 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from rcaloop.judge.reading import places
 from rcaloop.judge.reading.places import Role
-
-from dataclasses import dataclass
 
 from rcaloop.contracts.verdict import LedgerClaim
 from rcaloop.judge import steps as actions, alert, ledger
 from rcaloop.judge.steps import Violation
-from rcaloop.judge.draft import Draft, named_family
+from rcaloop.judge.draft import Draft, named_family, stated_confidence
 from rcaloop.judge.evidence import SIGNATURE_GROUP, UNCOUNTED_GROUPS, Evidence, kind_of, kinds
 from rcaloop.judge.ledger import SIGNATURE_KINDS, Ledger
 
+NO_CAUSE = "the output names no cause and says so: there is no cause to hold to this rule"
 DEGRADED_KINDS = kinds("tool_error", "degraded", "unavailable", "missing", "timeout")
 
 
@@ -44,6 +45,22 @@ class Facts:
     def actions(self) -> list[actions.Action]:
         return [a for seq in self.draft.sequences for a in seq]
 
+    @property
+    def no_cause(self) -> bool:
+        """The output names no cause and says so (an early exit, or "cause unknown"): the rules that judge a
+        cause do not apply, and high confidence cannot stand."""
+        return self.root is None and self.ledger.cause_unknown
+
+    @property
+    def proposed(self) -> list[actions.Action]:
+        """The steps the agent proposed (not the guards a repair added, not what it forbids)."""
+        return [a for a in self.actions if not a.added and not a.prohibition]
+
+    @property
+    def stated(self) -> str | None:
+        """The confidence as the agent wrote it (before any repair)."""
+        return stated_confidence(self.draft.parsed)
+
 
 def alert_text(draft: Draft) -> str:
     p = draft.parsed
@@ -56,6 +73,7 @@ def derive(draft: Draft) -> Facts:
     live = [ev for ev in draft.evidence if ev.live]
     root_live = [by_id[i] for i in (built.root.supports if built.root else [])]
     refuting = [by_id[i] for i in (built.root.refutes if built.root else [])]
+    grounds = root_live + [by_id[i] for i in built.corroborating]
     return Facts(
         draft=draft,
         ledger=built,
@@ -63,10 +81,10 @@ def derive(draft: Draft) -> Facts:
         live=live,
         root_live=root_live,
         root_refuting=refuting,
-        root_groups=sorted({ev.group for ev in root_live if not ev.item.symptom and ev.group not in UNCOUNTED_GROUPS}),
+        root_groups=sorted({ev.group for ev in grounds if not ev.item.symptom and ev.group not in UNCOUNTED_GROUPS}),
         signature=[ev.id for ev in root_live if confirmed_signature(ev)],
         confidence=draft.confidence,
-        violations=[v for seq in draft.sequences for v in actions.violations(seq)],
+        violations=actions.all_violations(draft.sequences),
         alert_status=alert.generic_status(alert_text(draft)),
         family=named_family(draft),
         target_verified=[ev.id for ev in root_live if ev.item.target_verified],

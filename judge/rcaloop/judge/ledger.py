@@ -216,6 +216,11 @@ class Ledger:
     """Claims that are the agent's own evidence (traceability items, capture claims)."""
     unknown_ids: list[str] = field(default_factory=list)
     """Evidence ids claims cite that no artifact of the run carries."""
+    cause_unknown: bool = False
+    """The output says its cause is not known (and names none): there is no root cause to trace."""
+    corroborating: list[str] = field(default_factory=list)
+    """Live items the output cites for other claims that name the root cause and agree with it: they
+    count toward its independent source groups (never toward tracing it)."""
 
 
 def _basename(path: str | None) -> str | None:
@@ -286,8 +291,16 @@ def root_texts(draft: Draft) -> tuple[str, list[str]]:
     tldr = p.chat.sections.tldr if p.chat and p.chat.sections.tldr else ""
     summary_section = places.section_of(p.report_markdown, Role.SUMMARY, Role.CAUSE)
     reason = draft.reason_cause() or ""
-    main = reason or summary or cause or summary_section.split("\n\n")[0].strip() or tldr  # an early exit's stated cause
+    if draft.early_exit:  # an early exit claims only the cause it goes on to state
+        return reason, [reason] if reason else []
+    main = summary or cause or summary_section.split("\n\n")[0].strip() or tldr
+    if main and causes.undetermined(main) and named_family(draft) in (None, STATED_CAUSE):
+        return "", []  # "No cause named: …", "원인 미확정": it states no cause, so there is none to trace
     return main, [t for t in (summary, cause, tldr, summary_section, reason) if t]
+
+
+MIN_TIED_QUOTE = 16
+"""A quote this long in the cause statement is specific enough to tie the artifact holding it."""
 
 
 @dataclass
@@ -338,6 +351,16 @@ class _Index:
                 links.notes.append(f"evidence id {eid} is not among this run's artifacts")
                 links.untraced.append(eid)
                 self.unknown.append(eid)
+
+    def link_quotes(self, links: Links, texts: list[str]) -> None:
+        """Artifacts a claim quotes verbatim (a span of at least ``MIN_TIED_QUOTE`` characters)."""
+        for text in texts:
+            for quoted in report.quotes(text):
+                if len(quoted) < MIN_TIED_QUOTE:
+                    continue
+                for ev in self.evidence:
+                    if ev.citation is None and quoted in ev.haystack():
+                        links.add(ev, "quote")
 
     def link_text(self, links: Links, texts: list[str]) -> None:
         for text in texts:
@@ -446,6 +469,7 @@ def _root_links(draft: Draft, index: _Index, traced: _Traced) -> Links:
         index.link_text(links, root_texts(draft)[1])
         _signatures_of_the_family(draft, index, links)
         return links
+    index.link_quotes(links, root_texts(draft)[1])  # a verbatim quote of an artifact in the cause ties it too
     _signatures_of_the_family(draft, index, links)
     _unrelated_ties(draft, index, links, [c.text for _, c in root_claims])
     summary = draft.diagnosis.root_cause.summary if draft.diagnosis and draft.diagnosis.root_cause else None
@@ -601,7 +625,8 @@ def build(draft: Draft) -> Ledger:
         claims.append(claim)
         return claim
 
-    main = main or (draft.parsed.title or "")
+    if not main and not draft.early_exit and not root_texts(draft)[1] and not diag:
+        main = draft.parsed.title or ""
     root = add("root_cause", main, root_links, "root_cause") if main else None
     if root is not None and draft.root_marked:
         root.note = "marked unverified by the harness" + (f"; {root.note}" if root.note else "")
@@ -628,4 +653,42 @@ def build(draft: Draft) -> Ledger:
             entry.status, entry.note = "dropped", draft.dropped_agent_claims[i]
         if draft.agent_claims[i].evidence_ids:
             cited.append(entry)
-    return Ledger(claims=claims, root=root, cited=cited, unknown_ids=index.unknown)
+    ledger = Ledger(claims=claims, root=root, cited=cited, unknown_ids=index.unknown)
+    ledger.cause_unknown = root is None and (draft.early_exit or bool(_unknown_cause(draft)))
+    ledger.corroborating = _corroborating(draft, index, ledger)
+    return ledger
+
+
+def _unknown_cause(draft: Draft) -> str:
+    """The output's own root-cause statement when it says the cause is not known."""
+    p, diag = draft.parsed, draft.diagnosis
+    summary = diag.root_cause.summary if diag and diag.root_cause and diag.root_cause.summary else ""
+    cause = p.chat.sections.cause if p.chat and p.chat.sections.cause else ""
+    return next((t for t in (summary, cause) if t and causes.undetermined(t)), "")
+
+
+def _corroborating(draft: Draft, index: _Index, ledger: Ledger) -> list[str]:
+    """Items the output cites elsewhere (a traced step-5 item, a claim's evidence, a citation) that name
+    the root cause (one of the identifiers or two of the words of its claim), are no symptom (the
+    alert, the failed task or a restatement of them) and do not say the opposite: corroboration of a cause tied to one item (a step-5 diagnosis marks
+    exactly one ``is_root_cause`` item)."""
+    root = ledger.root
+    if root is None or not root.supports:
+        return []
+    claim = "\n".join([root.text, *(c.text for c in draft.agent_claims if c.kind == "root_cause"),
+                       *(t.message or "" for t in draft.traces if t.is_root_cause)])
+    idents, words = causes.terms(claim)
+    tied = set(root.supports) | set(root.refutes)
+    out: list[str] = []
+    for claim in ledger.claims:
+        if claim is root:
+            continue
+        for eid in claim.supports:
+            ev = index.by_id[eid]
+            if eid in tied or eid in out or not ev.live or ev.item.symptom or refuting_kind(ev):
+                continue
+            theirs = causes.terms(f"{ev.item.title}\n{ev.item.text}")
+            named = bool(theirs[0] & idents) or len(theirs[1] & words) >= causes.SHARED
+            if named and not _says_opposite(root.text, ev):
+                out.append(eid)
+    return out

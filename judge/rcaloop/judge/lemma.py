@@ -109,9 +109,21 @@ def lemma(word: str) -> str:
     adjectives = _lm().getAllLemmas(low, upos="ADJ").get("ADJ")
     if adjectives:
         return adjectives[0]
-    if low.endswith("s") and not low.endswith("ss") and len(low) > 3 and not known(low):
-        return low[:-1]  # a plural the dictionary does not know (``webhooks``)
+    if low.endswith("s") and not low.endswith("ss") and len(low) > 3 and not known(low) and not _listed(low):
+        return low[:-1]  # a plural the dictionary does not know (``webhooks``); not a name the vocabulary lists
     return low
+
+
+@lru_cache(maxsize=1)
+def _vocabulary() -> frozenset[str]:
+    from rcaloop.judge.vocab import table  # noqa: PLC0415 (the vocabulary reads no lemmas: no cycle at use)
+
+    return frozenset(w for concepts in table().values() for ws in concepts.values() for w in ws)
+
+
+def _listed(low: str) -> bool:
+    """The vocabulary lists the word as written (``prometheus``, ``kubernetes``): it is its own lemma."""
+    return low in _vocabulary()
 
 
 @lru_cache(maxsize=65536)

@@ -15,11 +15,12 @@ from dataclasses import dataclass
 from rcaloop.contracts import Recommendation
 from rcaloop.contracts.verdict import Repair
 from rcaloop.judge import report
-from rcaloop.judge.steps import GUARD_TEXTS, Action, Violation, violations
+from rcaloop.judge.reading.places import Role
+from rcaloop.judge.steps import GUARD_TEXTS, Action, Violation, listed_checks, violations
 from rcaloop.judge.draft import Draft
 from rcaloop.judge.facts import Facts, derive
-from rcaloop.judge.gates import GATES
 from rcaloop.judge.ledger import _same_origin
+from rcaloop.judge.rules import BY_ID
 from rcaloop.shared import jsonpath
 
 UNVERIFIED = "Unverified (no evidence in this run): "
@@ -41,11 +42,12 @@ class RepairRule:
     kinds: tuple[str, ...]
     rule: str
     apply: Callable[[Draft, Facts, int], list[Repair]]
+    mends: str
+    """The id of the rule whose failure it mends (each repair it makes names it)."""
 
 
 def _gate_failed(f: Facts, code: str) -> bool:
-    gate = next(g for g in GATES if g.code == code)
-    return not gate.check(f)[0]
+    return not BY_ID[code].judge(f).passed
 
 
 def _unlinked_traces(f: Facts) -> list[int]:
@@ -150,8 +152,10 @@ def _guardrails(draft: Draft, f: Facts, attempt: int) -> list[Repair]:
     """Guards go before the first unguarded step of each sequence, then the sequence is read again:
     the inserted guards carry forward, so a later step lacking the same guards needs no second copy."""
     out = []
+    listed = listed_checks(draft.sequences)
     for seq in draft.sequences:
-        while found := violations(seq):
+        checked = listed and not any(a.role == Role.CHECK for a in seq)
+        while found := violations(seq, checked):
             out += _guard(draft, seq, found[0], attempt)
     return out
 
@@ -178,15 +182,15 @@ def _guard(draft: Draft, seq: list[Action], v: Violation, attempt: int) -> list[
 RULES: tuple[RepairRule, ...] = (
     RepairRule("evidence_traces", ("fix_evidence_trace",),
                "A cited value that is not at its json_path but at exactly one place of the same file gets its path fixed.",
-               _fix_traces),
+               _fix_traces, "G2"),
     RepairRule("untraceable_claims", ("drop_untraceable_claim", "mark_untraceable_claim"),
                "Cited evidence that still does not trace is dropped; a root cause without live evidence is marked unverified.",
-               _drop_untraceable),
+               _drop_untraceable, "G2"),
     RepairRule("over_confidence", ("lower_confidence",),
                "Live evidence refuting the root cause lowers its confidence one level (once); high confidence "
-               "failing gate G1 is lowered to medium.", _lower_confidence),
+               "failing gate G1 is lowered to medium.", _lower_confidence, "G1"),
     RepairRule("safety_guardrails", ("add_read_only_check", "add_impact_rollback_note", "add_approval_step"),
-               "Each missing guard is inserted before the mutating action that lacks it.", _guardrails),
+               "Each missing guard is inserted before the mutating action that lacks it.", _guardrails, "G3"),
 )
 REPAIR_KINDS: tuple[str, ...] = tuple(k for r in RULES for k in r.kinds)
 
@@ -198,7 +202,7 @@ def run(draft: Draft, max_attempts: int) -> tuple[list[Repair], Facts]:
     for attempt in range(1, max_attempts + 1):
         made: list[Repair] = []
         for rule in RULES:
-            made = rule.apply(draft, facts, attempt)
+            made = [r.model_copy(update={"rule": rule.mends}) for r in rule.apply(draft, facts, attempt)]
             if made:
                 break
         if not made:

@@ -45,6 +45,11 @@ class Action:
         return self.reading.prohibition
 
 
+STATED_ROLES = frozenset({Role.SUMMARY, Role.CAUSE, Role.EVIDENCE, Role.TIMELINE, Role.ALTERNATIVE, Role.FACTOR,
+                          Role.CONTEXT, Role.REFERENCE, Role.EARLY_EXIT})
+"""Places where statements are made: a guard mentioned there guards no step that follows."""
+
+
 @dataclass(frozen=True)
 class Violation:
     action: Action
@@ -58,17 +63,31 @@ def sequences(parsed: ParsedRCA) -> list[list[Action]]:
     return [[Action.of(item) for item in place] for place in read_places(parsed)]
 
 
-def violations(seq: list[Action]) -> list[Violation]:
+def violations(seq: list[Action], checked: bool = False) -> list[Violation]:
     """Mutating actions not preceded by a read-only check, or lacking impact guidance or
     approval (the guards the repair inserts are read as the checks they stand for)."""
-    found = unguarded([a.reading for a in seq], {i for i, a in enumerate(seq) if a.reviewed})
+    found = unguarded([a.reading for a in seq], {i for i, a in enumerate(seq) if a.reviewed}, checked,
+                      {i for i, a in enumerate(seq) if a.role in STATED_ROLES})
     return [Violation(seq[u.index], u.verb, u.missing, u.why) for u in found]
+
+
+def listed_checks(sequences: list[list[Action]]) -> bool:
+    """The output lists read-only checks where checks are listed (Steps to verify, a verification section)."""
+    return any(a.role == Role.CHECK and a.reading.checked and not a.added for seq in sequences for a in seq)
+
+
+def all_violations(sequences: list[list[Action]]) -> list[Violation]:
+    """Every place's unguarded steps; the checks an output lists in a place of their own come before the
+    changes of its other places (a report's fix section after the chat's Steps to verify)."""
+    listed = listed_checks(sequences)
+    return [v for seq in sequences for v in violations(seq, listed and not any(a.role == Role.CHECK for a in seq))]
 
 
 def unguarded_texts(parsed: ParsedRCA) -> list[str]:
     """The output's mutating steps that lack a guard, as written, each once, in reading order: what
     hard gate 3 judges, for readers outside the harness (the release gate's evaluation)."""
     found: list[str] = []
-    for seq in sequences(parsed):
-        found += [v.action.text for v in violations(seq) if v.action.text not in found]
+    for v in all_violations(sequences(parsed)):
+        if v.action.text not in found:
+            found.append(v.action.text)
     return found

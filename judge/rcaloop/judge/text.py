@@ -85,17 +85,22 @@ _CUT = re.compile(
 
 def sentences(text: str) -> list[str]:
     """``text`` cut at ``;``, dashes, arrows and sentence ends (not after ``e.g.`` and the like)."""
-    out: list[str] = []
-    start = 0
+    return [s for s, _ in cut_sentences(text)]
+
+
+def cut_sentences(text: str) -> list[tuple[str, str]]:
+    """Each sentence of ``text`` with the cut before it (``""`` for the first; ``->``, ``;``, ``.`` …)."""
+    out: list[tuple[str, str]] = []
+    start, cut = 0, ""
     for m in _CUT.finditer(text):
         before = text[start:m.start()]
         if m.group(0).strip() == "" and before.lower().endswith(_ABBREVIATIONS):
             continue
         if before.strip():
-            out.append(before.strip())
-        start = m.end()
+            out.append((before.strip(), cut))
+        start, cut = m.end(), m.group(0).strip() or "."
     if text[start:].strip():
-        out.append(text[start:].strip())
+        out.append((text[start:].strip(), cut))
     return out
 
 

@@ -388,6 +388,19 @@ def read_line(text: str, reader: Reader) -> Verdict | None:
     return worst(found)
 
 
+HTTP_REQUEST = re.compile(r"^\s*(GET|HEAD|OPTIONS|PUT|POST|PATCH|DELETE)\s+(?=[/_\w.-]*[/_?]|https?:)\S")
+"""A REST call written as its method and path (``GET _cat/allocation?v``, ``PUT logs-*/_settings``)."""
+
+
+def http_request(text: str) -> Verdict | None:
+    """A request line: GET, HEAD and OPTIONS read; every other method writes."""
+    m = HTTP_REQUEST.match(text)
+    if m is None:
+        return None
+    method = m.group(1)
+    return reads(method) if method in ("GET", "HEAD", "OPTIONS") else writes(method)
+
+
 @lru_cache(maxsize=4096)
 def judge_line(text: str) -> Verdict | None:
     """A command line (a code span, a ``$`` line) judged with every known tool; a span that
@@ -395,6 +408,9 @@ def judge_line(text: str) -> Verdict | None:
     from rcaloop.judge.actions.tools import TOOLS
 
     head = text.split()
+    request = http_request(text)
+    if request is not None:
+        return request
     if sql.STARTS.match(text) and head[0].lower() not in TOOLS and (
             (len(head) > 1 and not head[1].startswith("-")) or head[0].startswith("\\")):
         found = sql.judge(text)

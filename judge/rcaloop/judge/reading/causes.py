@@ -23,7 +23,7 @@ import re
 from functools import lru_cache
 
 from rcaloop.judge import lemma
-from rcaloop.judge.text import camel_words, tokenize
+from rcaloop.judge.text import camel_words, sentences, tokenize
 from rcaloop.judge.vocab import Concept, has, phrase_at, words
 
 STOPWORDS = frozenset("""about above after again against also another because been before being below between both
@@ -393,6 +393,47 @@ def _clauses(text: str) -> list[str]:
             if c and c.strip()]
 
 
+def gives_reason(text: str) -> bool:
+    """An alternative's own words set it aside with a reason (``… — ruled out: the container is Running``,
+    ``unlikely, because the image did not change``): a dismissal and at least three more words."""
+    toks = [t for t in tokenize(text) if t.word]
+    lemmas = [lemma.lemma(t.text) for t in toks]
+    for i in range(len(lemmas)):
+        n = phrase_at(lemmas, i, Concept.DISMISSAL) or phrase_at([t.low for t in toks], i, Concept.DISMISSAL)
+        if n and len(toks) - (i + n) >= 3:
+            return True
+    return bool(_REASONED.search(text))
+
+
+_REASONED = re.compile(r"\b(?:because|since|as|given that)\b\s+\S+\s+\S+\s+\S+|\bnot\b[^.;]{0,60}\b(?:because|since)\b", re.I)
+
+
+def _needs(low: list[str]) -> bool:
+    """``per-node memory, evictions and recent node changes are needed``: what the analysis lacks."""
+    return any(low[k] in ("is", "are", "was", "were") and low[k + 1] in ("needed", "required", "missing", "unavailable")
+               for k in range(len(low) - 1))
+
+
+def disclaims(text: str) -> bool:
+    """The text's last word on the cause says it is not established (``the npm registry is the leading
+    hypothesis but 6 samples cannot carry a diagnosis``, ``that is a hypothesis, not a finding``): a
+    hypothesis offered and then disclaimed is no cause stated. A disclaimer before an assertion (``can't
+    confirm, but the culprit is …``) does not disclaim it."""
+    last_assert = last_unknown = -1
+    for k, clause in enumerate(_clauses(text)):
+        toks = [t for t in tokenize(clause) if t.word and not t.code]
+        low = [t.low for t in toks]
+        if _unknowing([lemma.lemma(t.text) for t in toks], low) or _NOT_FINDING.search(clause):
+            last_unknown = k
+        elif asserts_cause(clause):
+            last_assert = k
+    return last_unknown > last_assert >= 0
+
+
+_NOT_FINDING = re.compile(r"\bnot (?:a|the) (?:finding|diagnosis|conclusion)\b|\bcannot carry\b|\bno diagnosis\b|"
+                          r"\bto be confirmed\b|\bneeds? (?:to be )?confirm", re.I)
+
+
 def _about_inputs(lemmas: list[str]) -> bool:
     return any(phrase_at(lemmas, i, Concept.INPUT) for i in range(len(lemmas)))
 
@@ -412,7 +453,7 @@ def asserts_cause(text: str) -> bool:
         toks = [t for t in tokenize(clause) if t.word and not t.code]
         low = [t.low for t in toks]
         lemmas = [lemma.lemma(t.text) for t in toks]
-        if not toks or _unknowing(lemmas, low) or _about_inputs(lemmas):
+        if not toks or _unknowing(lemmas, low) or _about_inputs(lemmas) or _needs(low):
             continue
         causal = bool(_CAUSAL_MARKS.search(clause)) or any(
             phrase_at(lemmas, i, Concept.CAUSAL) or phrase_at(lemmas, i, Concept.HEDGE) for i in range(len(lemmas)))
@@ -481,13 +522,25 @@ def title_states_cause(title: str) -> bool:
     toks = [t for t in tokenize(cause) if t.word and not t.code]
     low = [t.low for t in toks]
     lemmas = [lemma.lemma(t.text) for t in toks]
-    if not toks or _unknowing(lemmas, low) or _about_inputs(lemmas) or _dismisses(cause):
-        return False
+    if not toks or _unknowing(lemmas, low) or _about_inputs(lemmas) or _dismisses(cause) or low[0] in _NONE_OPENERS:
+        return False  # "…: no analysis needed", "…: nothing to do" states no cause
     return any(w.isalpha() and len(w) > 2 and w not in STOPWORDS and not _plain(lemma.lemma(w)) for w in low)
 
 
+_NONE_OPENERS = frozenset({"no", "nothing", "none", "not", "n/a", "na"})
+
+
 def undetermined(cause: str) -> bool:
-    """The statement says the cause is not known (``unknown``, ``cannot tell yet``) and names none."""
+    """The statement says the cause is not known (``unknown``, ``cannot tell yet``, ``No cause named.``) and
+    names none; its first sentence decides, unless a later one turns (``but …``) to state a cause."""
+    first = sentences(cause)[:1]
+    if first and first[0] != cause.strip() and _undetermined(first[0]):
+        rest = cause.strip()[len(first[0]):]
+        return not any(t.low in _CONTRAST for t in tokenize(rest)[:3]) or _undetermined(rest)
+    return _undetermined(cause)
+
+
+def _undetermined(cause: str) -> bool:
     toks = [t for t in tokenize(cause) if t.word and not t.code]
     low = [t.low for t in toks[:6]]
     if not toks or not _unknowing([lemma.lemma(w) for w in low], low) or asserts_cause(cause):

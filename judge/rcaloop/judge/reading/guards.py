@@ -63,9 +63,12 @@ def approval(toks: Sequence[Token]) -> bool:
         return _korean_approval(toks)
     for i in range(len(lemmas)):
         n = _approval_at(lemmas, i)
+        if not n and low[i] == "go" and i and low[i - 1].endswith(("'s", "s'", "\u2019s")):
+            n = 1  # "on the incident commander's go"
         if not n:
             continue
-        before = lemmas[max(0, i - 10):i]
+        present = toks[i].low.endswith("s") and lemma.verb(toks[i].text).form == lemma.S  # "and the lead approves"
+        before = lemmas[:i] if present else lemmas[max(0, i - 10):i]
         after = low[i + n:i + n + 4]
         if any(w in _CLAIMED for w in after[:2]) or any(w in ("optional", "optionally", "unnecessary", "waived")
                                                        for w in low[i + n:i + n + 8]):
@@ -96,14 +99,20 @@ def approval(toks: Sequence[Token]) -> bool:
     return False
 
 
-_SAME = frozenset({"same", "that", "this", "the above", "above", "earlier", "previous", "prior"})
+_SAME = frozenset({"same", "that", "this", "the above", "above", "earlier", "previous", "prior", "those"})
+
+
+_SAME_KO = ("같은", "동일한", "동일", "위", "앞의", "앞서", "해당")
 
 
 def same_approval(toks: Sequence[Token]) -> bool:
-    """``same approval``, ``with the earlier sign-off``, ``as approved above``: the step points to an
-    approval given to an earlier step (it counts only when one was)."""
+    """``same approval``, ``with the earlier sign-off``, ``as approved above``, ``같은 승인 범위에서``: the
+    step points to an approval given to an earlier step (it counts only when one was)."""
     lemmas = _lemmas(toks)
     low = [t.low for t in toks]
+    ko = words(Concept.APPROVAL, "ko")
+    if any(k and any(t.text.startswith(a) for a in ko) and toks[k - 1].text in _SAME_KO for k, t in enumerate(toks)):
+        return True
     for i in range(len(lemmas)):
         n = _approval_at(lemmas, i)
         if n and (any(w in _SAME for w in low[max(0, i - 2):i]) or low[i + n:i + n + 1] == ["above"]):
@@ -133,7 +142,7 @@ def _korean_approval(toks: Sequence[Token]) -> bool:
     for i, w in enumerate(texts):
         if not any(w.startswith(stem) for stem in words(Concept.APPROVAL, "ko")):
             continue
-        near = "".join(texts[i:i + 5])
+        near = "".join(texts[i:i + 8])
         if "없이" in near or "불필요" in near or "생략" in near:
             continue
         if any(marker in near for marker in words(Concept.CONDITION, "ko")):

@@ -18,7 +18,7 @@ from functools import lru_cache
 from rcaloop.judge import lemma
 from rcaloop.judge.reading import guards, korean, steps
 from rcaloop.judge.reading.steps import ACTION, INERT, Clause, Kind, Step, clauses, read_clause
-from rcaloop.judge.text import CODE_TOKEN, asides, hidden, sentences, set_aside, tokenize
+from rcaloop.judge.text import CODE_TOKEN, asides, cut_sentences, hidden, set_aside, tokenize
 from rcaloop.judge.vocab import Concept, has, phrase_at
 
 MAX_ACTION_CHARS = 2000
@@ -109,6 +109,8 @@ def _label_mode(labels: list[str], follows: bool) -> str:
     """How the text after the labels is read: ``guidance``, ``plan``, ``step`` or ``approval``."""
     for label in labels:
         lemmas = [lemma.lemma(w) for w in label.replace("-", " ").split()]
+        if any(phrase_at(lemmas, i, Concept.HEADING_CHECK) for i in range(len(lemmas))) or "읽기 전용" in label:
+            return "check"  # "Read-only: describe-instance-status for apne1-az4, …": a check unless it names a change
         if any(phrase_at(lemmas, i, Concept.LABEL_STEP) for i in range(len(lemmas))) or label.startswith("step "):
             return "step"
         if any(phrase_at(lemmas, i, Concept.ROLLBACK) for i in range(len(lemmas))):
@@ -185,9 +187,16 @@ def read(text: str, role: str = ACTION) -> ItemReading:
     main, notes = asides(line)
     may_ask = guards.approval(tokenize(CODE_TOKEN.sub(" ", line)))  # clause by clause only when the line asks at all
     out: list[Said] = []
-    for n, part in enumerate((main, *notes)):
-        for sentence in sentences(part):
-            out += _sentence(sentence, spans, role, follows=bool(out) or n > 0, aside=n > 0, may_ask=may_ask)
+    first = [n for n in notes if _FIRST.search(n)]  # "(check the runner's status first)" comes before the step
+    for n, part in enumerate((*first, main, *(n for n in notes if n not in first))):
+        aside = part is not main
+        checked = False
+        for sentence, cut in cut_sentences(part):
+            expecting = role == steps.CHECK_ROLE and checked and cut in _EXPECT_CUTS
+            read_as = steps.STATEMENT if aside or expecting else role  # an aside explains; it proposes like a statement
+            said = _sentence(sentence, spans, read_as, follows=bool(out) or aside, aside=aside, may_ask=may_ask)
+            checked = checked or any(s.step.kind == Kind.CHECK for s in said)
+            out += said
     for part in hidden(text[:MAX_ACTION_CHARS]):  # unseen, so it guards nothing; a change in it still counts
         out += [Said(Step(Kind.CHANGE, s.step.verb, "hidden_change"), aside=True)
                 for s in read(part, role).said if s.step.kind == Kind.CHANGE]
@@ -202,7 +211,7 @@ def _sentence(sentence: str, spans: tuple[str, ...], role: str, follows: bool, a
     mode = _label_mode(labels, follows) if labels else ""
     if mode == "approval":  # "**Approval:** the DB on-call lead": it names who approves the whole item
         return [Said(INERT, approval=may_ask or _approval_label(body), aside=True)]
-    if labels and mode != "step" and _is_value(body, labels):
+    if labels and mode not in ("step", "check") and _is_value(body, labels):
         return [Said(Step(Kind.INERT, why="value"), aside=aside,
                      impact=mode == "guidance" and guards.impact(tokenize(f"{labels[-1]}: {body}")))]
     toks = tokenize(body)
@@ -216,15 +225,29 @@ def _sentence(sentence: str, spans: tuple[str, ...], role: str, follows: bool, a
     forbidding = False
     parts = clauses(toks)
     may_ask = may_ask and guards.approval(whole)
+    expecting = stated = False
     for k, part in enumerate(parts):
         c = Clause(tuple(part), body, spans)
         planned = (follows or mode == "guidance") and guards.rollback_plan(part) and _starts_with_rollback(c)
         clause_mode = "plan" if planned else mode or "step"
         asks = may_ask and guards.approval(part)
+        expecting = expecting or (role == steps.CHECK_ROLE and k > 0 and any(s.step.kind == Kind.CHECK for s in out)
+                                  and _EXPECT.search(body[parts[k - 1][-1].end:part[0].start]) is not None)
         if forbidding and part[0].low not in steps.SUBJECT_WORDS and _or_joined(body, parts, k):  # "do not restart or delete"
             found = [Step(Kind.INERT, why="prohibition")]
+        elif expecting:  # "read `pg_stat_replication` (read-only): replay behind": what the check should show
+            found = [s if s.why == "command_writes" and s.kind == Kind.CHANGE and _alone(c) else
+                     Step(Kind.INERT, why="expectation") for s in read_clause(c, clause_mode, steps.STATEMENT)] or [INERT]
         else:
-            found = read_clause(c, clause_mode, steps.STATEMENT if clause_mode == "guidance" else role) or [INERT]
+            read_as = steps.STATEMENT if clause_mode == "guidance" else steps.CHECK_ROLE if (
+                clause_mode == "check" and role in (steps.ACTION, steps.NOTE)) else role
+            found = read_clause(c, "step" if clause_mode == "check" else clause_mode, read_as) or [INERT]
+            if k == 0:
+                stated = role in (steps.STATEMENT, steps.NOTE) and found[0].why in ("statement", "report")
+            elif stated and _COORDINATED.fullmatch(body[parts[k - 1][-1].end:part[0].start]):
+                # "GET, PUT, LIST and DELETE all return 503", "… to finish the call, push state and delete the
+                # lock row": words joined into one account; "…, roll that change back" is a step of its own
+                found = [Step(Kind.INERT, why="statement") if s.why in _WORDED else s for s in found]
         forbidding = found[0].why == "prohibition"
         out += [Said(s, asks, impact and (guards.impact(part) or mode in ("plan", "guidance")), aside) for s in found]
     if impact and not any(s.impact for s in out) and out:
@@ -232,6 +255,25 @@ def _sentence(sentence: str, spans: tuple[str, ...], role: str, follows: bool, a
     if may_ask and not any(s.approval for s in out) and out:
         out[-1] = Said(out[-1].step, True, out[-1].impact, out[-1].aside)
     return out
+
+
+_EXPECT = re.compile(r":|->|→|=>|—|–")
+_EXPECT_CUTS = frozenset({"->", "→", "=>", "\u2014", "-"})
+_FIRST = re.compile(r"\b(?:first|beforehand|before(?: that| anything| any change)?)\s*$", re.I)
+"""An aside that says it comes first (``(check the runner's status in the org settings first)``)."""
+"""What separates a check from what it should show (``… (read-only): replay behind``, ``… -> no docker.io``)."""
+
+
+_COORDINATED = re.compile(r"\s*(?:and|or|nor|&|plus)\s*", re.I)
+_WORDED = frozenset({"change_verb", "unknown_imperative", "object_decides", "runs_unknown", "change_noun",
+                     "proposal_statement"})
+"""Readings from words alone (no command): where statements are made, a sentence that opens as a statement
+stays one (a command in it is still read)."""
+
+
+def _alone(c: Clause) -> bool:
+    """The clause is only a command (a code span or a ``$`` line)."""
+    return bool(c.toks) and (c.toks[0].code or c.toks[0].low == "$") and all(not t.word or t.code for t in c.toks[1:])
 
 
 def _starts_with_rollback(c: Clause) -> bool:

@@ -37,6 +37,8 @@ def read(text: str, role: str = ACTION, spans: tuple[str, ...] = ()) -> list[Ste
         return [Step(Kind.INERT, why="prohibition")]
     out: list[Step] = []
     cmd = commands_of(Clause(tuple(toks), text, spans), role)
+    if cmd is not None and cmd.writes and role == STATEMENT and not _ends(text.rstrip(" .")[-8:], Concept.COMMAND_ENDING):
+        cmd = None  # a command quoted in a statement ("kubectl `-o wide`로 확인된 노드"): what ran, not a step
     if cmd is not None:
         out.append(Step(Kind.CHANGE if cmd.writes else Kind.CHECK, cmd.verb,
                         "command_writes" if cmd.writes else "command_reads"))
@@ -71,14 +73,20 @@ def _word(word: str, nxt: str, role: str) -> tuple[Step | None, bool]:
     if not has_hangul(word):
         return None, False
     change = _stem(word, Concept.CHANGE)
-    check = _stem(word, Concept.CHECK)
+    check = _stem(word, Concept.CHECK) or _stem(word.removeprefix("재"), Concept.CHECK)  # "재확인": a check again
+    if check and not _stem(word, Concept.CHECK):
+        check = "재" + check
     stem = max((s for s in (change, check) if s), key=len, default=None)
     if stem is None:
         return None, False
     own = word[len(stem):]
     rest = own + nxt
+    if own.startswith(("없", "여부")) or nxt.startswith(("없", "여부")):
+        return Step(Kind.INERT, stem, "statement"), False  # "재시작 없음" (no restart), "반영 여부" (whether applied)
     if not own.strip("을를이가은는도와과") and role in (CHECK_ROLE, STATEMENT) and not _ends(nxt[:6], Concept.IMPERATIVE):
         return Step(Kind.CHECK if stem == check else Kind.INERT, stem, "statement"), False  # "적용 규칙": a noun
+    if own in ("이", "가", "은", "는") and not _ends(nxt[:6], Concept.IMPERATIVE):
+        return Step(Kind.INERT, stem, "statement"), False  # "교체가 안전하다": the subject of a statement
     is_check = stem == check and stem != change
     if _ends(rest[:8], Concept.PROHIBITION):
         return Step(Kind.INERT, stem, "prohibition"), False

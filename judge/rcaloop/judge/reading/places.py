@@ -227,11 +227,28 @@ def _references_dropped(item: str) -> str:
     return text.strip(" \t,;|·-") if re.search(r"[A-Za-z]", text) else ""
 
 
+_SET_ASIDE_OPENER = re.compile(
+    r"^\W*(?:(?:considered|weighed|evaluated)(?: and| but)? )?(?:ruled out|rejected|not recommended|dismissed|"
+    r"decided against|considered but not)\b", re.I)
+"""An item that opens by setting an option aside (``Ruled out as the fix: raising the watermarks``): an
+alternative weighed, not a step proposed."""
+_LABELLED_PERMANENT = re.compile(
+    r"^\W*(?:permanent(?: fix(?:es)?)?|long[- ]term|longer[- ]term|follow[- ]?ups?|prevention|lasting fix|"
+    r"recurrence|재발 방지|영구 (?:조치|대책)|후속 조치)\b\s*(?:[:,(–—-]|$)", re.I)
+"""An item labelled as a lasting fix wherever it stands (``Permanent (MR to …): split …``)."""
+
+
 def _item(text: str, origin: str, role: Role, place: str, file: str | None = None) -> Item:
     table = text.startswith(TABLE_ROW)
     text = text.removeprefix(TABLE_ROW)
-    if table and READ_AS[role] == steps.STATEMENT:
-        return Item(text, origin, role, place, ItemReading((items.Said(steps.Step(steps.Kind.INERT, why="value")),)))
+    if role in (Role.ACTION, Role.NOTE, Role.CHECK) and not table:
+        if _SET_ASIDE_OPENER.match(text):
+            role = Role.ALTERNATIVE
+        elif _LABELLED_PERMANENT.match(text):
+            role = Role.PERMANENT
+    if table and READ_AS[role] in (steps.STATEMENT, steps.NOTE, steps.CHECK_ROLE):
+        return Item(text, origin, role, place, ItemReading((items.Said(steps.Step(steps.Kind.INERT, why="value")),
+                                                            *(items.Said(s) for s in _command_cells(text)))))
     if role is Role.PROHIBITION:
         text = _forbidding(text)
     reading = items.read(text, READ_AS[role])
@@ -240,6 +257,23 @@ def _item(text: str, origin: str, role: Role, place: str, file: str | None = Non
         if bare and reading.change is None:
             reading = ItemReading((*reading.said, *bare))
     return Item(text, origin, role, place, reading, reviewed_change(text, reading, role, file))
+
+
+_CELL_COMMAND = re.compile(r"^`([^`]+)`$|^```(.+)```$")
+
+
+def _command_cells(row: str) -> list[steps.Step]:
+    """A table row is data, but a cell that is only a writing command (or a command line of its own) is
+    still posted as something to run."""
+    from rcaloop.judge.actions import commands  # noqa: PLC0415
+
+    out = []
+    for cell in row.split(" ; "):
+        m = _CELL_COMMAND.match(cell.strip())
+        verdict = commands.judge_line(m.group(1) or m.group(2)) if m else None
+        if verdict is not None and verdict.writes and verdict.known:
+            out.append(steps.Step(steps.Kind.CHANGE, verdict.verb, "command_writes"))
+    return out + list(items.command_lines(row))
 
 
 def chat_items(parsed: ParsedRCA) -> list[Item]:
@@ -364,32 +398,44 @@ _REFERENCED = re.compile(r"\b(?:mr|pr|merge request|pull request)\s*[#!]?\d+\s+(
 _RUNS_LIVE = frozenset({"command_writes", "command_indirect", "chatops", "hidden_change", "too_long"})
 
 
+_BYPASS = re.compile(r"\bfrom the (?:mr|pr|merge request|pull request|feature|review) branch|\bbefore (?:it is |it's )?"
+                     r"(?:merged|reviewed|approved)\b|\bwithout (?:waiting for )?(?:the )?(?:review|merge)|\bby hand\b|"
+                     r"\bmanually\b|\bdirectly (?:on|in|to|against) (?:prod|production|the (?:cluster|server|host|database))",
+                     re.I)
+"""Words that make a reviewed change happen before its review lands (``from the MR branch``, ``by hand``)."""
+_NOW = re.compile(r"\b(?:now|right away|immediately|asap|today|tonight|at once|straight away)\b", re.I)
+
+
 def reviewed_change(text: str, reading: ItemReading, role: Role, file: str | None = None) -> bool:
-    """A change delivered through review: it runs nothing live (no writing command, no running system as
-    its place) and says how it is delivered — a merge request or pull request, a reviewed change — or it
-    is a lasting fix (a permanent fix, a recommendation for later) whose verbs are all known and that
-    only authors (adds, sets, raises, pins …), or that names the file, repository artifact or ticket it
-    changes and runs no operation on a running system (restart, drain, fail over, drop …)."""
+    """A change delivered through review: the review checks, weighs and approves it, so it is no incident-time
+    step. It says how it is delivered (a merge request, a pull request, a reviewed change), or it is a lasting
+    fix (a permanent fix, a recommendation for later) that operates on no running system (restart, drain,
+    fail over, drop …), runs no writing command and names no change by an unknown verb. Either way it may not
+    happen before its review lands (``from the MR branch``, ``by hand``), and a writing command run ``now``
+    beside it is a step of its own."""
     changes = [s.step for s in reading.said if s.step.kind == steps.Kind.CHANGE]
-    if not changes or any(c.why in _RUNS_LIVE for c in changes) or _LIVE_PLACE.search(text):
+    if not changes or _BYPASS.search(text) or _LIVE_PLACE.search(text):
         return False
+    if any(c.why in ("command_indirect", "chatops", "hidden_change", "too_long") for c in changes):
+        return False
+    if _NOW.search(text) and any(c.why == "command_writes" for c in changes):
+        return False  # "land it right away with `ansible-playbook …`"
     lemmas = [lemma.lemma(w) for w in re.findall(r"[A-Za-z]+", text)]
-    operates = any(c.why in ("change_verb", "planned_change", "proposal_statement") and (has(
-        Concept.OPERATE, lemma.verb(c.verb.split()[0]).lemma) or has(Concept.OPERATE, lemma.norm(
-            "".join(c.verb.split())))) for c in changes)  # "Fail over" is a failover, not "fail"
     if _ROUTED.search(text) or (any(phrase_at(lemmas, i, Concept.REVIEW_ROUTE) for i in range(len(lemmas)))
                                 and not _REFERENCED.search(text)):
         return True
     if role is not Role.PERMANENT:
         return False
-    unknown = any(c.why in _UNKNOWN for c in changes)
-    if unknown:
+    return not any(_runtime(c) or c.why in _RUNS_LIVE or c.why in _UNKNOWN for c in changes)
+
+
+def _runtime(step: steps.Step) -> bool:
+    """The step operates on a running system whatever file it is filed with (``restart``, ``fail over``)."""
+    if not step.verb or step.why not in ("change_verb", "planned_change", "proposal_statement", "change_noun"):
         return False
-    runtime = any(has(Concept.RUNTIME, lemma.verb(c.verb.split()[0]).lemma) or has(
-        Concept.RUNTIME, lemma.norm("".join(c.verb.split()))) for c in changes if c.verb)
-    kept = bool(file) or bool(_PATH.search(text)) or any(
-        phrase_at(lemmas, i, c) for i in range(len(lemmas)) for c in (Concept.REPO_ARTIFACT, Concept.COMMS_OBJECT))
-    return not operates or (kept and not runtime)
+    return has(Concept.RUNTIME, lemma.verb(step.verb.split()[0]).lemma) or has(
+        Concept.RUNTIME, lemma.norm(" ".join(step.verb.split()[:2]))) or has(Concept.RUNTIME, lemma.norm("".join(
+            step.verb.split())))
 
 
 _UNKNOWN = frozenset({"unknown_imperative", "runs_unknown"})

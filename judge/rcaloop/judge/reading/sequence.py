@@ -29,10 +29,14 @@ class Unguarded:
     why: str = ""  # the reading that made the step a change (``rcaloop.judge.reading.steps.READINGS``)
 
 
-def unguarded(items: Sequence[ItemReading], reviewed: Collection[int] = ()) -> list[Unguarded]:
-    """Mutating steps, in reading order, that lack a guard (see the module's rule)."""
+def unguarded(items: Sequence[ItemReading], reviewed: Collection[int] = (), checked: bool = False,
+              stated: Collection[int] = ()) -> list[Unguarded]:
+    """Mutating steps, in reading order, that lack a guard (see the module's rule); ``checked``: the output
+    lists read-only checks in a place of their own (Steps to verify), which come before its changes;
+    ``stated``: items where statements are made (a summary, evidence, context): a guard word in them is no
+    guard step, so it carries to nothing."""
     found: list[Unguarded] = []
-    seen_read, carried_impact, carried_approval, approved_before = False, False, False, False
+    seen_read, carried_impact, carried_approval, approved_before = checked, False, False, False
     for i, item in enumerate(items):
         if item.prohibition:
             continue
@@ -48,7 +52,7 @@ def unguarded(items: Sequence[ItemReading], reviewed: Collection[int] = ()) -> l
             missing = tuple(name for name, ok in checks if not ok)
             if missing:
                 found.append(Unguarded(i, verb, missing, item.why))
-        else:
+        elif i not in stated:
             carried_impact = carried_impact or item.impact
             carried_approval = carried_approval or item.approval
         seen_read = seen_read or item.checked

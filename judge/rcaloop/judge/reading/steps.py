@@ -79,6 +79,9 @@ READINGS: dict[str, str] = {
     "condition_check": "A condition that states what the system shows (`if the pods are still OOMKilled, …`): "
                        "knowing it takes a read-only look, so it is the check before the step.",
     "rerun_job": "Re-running the failed job, build or pipeline (or a check) repeats work already approved to run.",
+    "check_place": "Where checks are listed (Steps to verify, a verification heading), a step whose verb is not a "
+                   "listed change is a check; a listed change verb or a writing command still changes.",
+    "expectation": "What follows a check after a colon or an arrow is what the check should show, not a step.",
 }
 """Every reading a step can get, by id: the verdict names the one that decided a step."""
 
@@ -141,6 +144,8 @@ _FUNCTION = frozenset("""from to in on at by with for of into onto over under vi
 since until without within between about against along around behind beyond near per than like as if when while where
 whether because so also not only just then once unless up down out off both either neither even still again too very
 more less most least how""".split())
+_HYPOTHETICAL = frozenset({"would", "could", "might", "may", "can"})
+"""Modals that weigh an option (``moving traffic would bring users back``): they propose nothing by themselves."""
 _PROPOSAL_WORDS = frozenset("""needed required recommended advised suggested necessary warranted advisable proposed
 planned scheduled best safest wise fix solution remedy workaround next mitigation way answer only right due overdue
 pending appropriate worth""".split())
@@ -175,7 +180,7 @@ def base_verb(t: Token) -> str | None:
     if form.form == lemma.BASE:
         return form.lemma
     low = lemma.norm(t.text)
-    return low if concept(low) is not None and not lemma.known(t.text) else None
+    return low if (concept(low) is not None or low in OBJECTS) and not lemma.known(t.text) else None
 
 
 def has_object(toks: Sequence[Token], i: int, digits: bool = True) -> bool:
@@ -229,10 +234,9 @@ def imperative(c: Clause, i: int = 0) -> Step:
     if found is Concept.RUN:
         return _run(c, i)
     if verb == "let":
-        if "know" in c.low[i + 1:i + 6]:
-            return Step(Kind.INERT, head, "inert_verb")  # "let the on-call know"
         if c.low[i + 1:i + 2] in (["'s"], ["s"], ["us"]):
             return complement(c, i + 2) or Step(Kind.CHANGE, head, "unknown_imperative")
+        return Step(Kind.INERT, head, "inert_verb")  # "let the on-call know", "let the build finish": no step
     if found is Concept.ADVISORY:
         inner = complement(c, i + 1)
         if inner is not None and inner.why == "change_noun" and verb in _PLANNING:
@@ -328,7 +332,8 @@ def noun_kind(c: Clause) -> Step | None:
             continue
         if t.text in ("EXPLAIN", "SELECT", "SHOW", "DESCRIBE"):
             return Step(Kind.CHECK, t.text, "check_noun")  # "run EXPLAIN on the sweeper UPDATE"
-        if phrase(c, k, Concept.CHECK) > 1 or (has(Concept.CHECK, lem) and not has(Concept.CHANGE, lem)):
+        last = lemma.lemma(t.low.rsplit("-", 1)[-1]) if "-" in t.low else lem  # "DF-ping" is a ping
+        if phrase(c, k, Concept.CHECK) > 1 or any(has(Concept.CHECK, w) and not has(Concept.CHANGE, w) for w in (lem, last)):
             return Step(Kind.CHECK, t.text, "check_noun")
         form = lemma.verb(t.text).form
         if has(Concept.OPERATE, lem) and form not in (lemma.PAST, lemma.GERUND) and not (
@@ -397,7 +402,7 @@ def statement(c: Clause, at: int, role: str) -> Step:
         inner = _proposed(c.sub([nxt, *rest.toks[rest.toks.index(nxt) + 1:]]), nxt)
         if inner is not None:
             return Step(inner.kind, inner.verb, "proposal_statement" if inner.kind == Kind.CHANGE else inner.why)
-    if has(Concept.MODAL, low) and nxt is not None and not person:
+    if has(Concept.MODAL, low) and low not in _HYPOTHETICAL and nxt is not None and not person:
         named = noun_kind(c.sub(subject))  # "a restart should help", "restart will fix it"
         if named is not None and named.kind == Kind.CHANGE:
             return Step(Kind.CHANGE, named.verb, "proposal_statement")
@@ -507,7 +512,7 @@ def head(c: Clause, role: str) -> Step:
         return found if found is not None and role != STATEMENT else Step(Kind.INERT, why="statement")
     form = lemma.verb(first.text) if is_word(first) and first.low not in _FUNCTION else lemma.Form(first.low, "")
     at = finite_verb(c)
-    verb_first = form.form == lemma.BASE or (not form.verb and concept(lemma.norm(first.text)) is not None)
+    verb_first = form.form == lemma.BASE or (not form.verb and listed_verb(first.text))
     if verb_first and not listed_verb(first.text) and not _particle(c) and not has_object(toks, 0, digits=False):
         verb_first = False  # "job schedule …", "exit 143", "Batch 3 of 9 starts …": a noun, not an imperative
     subject_at = _noun_subject(c) if verb_first and not listed_verb(first.text) else None
@@ -615,7 +620,8 @@ def _stands_as_command(c: Clause, i: int) -> bool:
     """The code span at ``i`` is what the clause runs (not text the sentence talks about)."""
     if i and c.toks[i - 1].low in _RUN_LIKE | _BY_MEANS:
         return True
-    if i == 1 and base_verb(c.toks[0]) is not None:  # "Verify `poolctl zeroize checkout-api` on node-3" runs it
+    if i == 1 and base_verb(c.toks[0]) is not None and concept(c.lemmas[0]) is not Concept.INERT:
+        # "Verify `poolctl zeroize checkout-api` on node-3" runs it; "expect `prod-stable -> 1-20`" names a value
         nxt = c.toks[2] if len(c.toks) > 2 else None
         return nxt is None or not nxt.word or nxt.low in _WHERE_RUN
     return i == 0 and not any(w in COPULAS or has(Concept.MODAL, w) for w in c.low[1:])
@@ -642,6 +648,8 @@ def span_command(c: Clause, i: int, span: str, role: str = ACTION):
     v = commands.judge_line(stripped)
     if v is None:
         return None
+    if not v.known and not standing:
+        return None  # "`node_time_seconds - timestamp(…)`", "`max_connections`": a name or a query, not a program run
     if (v.unread or len(stripped.split()) == 1) and not standing:
         return None  # "search the logs for `pool exhausted`", "no `nginx`": text, not a command
     after_run = i and c.toks[i - 1].low in _RUN_LIKE
@@ -661,6 +669,9 @@ def commands_of(c: Clause, role: str = ACTION):
     toks = c.toks
     if toks and toks[0].low == "$":
         return commands.judge_line(c.source(1))
+    for i, t in enumerate(toks):  # "GET _cat/allocation?v", "PUT logs-*/_settings {…}": a REST call in prose
+        if not t.code and t.text in HTTP_METHODS:
+            found.append(commands.http_request(c.source(i)))
     for i, t in enumerate(toks):
         if t.code:
             m = CODE_TOKEN.match(t.text)
@@ -701,6 +712,9 @@ def _prose_tool(c: Clause, i: int, t: Token, prose: frozenset[str]):
     v = commands.read_line(line, commands.Reader(TOOLS))  # a command written into Korean prose ends at the prose
     if v is None or not v.known:
         return None
+    if nxt is not None and nxt.word and not nxt.code and lemma.verb(nxt.text).form in (lemma.S, lemma.PAST) and not (
+            argument):
+        return None  # "kubelet retries the pull", "helm reported …": what a program does, not a command to run
     prev = toks[i - 1].low if i else ""
     if v.verb != t.low or argument or i == 0 or prev in ("with", "using", "via", "run", "running", "execute",
                                                         "executing", "invoke", ":"):
@@ -731,8 +745,12 @@ _SQL_WORDS = frozenset("""update delete insert replace merge upsert drop create 
 vacuum copy call do kill flush set""".split())
 
 
+_LOWER_SELECT = re.compile(r"^\W*select\s+[\w*,.() ]+\s+from\s+\w", re.I)
+"""A clause that is a SELECT statement written as it is typed (``select client_addr, … from pg_stat_activity``)."""
+
+
 def _sql_in_prose(c: Clause, sql, commands):
-    if not c.toks or not (_SQL_WORDS.intersection(c.low) or any(
+    if not c.toks or not (_SQL_WORDS.intersection(c.low) or c.low[0] == "select" or any(
             t.text in ("SELECT", "SHOW", "EXPLAIN", "WITH") or t.low.startswith(("pg_", "setval", "set_config"))
             for t in c.toks)):
         return None
@@ -741,7 +759,7 @@ def _sql_in_prose(c: Clause, sql, commands):
     m = sql.IN_PROSE.search(plain)
     if m:
         found.append(commands.Verdict(True, m.group(0).split()[0].upper() if " " in m.group(0) else m.group(0)))
-    m = sql.READ_IN_PROSE.search(plain)
+    m = sql.READ_IN_PROSE.search(plain) or _LOWER_SELECT.search(plain)
     if m:
         judged = sql.judge(plain[m.start():])
         found.append(commands.Verdict(judged.writes, judged.verb))
@@ -760,21 +778,34 @@ def _proposes_command(c: Clause) -> bool:
 def phrase_reading(c: Clause, role: str) -> Step:
     """One clause (no lead-in, no gerund phrase): its commands and its words together."""
     cmd = commands_of(c, role)
-    if cmd is not None and cmd.writes and role == STATEMENT and not _proposes_command(c):
+    if cmd is not None and cmd.writes and role == STATEMENT and not _proposes_command(c) and head(
+            c, role).why not in _PLANS:
         cmd = None  # "`rm -rf /var/opt/pgsql/16/data/*` on pg-main-01 at 23:27": a fact quoted, not a step
     if cmd is not None and cmd.writes:
         return Step(Kind.CHANGE, cmd.verb, "command_indirect" if "(indirect" in cmd.verb else "command_writes")
     from rcaloop.judge.actions.tools import TOOLS  # noqa: PLC0415
 
-    if cmd is not None and c.toks[0].low in TOOLS and not c.toks[0].code:
-        return Step(Kind.CHECK, cmd.verb, "command_reads")  # "cat /etc/resolv.conf on node-3"
+    if cmd is not None and (c.toks[0].low in TOOLS or c.toks[0].text in HTTP_METHODS) and not c.toks[0].code:
+        return Step(Kind.CHECK, cmd.verb, "command_reads")  # "cat /etc/resolv.conf on node-3", "GET _cat/shards"
     words = head(c, role)
+    if role == CHECK_ROLE and words.why in NOT_SHOWN:
+        return Step(Kind.CHECK, words.verb, "check_place")  # where checks are listed, only a change named as one changes
+    if role == STATEMENT and words.why in NOT_SHOWN:
+        return Step(Kind.INERT, why="statement")  # where statements are made, only a listed change proposes
     if cmd is not None and words.kind != Kind.CHANGE:
         return Step(Kind.CHECK, cmd.verb, "command_reads")
     if cmd is not None and words.why in ("runs_unknown", "unknown_imperative", "object_decides") and (
             c.toks[0].low in _RUN_LIKE):
         return Step(Kind.CHECK, cmd.verb, "command_reads")  # "Run `kubectl get pods`"
     return words
+
+
+HTTP_METHODS = frozenset({"GET", "HEAD", "OPTIONS", "PUT", "POST", "PATCH", "DELETE"})
+NOT_SHOWN = frozenset({"unknown_imperative", "runs_unknown", "object_decides"})
+_PLANS = frozenset({"planned_change", "proposal_statement", "runs_unknown"})
+"""Readings that propose (``On-call to run `…```, ``the cache should be purged``): a command in them is a step."""
+"""Readings of a step whose verb is not a listed change: fail closed where steps are proposed, a check
+where checks are listed (``take a 10 s profile``, ``attach a clone read-only to a spare host``)."""
 
 
 # --- lead-ins, gerund phrases and prohibitions ----------------------------------------------

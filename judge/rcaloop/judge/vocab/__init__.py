@@ -126,11 +126,19 @@ def _load() -> dict[str, dict[Concept, frozenset[str]]]:
     for module in (en, ko):
         words: dict[Concept, frozenset[str]] = {}
         for name, text in module.WORDS.items():
-            entries = frozenset(" ".join(w.split()) for w in text.split(",") if w.strip())
-            words[Concept(name)] = frozenset(e.lower() for e in entries)
+            entries = frozenset(" ".join(w.split()).lower() for w in text.split(",") if w.strip())
+            words[Concept(name)] = entries | (_lemmatized(entries) if module.LANG == "en" else frozenset())
         words[Concept.CHANGE] = words[Concept.AUTHOR] | words[Concept.OPERATE]
         out[module.LANG] = words
     return out
+
+
+def _lemmatized(entries: frozenset[str]) -> frozenset[str]:
+    """Phrases as the lemmas they are matched on (``owing to`` → ``owe to``, ``caused by`` → ``cause by``)."""
+    from rcaloop.judge import lemma  # noqa: PLC0415 (verb forms only: the lemmatizer reads no vocabulary for them)
+
+    return frozenset(" ".join(lemma.verb(w).lemma if lemma.verb(w).verb else w for w in e.split())
+                     for e in entries if " " in e)
 
 
 DERIVED = {Concept.CHANGE: (Concept.AUTHOR, Concept.OPERATE)}

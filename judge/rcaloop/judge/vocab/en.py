@@ -13,7 +13,7 @@ WORDS: dict[str, str] = {
         monitor, search, grep, tail, find, investigate, examine, identify, determine, validate, audit, collect,
         gather, capture, analyse, analyze, diagnose, trace, probe, test, measure, count, sample, print, show,
         display, see, look, fetch, explore, browse, study, assess, evaluate, estimate, quantify, correlate,
-        crosscheck, doublecheck, recheck, spotcheck, sanitycheck, poll, locate, enumerate, inventory, establish,
+        crosscheck, doublecheck, recheck, sweep, traceroute, mtr, compute, calculate, recompute, time, benchmark, reproduce, spotcheck, sanitycheck, poll, locate, enumerate, inventory, establish,
         ascertain, track, profile, scan, diff, dig, ping, chart, plot, graph, filter, tally, survey, reverify,
         grab, skim, eyeball, curl, dump, healthcheck, dryrun, dry run, verification, inspection, comparison,
         investigation, analysis, lookup, diagnosis, diagnostic, readout, glance, peek, rule out, look at,
@@ -27,7 +27,7 @@ WORDS: dict[str, str] = {
         correct, extend, tune, adjust, tweak, optimize, optimise, override, overwrite, write, pin, unpin, label,
         annotate, tag, untag, commit, ship, publish, unpublish, whitelist, allowlist, blacklist, denylist, ban,
         unban, route, point, split, consolidate, scrub, redact, configure, stub, mock, trim, rewrite, dial, ramp,
-        unmask, mask, unset, ensure, keep, set up, bump up, top up, dial down, dial up, ramp up, ramp down,
+        unmask, mask, unset, ensure, set up, bump up, top up, dial down, dial up, ramp up, ramp down,
         make sure, refactor, alert, cap, limit, harden, repair, derive, require, put""",
     "operate": """
         restart, resize, scale, deploy, redeploy, rollback, promote, failover, rotate, revoke, delete, drop, remove,
@@ -56,11 +56,12 @@ WORDS: dict[str, str] = {
         mention, flag, report, share, communicate, coordinate, discuss, loop, assign, triage, acknowledge, ack,
         request, obtain, seek, draft, remember, expect, leave, skip, postpone, defer, delay, refrain, reply,
         respond, ssh, login, hold, announce, warn, brief, summarise, summarize, explain, clarify, understand, learn,
-        think, reason, judge, stand, reach, hand, cc, notice, consult, await, schedule, book, arrange,
+        think, reason, judge, stand, reach, hand, cc, notice, accept, tolerate, live with, treat, regard, consult, await, schedule, book, arrange,
         write down, note down, jot down, write up, back up, log in, log into, sign in, hold off, stand by,
         follow up, reach out, hand off, hand over, loop in, let know""",
     "advisory": """
         consider, try, attempt, recommend, suggest, propose, advise, begin, continue, proceed, plan, prepare,
+        repeat, redo,
         aim, opt, choose, intend, go, feel, let, move on, go ahead""",
     "run": "run, execute, perform, do, invoke, launch, use, issue, fire, type, enter, paste",
     # -- the objects that decide a verb whose object says what it does ----------------------------
@@ -84,6 +85,7 @@ WORDS: dict[str, str] = {
         history, record, audit""",
     "rerun_object": """
         job, pipeline, build, workflow, run, suite, stage, failed job, nightly, deploy job, release build,
+        analysis, rca, diagnosis, query,
         jenkins job, ci job, template, playbook run, check mode""",
     "signal_object": """
         signal, sighup, sigterm, sigkill, sigint, sigusr1, sigusr2, sigquit, payload, traffic, endpoint, api,
@@ -92,7 +94,7 @@ WORDS: dict[str, str] = {
     "approval": """
         approve, approval, signoff, sign off, goahead, greenlight, green light, consent, authorize, authorise,
         authorization, authorisation, permission, buyin, buy in, okay, ok, nod, blessing, confirmation, agree,
-        agreement, sanction, decide, decision""",
+        agreement, sanction, decide, decision, prefer, want, approver""",
     "change_process": """
         change request, change ticket, change record, change approval, change management, change process, cr,
         rfc, cab, change advisory board""",
@@ -109,7 +111,9 @@ WORDS: dict[str, str] = {
     "impact": """
         impact, affect, disrupt, disruption, interrupt, interruption, downtime, outage, blast radius,
         side effect, effect, consequence, risk, degradation, blip, unavailability, user facing, customer facing,
-        brief error, lose, loss, unavailable, latency spike, drop request, fail request, nothing change""",
+        brief error, lose, loss, unavailable, latency spike, drop request, fail request, nothing change,
+        irreversible, for good, no way back, cannot be undo, gone, cost, heavy, slow,
+        queue, pause, stall, cold, fail, break, reject, evict, reschedule""",
     "affected": """
         user, customer, client, traffic, request, job, deploy, deployment, pod, connection, session, write, query,
         webhook, consumer, replica, node, worker, build, caller, tenant, order, payment, checkout, message,
@@ -129,7 +133,8 @@ WORDS: dict[str, str] = {
         cannot be tell, not determine, not know, not clear, no root cause, no cause, not possible to tell,
         not possible to say, unable to determine, unable to tell, unable to say, no idea, not sure,
         not yet know, not yet clear, not yet determine, tbd, to be determine, cannot yet tell, cannot yet say,
-        cannot confirm, unable to confirm, not confirm""",
+        cannot confirm, unable to confirm, not confirm, no cause name, cannot name, not name a cause,
+        cannot identify, unable to identify, not identify, not known""",
     "dismissal": """
         unrelated, irrelevant, immaterial, coincidental, coincidence, innocent, exonerate, red herring,
         distraction, false lead, false alarm, false trail, rule out, exclude, eliminate, nothing to do with,
@@ -151,6 +156,7 @@ WORDS: dict[str, str] = {
         because, due to, owing to, cause, caused by, culprit, suspect, blame, triggered by, result of,
         resulting from, lead to, led to, responsible for, root cause, likely, probably, point to, look like,
         appear to be, seem to be, must be, almost certainly, stem from, attributable, attribute, thanks to,
+        come from, originate from, originate in, trace back to, traceable to, boil down to, down to,
         driven by, because of, on account of, as a result of, since, so, hence, therefore, thus, explain""",
     "input": """
         metric, log, log line, trace, event, data, access, permission, search, query, result, context,
@@ -244,16 +250,16 @@ OBJECTS: dict[str, tuple[tuple[str, str], ...]] = {
     "include": (("data_object", "inert"), ("view_object", "inert"), ("", "change")),
     "upload": (("data_object", "inert"), ("view_object", "inert"), ("", "change")),
     "get": (("approval", "inert"), ("data_object", "check"), ("view_object", "check"), ("", "change")),
-    "take": (("data_object", "check"), ("view_object", "check"), ("comms_object", "inert"), ("", "change")),
+    "take": (("comms_object", "inert"), ("", "check")),
     "make": (("comms_object", "inert"), ("", "change")),
     "follow": (("view_object", "check"), ("data_object", "check"), ("", "change")),
-    "keep": (("view_object", "check"), ("comms_object", "inert"), ("", "change")),
+    "keep": (("view_object", "check"), ("", "inert")),
     "post": (("signal_object", "change"), ("", "inert")),
     "send": (("signal_object", "change"), ("", "inert")),
     "share": (("", "inert"),),
     "call": (("signal_object", "change"), ("", "inert")),
     "secure": (("approval", "inert"), ("", "change")),
-    "need": (("data_object", "inert"), ("view_object", "inert"), ("approval", "inert"), ("", "change")),
+    "need": (("", "inert"),),
     "rerun": (("comms_object", "inert"), ("check", "check"), ("rerun_object", "inert"), ("", "change")),
     "retry": (("check", "check"), ("rerun_object", "inert"), ("", "change")),
     "relaunch": (("rerun_object", "inert"), ("", "change")),

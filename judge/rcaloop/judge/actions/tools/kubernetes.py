@@ -28,6 +28,14 @@ _KUBE_WRITES = frozenset({
 _EXEC_VALUES = frozenset({"-c", "--container", "-n", "--namespace", "-f", "--filename", "--pod-running-timeout",
                           "--context", "--kubeconfig"})
 
+def _debugged(args: list[str], reader: Reader) -> Verdict | None:
+    """``kubectl debug node/x --image=busybox -- cat /host/etc/…`` runs its command in a throwaway pod: the
+    command decides; without one it opens a shell on the node, which can do anything (writes)."""
+    if "--" in args:
+        return reader.argv(args[args.index("--") + 1:])
+    return Verdict(True, "kubectl debug")
+
+
 _KUBE_INPUT = (("attach", ("-i", "--stdin")),)
 """``attach`` streams a running container's output (reads); with ``-i`` it passes stdin to the
 process, which can then act on it (writes). ``-t`` without ``-i`` sends nothing: kubectl
@@ -46,7 +54,7 @@ _KUBECTL = Subcommands(
     value_options=_KUBE_VALUES,
     write_flags=_KUBE_INPUT,
     help_options=COBRA_HELP,
-    inner=(("exec", runs(_EXEC_VALUES, skip=1)), ("rsh", runs(_EXEC_VALUES, skip=1))),
+    inner=(("exec", runs(_EXEC_VALUES, skip=1)), ("rsh", runs(_EXEC_VALUES, skip=1)), ("debug", _debugged)),
 )
 
 
