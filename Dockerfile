@@ -18,9 +18,9 @@ COPY services/${SERVICE}/ services/${SERVICE}/
 RUN pip install ./contracts ./shared ./judge ./services/${SERVICE} \
     && groupadd --system --gid 10001 rcaloop \
     && useradd --system --uid 10001 --gid rcaloop --home-dir /data --no-create-home rcaloop \
-    && mkdir -p /data/.analysis /opt/rcaloop/rule-cache \
-    && chown -R rcaloop:rcaloop /data /opt/rcaloop \
-    && chmod 700 /opt/rcaloop/rule-cache
+    && mkdir -p /data/.analysis \
+    && chown -R rcaloop:rcaloop /data
+RUN install -d -o rcaloop -g rcaloop -m 700 /opt/rcaloop /opt/rcaloop/rule-cache
 USER 10001:10001
 # The secret detector's vendor-rule catalog compiled once here (several seconds), so a
 # service starts by loading it (under a second).
