@@ -52,6 +52,11 @@ class RedFlag(_Loose):
         "or the declared location (input, code, config, logs, docs, history)"
     )
     line: int | None = Field(default=None, description="1-based line there, when it has lines")
+    rule: str | None = Field(
+        default=None,
+        description="the detector rule that found it: rcaloop.<name> (the project's rules) or the vendor-rule "
+        "engine's id (betterleaks.github-pat, veles.secrets/…); none for a declared item",
+    )
     source: Literal["declared", "detected"] = Field(
         description="declared in RCA_FIELDS' sensitive_data, or detected in the text by the secret detector"
     )

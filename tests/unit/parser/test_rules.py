@@ -111,7 +111,7 @@ CASES: dict[str, tuple[Callable[[], ParsedRCA], Callable[[], ParsedRCA]]] = {
     "RCA610": (cap(lambda c: c.pop("claims")), CAPTURE_OK),
     "RCA611": (cap(lambda c: c.update(candidates="db")), CAPTURE_OK),
     "RCA612": (cap(lambda c: c["claims"][0]["evidence_ids"].append("E99")), CAPTURE_OK),
-    "RCA701": (sub("cfg-2291 set the pool", "cfg-2291 (key AKIAIOSFODNN7EXAMPLE) set the pool"), OK),
+    "RCA701": (sub("cfg-2291 set the pool", "cfg-2291 (key AKIAQ3EGRT7PLMN4XWZY) set the pool"), OK),
 }
 
 

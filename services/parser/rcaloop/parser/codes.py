@@ -26,8 +26,9 @@ class Code:
         text = f"{self.summary}: {message}" if message else self.summary
         return Issue(code=self.code, message=text, line=line, path=path)
 
-    def flag(self, type_: str, where: str, line: int | None, *, declared: bool = False) -> RedFlag:
-        return RedFlag(code=self.code, type=type_, where=where, line=line, source="declared" if declared else "detected")
+    def flag(self, type_: str, where: str, line: int | None, *, declared: bool = False, rule: str | None = None) -> RedFlag:
+        return RedFlag(code=self.code, type=type_, where=where, line=line, rule=rule,
+                       source="declared" if declared else "detected")
 
 
 # skill text: outcome and structure
