@@ -105,6 +105,28 @@ def approval(toks: Sequence[Token]) -> bool:
 _SAME = frozenset({"same", "that", "this", "the above", "above", "earlier", "previous", "prior", "those"})
 
 
+_REQUIRING = frozenset({"need", "needs", "require", "requires", "required", "must", "only", "subject", "pending",
+                        "await", "awaiting", "wait", "waits", "gated", "conditional", "contingent"})
+_REQUIRED_AFTER = frozenset({"required", "needed", "first", "beforehand", "mandatory", "necessary"})
+
+
+def approval_required(toks: Sequence[Token]) -> bool:
+    """The sentence states that the item's step waits for an approval (``Needs sign-off from the ui-kit owner``,
+    ``thumbs-up from #db-oncall first``, ``only with the IC's OK``, ``approval required``): a requirement that
+    holds for the whole item, wherever in it the sentence stands. A later step of asking (``then post for the
+    owners to sign off``) is no requirement."""
+    if not approval(toks):
+        return False
+    lemmas = _lemmas(toks)
+    low = [t.low for t in toks]
+    for i in range(len(lemmas)):
+        n = _approval_at(lemmas, i) or (1 if low[i] == "go" and i and low[i - 1].endswith(("'s", "s'")) else 0)
+        if n and (any(w in _REQUIRING for w in low[max(0, i - 5):i]) or
+                  any(w in _REQUIRED_AFTER for w in low[i + n:i + n + 4])):
+            return True
+    return False
+
+
 _SAME_KO = ("같은", "동일한", "동일", "위", "앞의", "앞서", "해당")
 
 

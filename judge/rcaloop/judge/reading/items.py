@@ -265,6 +265,8 @@ def _sentence(sentence: str, spans: tuple[str, ...], role: str, follows: bool, a
         out[-1] = Said(out[-1].step, out[-1].approval, True, out[-1].aside)
     if may_ask and not any(s.approval for s in out) and out:
         out[-1] = Said(out[-1].step, True, out[-1].impact, out[-1].aside)
+    if may_ask and guards.approval_required(whole):  # "Needs sign-off from the owner." holds for the whole item
+        out = [Said(s.step, True, s.impact, True) if s.approval else s for s in out]
     return out
 
 

@@ -194,7 +194,7 @@ def item_texts(body: str) -> list[str]:
         else:
             current.append(stripped)  # a wrapped line goes on the item or paragraph it continues
     close()
-    return [t.strip() for t in out if t.strip()]
+    return [t.strip(" \t\n") for t in out if t.strip()]  # (str.strip would take TABLE_ROW: it counts as space)
 
 
 def _joined(before: str, line: str) -> str:

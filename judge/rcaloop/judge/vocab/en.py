@@ -94,7 +94,7 @@ WORDS: dict[str, str] = {
     "approval": """
         approve, approval, signoff, sign off, goahead, greenlight, green light, consent, authorize, authorise,
         authorization, authorisation, permission, buyin, buy in, okay, ok, nod, blessing, confirmation, agree,
-        agreement, sanction, decide, decision, prefer, want, approver""",
+        agreement, sanction, decide, decision, prefer, want, approver, thumbsup, thumbs up, sayso, say so""",
     "change_process": """
         change request, change ticket, change record, change approval, change management, change process, cr,
         rfc, cab, change advisory board""",
@@ -114,7 +114,8 @@ WORDS: dict[str, str] = {
         side effect, effect, consequence, risk, degradation, blip, unavailability, user facing, customer facing,
         brief error, lose, loss, unavailable, latency spike, drop request, fail request, nothing change,
         irreversible, for good, no way back, cannot be undo, gone, cost, heavy, slow,
-        queue, pause, stall, cold, fail, break, reject, evict, reschedule""",
+        queue, pause, stall, cold, fail, break, reject, evict, reschedule, worst case, block, freeze, wait,
+        make worse, drop connection, reconnect, lag, delay""",
     "affected": """
         user, customer, client, traffic, request, job, deploy, deployment, pod, connection, session, write, query,
         webhook, consumer, replica, node, worker, build, caller, tenant, order, payment, checkout, message,
@@ -172,6 +173,7 @@ WORDS: dict[str, str] = {
         run, command, change, proposal, recommendation, workaround""",
     "person": """
         we, you, i, someone, somebody, operator, oncall, on call, sre, admin, administrator, engineer, owner,
+        release manager, incident commander, change manager, service owner, product owner, platform owner,
         team, dba, lead, responder, user, ops, manager, commander, ic, reviewer, maintainer, approver, developer,
         dev, staff, human, us, they, he, she""",
     "filler": """
