@@ -189,6 +189,7 @@ def command_lines(text: str) -> tuple[Step, ...]:
 def read(text: str, role: str = ACTION) -> ItemReading:
     """Every clause of an item, read in the order it would happen (asides last)."""
     line, spans = set_aside(text[:MAX_ACTION_CHARS])
+    line = _READ_ONLY_LABEL.sub("Read-only: ", line, count=1)  # "Procedure 1 (read-only): run …" is a check's label
     if _introduces(line):
         toks = tokenize(CODE_TOKEN.sub(" ", line))
         return ItemReading((Said(Step(Kind.INERT, why="guidance"), approval=guards.approval(toks),
@@ -228,6 +229,8 @@ def _sentence(sentence: str, spans: tuple[str, ...], role: str, follows: bool, a
     toks = tokenize(body)
     if not toks:
         return []
+    if labels and not mode and role == steps.STATEMENT and all(t.code or not t.word for t in toks):
+        return [Said(Step(Kind.INERT, why="value"), aside=aside)]  # "Migration V12.sql: `ALTER TABLE …`" quotes it
     whole = tokenize(sentence)
     impact = (mode == "plan" and not guards.dismissed(toks)) or guards.impact(whole)
     if korean.has_hangul(body):
@@ -270,6 +273,8 @@ def _sentence(sentence: str, spans: tuple[str, ...], role: str, follows: bool, a
     return out
 
 
+_READ_ONLY_LABEL = re.compile(r"^[^:()\n]{0,60}\((?:read[- ]?only|ro|no changes?|읽기 전용)[^()]{0,40}\)\s*:\s*", re.I)
+"""A label that says its step only reads (``Procedure 1 (read-only):``, ``Verification (read-only, hourly):``)."""
 _EXPECT = re.compile(r":|->|→|=>|—|–")
 _EXPECT_CUTS = frozenset({"->", "→", "=>", "\u2014", "-"})
 _FIRST = re.compile(r"\b(?:first|beforehand|before(?: that| anything| any change)?)\s*$", re.I)

@@ -390,8 +390,8 @@ def statement(c: Clause, at: int, role: str) -> Step:
     nxt = after[0] if after else None
     directive = low in ("should", "must", "need", "needs", "ought", "shall", "requires", "require", "warrants", "want",
                         "wants") or (low in ("'s", "is", "are", "has", "have") and rest.low[:1] == ["to"])
-    if low in NEGATIONS or "not" in rest.low[:1] or "never" in rest.low[:1]:
-        return Step(Kind.INERT, why="statement")
+    if low in NEGATIONS or any(w in ("not", "never", "n't") for w in rest.low[:3]):
+        return Step(Kind.INERT, why="statement")  # "we would also not raise the watermark"
     if low in ("is", "are", "was", "were") and any(w in ("that", "which", "who") for w in c.low[:at]):
         later = next((k for k in range(at + 1, min(len(toks), at + 8)) if has(Concept.MODAL, c.low[k])), None)
         if later is not None:  # "the pods that are stuck should be deleted": the main verb is the modal
