@@ -168,21 +168,37 @@ def other_causes(draft: Draft, claims: list[str], evidence: list[str]) -> list[t
     claim_idents, _ = causes.terms("\n".join(claims))
     grounded = frozenset(i for i in claim_idents if i in causes.parts("\n".join(evidence)))
     out, held = [], set(grounds)
+    set_aside = _set_aside_terms(draft, exclude)
+    claim_parts = causes.terms("\n".join([*claims, *evidence]), exclude)[0]
     stated = stated_causes(draft)
     for where, text, symptom in [s for s in stated if s[2]] + [s for s in stated if not s[2]]:
-        if grounded & causes.parts(causes.asserted(text)[1]):
-            out.append((where, text))  # it sets aside the cause the claim and its evidence show
+        if grounded & causes.parts(causes.ruled_out(text)):
+            out.append((where, text))  # it rules out the cause the claim and its evidence show
             continue
         if where == "the summary" and text not in claims and not causes.summary_names(
                 text, named, grounded, exclude, causes.terms("\n".join(evidence), exclude)[1], claim):
             out.append((where, text))  # a capture's summary must name the cause its structured claim grounds
             continue
-        if causes.agrees(text, frozenset(held), exclude if symptom else frozenset(), claim, ruled_out):
-            if symptom:  # a summary that agrees grounds the headlines too (they are its short form)
-                held |= causes.ground_terms([text])
-        else:
-            out.append((where, text))
+        named_there = causes.terms(causes.asserted(text)[0], exclude)[0]
+        if not causes.agrees(text, frozenset(held), exclude if symptom else frozenset(), claim, ruled_out) and (
+                named_there & set_aside) - (grounds | claim_parts):
+            out.append((where, text))  # it names as the cause what the output itself sets aside
     return out
+
+
+def _set_aside_terms(draft: Draft, exclude: frozenset[str]) -> frozenset[str]:
+    """The identifiers the output itself sets aside: those of its alternative diagnoses, and those its lines
+    rule out in so many words (``v2.3.1 ruled out``, ``cfg-2291 is unrelated``)."""
+    p, diag = draft.parsed, draft.diagnosis
+    texts = [f"{a.category or ''} {a.summary or ''}" for a in (diag.alternative_diagnoses if diag else [])]
+    texts += [places.section_of(p.report_markdown, Role.ALTERNATIVE)]
+    out: set[str] = set()
+    for text in texts:
+        out |= causes.terms(text, exclude)[0]
+    for text in [p.report_markdown, p.chat.markdown if p.chat else ""]:
+        for line in (text or "").splitlines():
+            out |= causes.terms(causes.ruled_out(line), exclude)[0]
+    return frozenset(out)
 
 
 LINK_ORDER = ("citation", "agent", "traceability", "quote")

@@ -254,6 +254,18 @@ def clauses(text: str) -> tuple[tuple[str, bool], ...]:
 
 
 @lru_cache(maxsize=4096)
+def ruled_out(text: str) -> str:
+    """The clauses of a statement that rule something out in so many words (``cfg-2291 was a red herring``,
+    ``DNS ruled out``, ``not the cause``): a bare negation (``concurrencyPolicy not set``) or a state of health
+    rules out nothing."""
+    out = []
+    for clause, _ in clauses(text):
+        lemmas = [lemma.lemma(t.text) for t in tokenize(clause) if t.word]
+        if any(phrase_at(lemmas, i, Concept.DISMISSAL) for i in range(len(lemmas))):
+            out.append(clause)
+    return " ".join(out)
+
+
 def asserted(text: str) -> tuple[str, str]:
     """(what a statement asserts, what it sets aside). A statement that ends in a bare state of health
     (``cart-api synced to v2.3.1 at 17:40, healthy``) sets all of it aside."""
