@@ -83,14 +83,44 @@ def generic_status(text: str) -> str | None:
     return m.group(0).lower() if m and not ERROR_SIGNAL.search(readable) else None
 
 
+_LABEL = re.compile(
+    r"\b(?:pods?|deployment|statefulset|daemonset|replicaset|cronjob|job_name|workload|service|svc|container_name|"
+    r"node|nodename|instance|host|hostname|app|app_kubernetes_io_name|pvc|persistentvolumeclaim)\s*=\s*[\"']?"
+    r"([A-Za-z0-9][A-Za-z0-9_.,:-]*[A-Za-z0-9])", re.I)
+"""Alert labels that name the target (``pods=a-1,a-2``, ``instance=pg-orders-1:9187``, ``node=k8s-worker-7``)."""
+_TITLE_TARGET = re.compile(r"\b[A-Z][A-Za-z0-9]+(?:NotReady|Down|Pending|CrashLooping|Mismatch|Stuck|Unavailable|"
+                           r"Failing|Restarting|Unhealthy)\b[^\n(]{0,20}\(\s*([a-z0-9][a-z0-9-]{2,62}[a-z0-9])\b")
+"""The target Alertmanager puts first in a title's parentheses (``KubeNodeNotReady (k8s-worker-07 warning)``)."""
+_NS_NAME = re.compile(r"(?<![\w./-])([a-z0-9][a-z0-9-]{1,62})/([a-z0-9][a-z0-9-]{2,62})(?![\w./-])")
+"""``catalog/catalog-api``: a namespace and a workload, as alert titles write them."""
+_ON_HOST = re.compile(r"\bfailed task .{1,200}? on ([a-z0-9][a-z0-9.-]{2,62}[a-z0-9])\s*:", re.I)
+"""The host a failed task ran on (``failed task Login to vault on bastion-01: …``)."""
+
+
 @lru_cache(maxsize=1024)
 def of_alert(text: str) -> tuple[str, ...]:
-    """The workloads the alert names, lower-cased, in order of appearance."""
+    """The workloads and hosts the alert names, lower-cased, in order of appearance: after a kind
+    (``deployment payments``), as a label's value (``pods=…``, ``instance=…``), first in a title's
+    parentheses, as ``namespace/name``, or as the host a failed task ran on."""
     found: list[str] = []
-    for m in _TARGET.finditer(text or ""):
-        name = workload(m.group(1))
+
+    def add(raw: str) -> None:
+        name = workload(raw.split(":", 1)[0])
         if len(name) >= MIN_TARGET and name not in NOT_A_NAME and not name.isdigit() and name not in found:
             found.append(name)
+
+    text = text or ""
+    for m in _TARGET.finditer(text):
+        add(m.group(1))
+    for m in _LABEL.finditer(text):
+        for value in m.group(1).split(","):
+            add(value)
+    for pattern in (_TITLE_TARGET, _ON_HOST):
+        for m in pattern.finditer(text):
+            add(m.group(1))
+    for m in _NS_NAME.finditer(text):
+        if not m.group(1).isdigit():
+            add(m.group(2))
     return tuple(found)
 
 

@@ -87,7 +87,7 @@ def derive(draft: Draft) -> Facts:
         violations=actions.all_violations(draft.sequences),
         alert_status=alert.generic_status(alert_text(draft)),
         family=named_family(draft),
-        target_verified=[ev.id for ev in root_live if ev.item.target_verified],
+        target_verified=[ev.id for ev in grounds if ev.item.target_verified],
     )
 
 
