@@ -169,6 +169,7 @@ def other_causes(draft: Draft, claims: list[str], evidence: list[str]) -> list[t
     grounded = frozenset(i for i in claim_idents if i in causes.parts("\n".join(evidence)))
     out, held = [], set(grounds)
     set_aside = _set_aside_terms(draft, exclude)
+    known = grounds | named | causes.parts("\n".join(ev.haystack() for ev in draft.evidence))
     claim_parts = causes.terms("\n".join([*claims, *evidence]), exclude)[0]
     stated = stated_causes(draft)
     for where, text, symptom in [s for s in stated if s[2]] + [s for s in stated if not s[2]]:
@@ -179,10 +180,15 @@ def other_causes(draft: Draft, claims: list[str], evidence: list[str]) -> list[t
                 text, named, grounded, exclude, causes.terms("\n".join(evidence), exclude)[1], claim):
             out.append((where, text))  # a capture's summary must name the cause its structured claim grounds
             continue
+        if causes.agrees(text, frozenset(held), exclude if symptom else frozenset(), claim, ruled_out):
+            if symptom:  # a summary that agrees grounds the headlines too (they are its short form)
+                held |= causes.ground_terms([text])
+            continue
         named_there = causes.terms(causes.asserted(text)[0], exclude)[0]
-        if not causes.agrees(text, frozenset(held), exclude if symptom else frozenset(), claim, ruled_out) and (
-                named_there & set_aside) - (grounds | claim_parts):
-            out.append((where, text))  # it names as the cause what the output itself sets aside
+        culprits = causes.culprits(text, exclude)
+        novel = {w for w in culprits if not causes.parts(w) & known}
+        if (named_there & set_aside) - (grounds | claim_parts) or (len(novel) >= 2 and 2 * len(novel) >= len(culprits)):
+            out.append((where, text))  # it names as the cause what the output sets aside, or what nothing in it shows
     return out
 
 
