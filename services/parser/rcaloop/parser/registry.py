@@ -27,6 +27,11 @@ class _Entry(BaseModel):
 class MessageEntry(_Entry):
     author: str = Field(default="human", description="'bot' messages are linked; anything else is reduced to its label")
     url: HttpUrl | None = None
+    source: str | None = Field(
+        default=None, max_length=80,
+        description="the collector a bot relays (alertmanager, loki, prometheus …): the message's evidence counts "
+        "under its plane; without it a message adds no source group of its own",
+    )
 
 
 class RcaEntry(_Entry):

@@ -133,12 +133,14 @@ def cited_artifacts(citations: list[Citation], resolver: Resolver) -> list[Evide
         if c.target in seen:
             continue
         if c.kind == "msg" and c.target[4:] in resolver.registry.messages:
-            author = resolver.registry.messages[c.target[4:]].author
+            entry = resolver.registry.messages[c.target[4:]]
+            author = entry.author
+            relayed = entry.source if author == "bot" and entry.source else None
             out.append(
                 EvidenceArtifact(
                     id=c.target,
-                    source="chat",
-                    source_group="chat",
+                    source=relayed or "chat",
+                    source_group=relayed or "chat",
                     kind=f"{author}_message",
                     title=c.label,
                     value=c.target[4:],
