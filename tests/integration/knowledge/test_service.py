@@ -165,7 +165,8 @@ async def test_probe_ranking_and_metrics_over_http_after_the_incident_set_flowed
         transport = httpx.ASGITransport(http_app([service]))
         auth = {"Authorization": f"Bearer {TOKEN}"}  # reads need a token too
         async with httpx.AsyncClient(transport=transport, base_url="http://rcaloop", headers=auth) as client:
-            assert (await client.get("/api/v1/knowledge/ready")).json() == {"ready": True, "store": "sqlite"}
+            ready = {"ready": True, "store": "typedb" if settings.typedb_address else "sqlite"}
+            assert (await client.get("/api/v1/knowledge/ready")).json() == ready
             assert (await client.get("/api/v1/knowledge/probe-metrics")).json() == []  # nothing approved yet
             for incident in incident_set.PAST:
                 url = f"/api/v1/knowledge/packages/{candidates[incident.analysis_hash]}/decisions"
