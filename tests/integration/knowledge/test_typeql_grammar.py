@@ -19,7 +19,7 @@ from pathlib import Path
 
 import pytest
 
-from rcaloop.knowledge import graph, typeql
+from rcaloop.knowledge import graph, typedb_schema, typeql
 from rcaloop.knowledge.workflow import slim_verdict
 from tests.unit.knowledge.builders import verdict
 
@@ -39,7 +39,7 @@ TOOL = _tool()
 SEPARATOR = "\n=====\n"
 NASTY = 'q"uo\\te\n\tline\x00\x1f\x7f\x85 ünï ✓ $x; match'
 """A value with everything a literal must escape, and text that looks like TypeQL."""
-VALUE_HELPERS = {"lit", "dt", "double", "boolean", "schema_labels"}
+VALUE_HELPERS = {"lit", "dt", "double", "boolean"}
 
 AT = datetime(2026, 11, 29, 10, 2, 3, 456789, tzinfo=UTC)
 
@@ -88,6 +88,17 @@ def _package_graph(full: bool) -> graph.PackageGraph:
     )
 
 
+def _drifted_schema() -> str:
+    """A database of an earlier release: an attribute with fewer values, a type without one of its
+    clauses, a function with another body — its plan defines, redefines values and a function."""
+    held = typeql.SCHEMA.replace('"before_incident", "during_incident", ', '"during_incident", ')
+    held = held.replace("owns incident-started-at, owns body,", "owns body,")
+    held = held.replace("      $e has live true;\n    return check;", "    return check;")
+    plan = typedb_schema.plan(typeql.SCHEMA, held)
+    assert plan.define and len(plan.redefine) == 2 and not plan.destructive, plan
+    return held
+
+
 def collect() -> tuple[list[tuple[str, str]], set[str]]:
     """(builder, query) for every query the store can send, and the builders that produced them (also inside others)."""
     out: list[tuple[str, str]] = []
@@ -120,8 +131,8 @@ def collect() -> tuple[list[tuple[str, str]], set[str]]:
 def _collect(add) -> None:
 
     add(lambda: typeql.SCHEMA)
-    add(typeql.schema_types)
-    add(lambda: list(typeql.schema_functions().values()))
+    add(lambda: typedb_schema.plan(typeql.SCHEMA, "").queries())  # an empty database
+    add(lambda: typedb_schema.plan(typeql.SCHEMA, _drifted_schema()).queries())  # additions and redefinitions
     add(typeql.probe_insert, AT)
     add(typeql.probe_delete, AT)
     for full in (True, False):

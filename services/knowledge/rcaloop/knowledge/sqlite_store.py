@@ -184,6 +184,7 @@ class SqliteKnowledgeStore:
                 self.path.parent.mkdir(parents=True, exist_ok=True)
                 conn = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None, timeout=10)
                 conn.execute("PRAGMA journal_mode=WAL")
+                conn.execute("PRAGMA foreign_keys=ON")  # off by default: a relation to a missing node must fail, as in TypeDB
                 _migrate(conn)
             except (OSError, sqlite3.Error) as exc:
                 raise StoreUnavailable(f"knowledge store {self.path}: {exc}") from None

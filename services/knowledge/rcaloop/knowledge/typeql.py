@@ -12,15 +12,12 @@ queries are checked with do not know that stage.)
 from __future__ import annotations
 
 import math
-import re
 from datetime import datetime
 from importlib.resources import files
 
 from rcaloop.knowledge import graph
 
 SCHEMA = files("rcaloop.knowledge").joinpath("schema.tql").read_text(encoding="utf-8")
-_FUN = re.compile(r"^  fun (?P<name>[A-Za-z_][\w-]*)\(", re.M)
-_LABEL = re.compile(r"^  (?:attribute|entity|relation) (?P<label>[a-z][\w-]*)", re.M)
 
 
 # -- values --------------------------------------------------------------------------------------------
@@ -68,27 +65,6 @@ def _has(attribute: str, value: str | None) -> str:
 
 def _opt(value: str | None) -> str | None:
     return None if value is None else lit(value)
-
-
-# -- schema ----------------------------------------------------------------------------------------------
-def schema_types() -> str:
-    """The ``define`` of every type (idempotent), without the functions."""
-    first = _FUN.search(SCHEMA)
-    return SCHEMA[: first.start()] if first else SCHEMA
-
-
-def schema_functions() -> dict[str, str]:
-    """Each function as its own ``define`` (a function already defined must not be defined again)."""
-    starts = list(_FUN.finditer(SCHEMA))
-    out = {}
-    for i, m in enumerate(starts):
-        end = starts[i + 1].start() if i + 1 < len(starts) else len(SCHEMA)
-        out[m.group("name")] = "define\n" + SCHEMA[m.start() : end]
-    return out
-
-
-def schema_labels() -> set[str]:
-    return set(_LABEL.findall(SCHEMA))
 
 
 # -- readiness -------------------------------------------------------------------------------------------
