@@ -185,3 +185,10 @@ class FamilyCatalog(_Strict):
         if self._digest is None:
             self._digest = hashlib.sha256(self.model_dump_json().encode()).hexdigest()
         return self._digest
+
+    def __eq__(self, other: object) -> bool:
+        """Equal content is an equal catalog (whether or not its digest was computed yet)."""
+        return isinstance(other, FamilyCatalog) and self.digest() == other.digest()
+
+    def __hash__(self) -> int:
+        return hash(self.digest())

@@ -19,7 +19,9 @@ from pathlib import Path
 
 import pytest
 
+from rcaloop.contracts.knowledge import CatalogPackage, PackageDecision
 from rcaloop.knowledge import graph, typedb_schema, typeql
+from rcaloop.shared.catalog import bundled_catalog
 from rcaloop.knowledge.workflow import slim_verdict
 from tests.unit.knowledge.builders import verdict
 
@@ -99,6 +101,19 @@ def _drifted_schema() -> str:
     return held
 
 
+def _catalog_graph(full: bool) -> graph.CatalogGraph:
+    """The bundled catalog as the graph writes it (full), or a small one full of hostile values."""
+    if full:
+        package = CatalogPackage(package_id="kc-2026.12.1", catalog=bundled_catalog(), state="activated",
+                                 activated_at=AT)
+        package.history.append(PackageDecision(decision="approve", reviewer="mira" + NASTY, at=AT,
+                                               from_state="candidate", to_state="activated"))
+        return graph.catalog_graph(package)
+    listings = (graph.Listing("fam" + NASTY, "supports", "log_pattern:" + NASTY, "log_pattern"),)
+    return graph.CatalogGraph("kc" + NASTY, "v" + NASTY, "candidate", False, 0, None, listings,
+                              (("fam" + NASTY, "probe" + NASTY),), ())
+
+
 def collect() -> tuple[list[tuple[str, str]], set[str]]:
     """(builder, query) for every query the store can send, and the builders that produced them (also inside others)."""
     out: list[tuple[str, str]] = []
@@ -157,6 +172,16 @@ def _collect(add) -> None:
     for relation, node in (("support", "hypothesis"), ("support", "claim"), ("refutation", "claim")):
         add(typeql.read_links, "h" + NASTY, relation, node)
     add(typeql.package_at_revision, "kp" + NASTY, 7)
+    for full in (True, False):
+        catalog = _catalog_graph(full)
+        add(typeql.catalog_queries, catalog, "{}" + NASTY)
+        add(typeql.catalog_save_queries, catalog, "{}", 0)
+        add(typeql.catalog_bodies, "activated" if full else None)
+    for builder in (typeql.catalog_body, typeql.read_catalog, typeql.read_listings, typeql.read_confirmations):
+        add(builder, "kc" + NASTY)
+    add(typeql.catalog_at_revision, "kc" + NASTY, 3)
+    add(typeql.read_decisions, "kc" + NASTY, "family-catalog")
+    add(typeql.active_catalog)
     for builder in (typeql.metrics_outcomes, typeql.metrics_contributions, typeql.probe_catalog):
         add(builder)
 

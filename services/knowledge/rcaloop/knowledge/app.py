@@ -100,6 +100,7 @@ def build(settings: KnowledgeSettings | None = None, publish: Publish | None = N
     async def startup() -> None:
         try:
             await workflow.store.open()
+            await workflow.offer_bundled_catalog()  # a new installation activates it; an upgrade proposes it
             await workflow.snapshot()  # refresh the runtime cache
         except StoreError as exc:
             log.warning("knowledge_store_unavailable", store=workflow.store.name, error=str(exc))

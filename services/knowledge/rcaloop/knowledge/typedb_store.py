@@ -27,7 +27,7 @@ from datetime import UTC, datetime
 from typing import Any, TypeVar
 
 from rcaloop.contracts import AnnotationRecord, HarnessVerdict
-from rcaloop.contracts.knowledge import KnowledgePackage, ProbeMetric
+from rcaloop.contracts.knowledge import CatalogPackage, KnowledgePackage, ProbeMetric
 from rcaloop.knowledge import graph, queries, typedb_schema, typeql
 from rcaloop.knowledge.queries import ActionRow, CatalogRow, HypothesisFact, SimilarRow
 from rcaloop.knowledge.store import IncidentFacts, StoreQueryError, StoreUnavailable, WriteRecord
@@ -380,6 +380,46 @@ class TypeDBKnowledgeStore:
 
         return await asyncio.to_thread(self._write, work)
 
+    # -- the family catalog -----------------------------------------------------------------------------------------
+    async def insert_catalog(self, package: CatalogPackage) -> CatalogPackage:
+        body = package.model_dump_json()
+
+        def work(tx) -> str:
+            existing = _rows(tx, typeql.catalog_body(package.package_id))
+            if existing:
+                return existing[0]["b"]
+            _run_all(tx, typeql.catalog_queries(graph.catalog_graph(package), body))
+            return body
+
+        return CatalogPackage.model_validate_json(await asyncio.to_thread(self._write, work))
+
+    async def get_catalog(self, package_id: str) -> CatalogPackage | None:
+        rows = await asyncio.to_thread(self._read, lambda tx: _rows(tx, typeql.catalog_body(package_id)))
+        return CatalogPackage.model_validate_json(rows[0]["b"]) if rows else None
+
+    async def list_catalogs(self, state: str | None = None) -> list[CatalogPackage]:
+        rows = await asyncio.to_thread(self._read, lambda tx: _rows(tx, typeql.catalog_bodies(state)))
+        return sorted((CatalogPackage.model_validate_json(r["b"]) for r in rows), key=lambda p: p.package_id)
+
+    async def active_catalog(self) -> CatalogPackage | None:
+        rows = await asyncio.to_thread(self._read, lambda tx: _rows(tx, typeql.active_catalog()))
+        return CatalogPackage.model_validate_json(rows[0]["b"]) if rows else None
+
+    async def save_catalog(self, package: CatalogPackage, expected_revision: int) -> bool:
+        new, body = graph.catalog_graph(package), package.model_dump_json()
+
+        def work(tx) -> bool:
+            if not _rows(tx, typeql.catalog_at_revision(package.package_id, expected_revision)):
+                return False
+            stored = len(_rows(tx, typeql.read_decisions(package.package_id, "family-catalog")))
+            _run_all(tx, typeql.catalog_save_queries(new, body, stored))
+            return True
+
+        return await asyncio.to_thread(self._write, work)
+
+    async def catalog_graph(self, package_id: str) -> graph.CatalogGraph | None:
+        return await asyncio.to_thread(self._read, lambda tx: _read_catalog(tx, package_id))
+
     # -- the graph as stored ---------------------------------------------------------------------------------------
     async def run_graph(self, analysis_hash: str) -> graph.RunGraph | None:
         return await asyncio.to_thread(self._read, lambda tx: _read_run(tx, analysis_hash))
@@ -531,20 +571,36 @@ def _read_run(tx, h: str) -> graph.RunGraph | None:
     )
 
 
+def _decisions(tx, package_id: str, node: str = "knowledge-package") -> tuple[graph.DecisionNode, ...]:
+    return tuple(sorted({
+        graph.DecisionNode(r["key"], r["ordinal"], r["decision"], r["reviewer"], r["at"], r["accepted"], r["from"], r["to"])
+        for r in _rows(tx, typeql.read_decisions(package_id, node))
+    }, key=lambda d: d.ordinal))
+
+
+def _read_catalog(tx, package_id: str) -> graph.CatalogGraph | None:
+    rows = _rows(tx, typeql.read_catalog(package_id))
+    if not rows:
+        return None
+    c = rows[0]
+    listings = sorted({graph.Listing(r["family"], r["stance"], r["key"], r["kind"])
+                       for r in _rows(tx, typeql.read_listings(package_id))})
+    confirmations = sorted({(r["family"], r["template"]) for r in _rows(tx, typeql.read_confirmations(package_id))})
+    return graph.CatalogGraph(package_id, c["version"], c["state"], c["valid"], c["revision"], c["at"], tuple(listings),
+                              tuple(confirmations), _decisions(tx, package_id, "family-catalog"))
+
+
 def _read_package(tx, package_id: str) -> graph.PackageGraph | None:
     rows = _rows(tx, typeql.read_package(package_id))
     if not rows:
         return None
     p = rows[0]
-    decisions = sorted({
-        graph.DecisionNode(r["key"], r["ordinal"], r["decision"], r["reviewer"], r["at"], r["accepted"], r["from"], r["to"])
-        for r in _rows(tx, typeql.read_decisions(package_id))
-    }, key=lambda d: d.ordinal)
+    decisions = _decisions(tx, package_id)
     remediations = sorted({
         graph.Remediation(r["action"], r["incident"], r["outcome"]) for r in _rows(tx, typeql.read_remediations(package_id))
     })
     grounding = sorted({r["evidence"] for r in _rows(tx, typeql.read_grounding(package_id))})
     return graph.PackageGraph(
         package_id, p["hash"], p["annotation"], p["state"], p["source"], p["valid"], p["revision"], p["family"],
-        p["run"], tuple(grounding), tuple(decisions), tuple(remediations),
+        p["run"], tuple(grounding), decisions, tuple(remediations),
     )
