@@ -199,3 +199,30 @@ async def test_a_refused_query_is_a_500_not_an_outage(ctx):
     assert refused.status_code == 500 and refused.json()["error"]["code"] == "KS500"
     assert "approved_executions" in refused.json()["error"]["message"]
     assert (await client.get("/api/v1/knowledge/packages")).status_code == 200  # the store itself is up
+
+
+async def test_catalogs_are_proposed_and_decided_by_reviewers_and_read_by_readers(ctx):
+    client, workflow, published = ctx
+    from rcaloop.shared.catalog import bundled_catalog  # noqa: PLC0415
+
+    active = (await client.get("/api/v1/knowledge/catalog")).json()
+    assert active["source"] == "bundled" and active["package_id"] is None and active["version"] == bundled_catalog().version
+    data = bundled_catalog().model_dump(mode="json", exclude_none=True)
+    data["version"] = "2026.12.7"
+    assert (await client.post("/api/v1/knowledge/catalogs", json=data)).status_code == 403  # a reader's token
+    proposed = await client.post("/api/v1/knowledge/catalogs", json=data, headers=AUTH)
+    assert proposed.status_code == 200, proposed.text
+    assert proposed.json()["package"]["proposed_by"] == "mira" and [e["kind"] for e in proposed.json()["events"]] == ["candidate"]
+    bad = dict(data, version="2026.12.8", families=[])
+    refused = await client.post("/api/v1/knowledge/catalogs", json=bad, headers=AUTH)
+    assert refused.status_code == 422 and refused.json()["error"]["code"] == "invalid_request"
+    decided = await client.post("/api/v1/knowledge/catalogs/kc-2026.12.7/decisions", json={"decision": "approve"},
+                                headers=AUTH)
+    assert decided.status_code == 200 and decided.json()["package"]["state"] == "activated"
+    assert (await client.get("/api/v1/knowledge/catalog")).json()["package_id"] == "kc-2026.12.7"
+    assert [c["state"] for c in (await client.get("/api/v1/knowledge/catalogs")).json()] == ["activated"]
+    again = await client.post("/api/v1/knowledge/catalogs/kc-2026.12.7/decisions", json={"decision": "activate"},
+                              headers=AUTH)
+    assert again.status_code == 409 and again.json()["error"]["code"] == "KD101"
+    assert "Family catalogs" in (await client.get("/knowledge")).text
+    assert [e.kind for e in published] == ["candidate", "approved", "activated"]
