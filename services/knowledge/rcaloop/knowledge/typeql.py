@@ -504,10 +504,12 @@ def read_catalog(package_id: str) -> str:
 
 
 def read_listings(package_id: str) -> str:
+    """Each attribute in a statement of its own: written as one ``$l isa listing, links (…), has stance``
+    statement, a TypeDB 3.12 server planned this read in minutes instead of milliseconds."""
     return (
         f"match {_one('family-catalog', package_id)}\n"
-        "  $l isa listing, links (catalog: $p, family: $f, signature: $s), has stance $stance;\n"
-        "  $f has family-name $family;\n  $s has signature-key $key, has signature-kind $kind;\n"
+        "  $l isa listing, links (catalog: $p, family: $f, signature: $s);\n  $l has stance $stance;\n"
+        "  $f has family-name $family;\n  $s has signature-key $key;\n  $s has signature-kind $kind;\n"
         "select $family, $stance, $key, $kind;"
     )
 
