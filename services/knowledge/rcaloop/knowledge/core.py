@@ -326,9 +326,9 @@ def _event(
 
 
 # -- family catalogs --------------------------------------------------------------------------
-CATALOG_ISSUES: dict[str, str] = {
+CATALOG_ISSUES: dict[str, str] = {  # docs/knowledge.md has a row for each
     "KC409": "a catalog of that version with other content is stored; give the change a new version",
-    "KC422": "the catalog is not valid (its first problem is named)",
+    "KC422": "the catalog's signatures include an expression RE2 refuses (stored `rejected`, never activated)",
 }
 
 

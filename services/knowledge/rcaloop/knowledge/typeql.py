@@ -566,10 +566,13 @@ def incident_hypotheses(incident_id: str) -> str:
 
 
 def probe_catalog() -> str:
-    """Templates of approved executions that told a family apart, with the collector and plane they ran on."""
+    """Templates of approved executions that told a family apart, with the collector and plane they ran on.
+
+    Two ``match`` stages: the approved executions first, then what each ran and tested. As one
+    stage, a TypeDB 3.12 server planned it into minutes at 400 incidents (1.5 s as two)."""
     return (
         "match\n  let $x in approved_executions();\n"
-        '  not { $x has execution-outcome "inconclusive"; };\n'
+        'match\n  not { $x has execution-outcome "inconclusive"; };\n'
         "  instantiation (execution: $x, template: $t);\n  $t has probe-template-id $template;\n"
         "  $x has collector $collector;\n  sensing (execution: $x, plane: $g);\n  $g has group-name $plane;\n"
         "  test (execution: $x, hypothesis: $h);\n  classification (classified: $h, family: $f);\n"
