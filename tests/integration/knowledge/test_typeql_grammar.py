@@ -1,7 +1,7 @@
 """Every TypeQL query the TypeDB store can send parses with the official TypeQL 3 parser.
 
-No TypeDB server can run here, so this is the check that stands in for one: the queries
-are collected from ``typeql.py`` — every builder, every optional part present and absent,
+Every query is checked here even where no TypeDB server runs (the suites run on one only with
+``TYPEDB_ADDRESS``): the queries are collected from ``typeql.py`` — every builder, every optional part present and absent,
 values full of quotes, backslashes and control characters — and fed to ``typeql-check``
 (the ``typeql`` crate's own parser). A guard makes sure no builder is left out and that
 the adapter holds no query text of its own.

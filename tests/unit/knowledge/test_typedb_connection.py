@@ -1,7 +1,7 @@
 """How the TypeDB store handles its connection: leaks, outages, refused queries, conflicts, the schema.
 
-No TypeDB server can run here, so these tests hand the store a stand-in for the driver's
-connection lifecycle (open, close, transactions that answer nothing or raise the errors a
+Connection events are hard to cause on demand against a server, so these tests hand the store
+a stand-in for the driver's connection lifecycle (open, close, transactions that answer nothing or raise the errors a
 real driver raises, with the real exception type and the server's own messages). They test
 the store's handling of those events, not TypeDB: the queries themselves are checked by the
 TypeQL parser (``tests/integration/knowledge/test_typeql_grammar.py``) and, with a server,
