@@ -143,7 +143,7 @@ def main() -> None:
     if args.list:
         listing(apart + against + [r for rows in extra.values() for r in rows])
     if args.json:
-        args.json.write_text(json.dumps(apart + against, indent=1))
+        args.json.write_text(json.dumps(apart + against + [r for rows in extra.values() for r in rows], indent=1))
 
 
 if __name__ == "__main__":

@@ -42,10 +42,18 @@ def test_submit_refuses_a_missing_path_with_a_clear_error(redis_url, prefix):
     assert "Traceback" not in result.output
 
 
-def test_status_without_any_redis_says_what_to_do(tmp_path):
-    result = CliRunner().invoke(app, ["status"], env={"REDIS_URL": "", "RCALOOP_DATA_DIR": str(tmp_path)})
-    assert result.exit_code == 2
-    assert "start `rcaloop up` or set REDIS_URL" in result.output
+def test_without_redis_url_a_command_uses_the_data_directorys_embedded_redis(tmp_path):
+    """No REDIS_URL and no ``rcaloop up``: ``submit`` and ``status`` start the data directory's
+    embedded Redis for the command and stop it after; its AOF keeps what ``submit`` published."""
+    env = {"REDIS_URL": "", "RCALOOP_DATA_DIR": str(tmp_path), "RCALOOP_STREAM_PREFIX": ""}
+    submitted = CliRunner().invoke(app, ["submit", str(ROOT / "examples" / "jobs" / "1234567")], env=env)
+    assert submitted.exit_code == 0 and "submitted job-1234567" in submitted.output, submitted.output
+    status = CliRunner().invoke(app, ["status"], env={**env, "COLUMNS": "200"})
+    assert status.exit_code == 0, status.output
+    row = next(line for line in status.output.splitlines() if line.startswith("│ rca.results"))
+    assert row.split("│")[3].strip() == "1", status.output  # its length: the submitted result survived the restart
+    sock = tmp_path / "redis" / "redis.sock"
+    assert not sock.exists(), "the embedded Redis was left running"
 
 
 def test_status_with_unreachable_redis_fails_cleanly(prefix):

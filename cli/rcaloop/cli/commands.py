@@ -7,11 +7,10 @@ import os
 from pathlib import Path
 
 import typer
-from redis.exceptions import ConnectionError as RedisConnectionError
 from rich.table import Table
 
 from rcaloop.cli import streams
-from rcaloop.cli.runtime import NoRedis, cli_redis_url, embedded_socket, producer_hint
+from rcaloop.cli.runtime import embedded_socket, producer_hint, with_redis
 from rcaloop.shared.embedded import EmbeddedRedis, EmbeddedRedisError
 from rcaloop.shared.logs import configure_logging
 from rcaloop.shared.metrics import MetricsPortError, serve_metrics
@@ -19,13 +18,14 @@ from rcaloop.shared.redis_conn import connect
 from rcaloop.shared.service import HostError, docs_enabled, install_stop_signals, run_services, tune_gc
 from rcaloop.shared.settings import RuntimeSettings, redact_url
 from rcaloop.shared.tokens import HOW_TO_MAKE, STRENGTH_RULE
-from rcaloop.shared.sources import SourceError
+from rcaloop.shared.sources import SourceError, load_result
 from rcaloop.shared.status import stream_status
 from rcaloop.shared.cli_deps import CliDeps
 from rcaloop.shared.cli_output import err, fail, out
 
 EXAMPLES = Path(__file__).resolve().parents[3] / "examples"
 DEFAULT_METRICS_PORT = 9100
+DEFAULT_HTTP_PORT = 8080
 
 
 async def _run_pipeline(settings: RuntimeSettings, http_port: int | None, demo_paths: list[Path] | None) -> int:
@@ -95,9 +95,10 @@ def review_hint(settings: RuntimeSettings, http_port: int) -> list[str]:
     return [
         f"review UI on {base}/ui/ ({docs})",
         "  every request needs a token; sign in with an annotator token:",
-        "  `rcaloop annotation token create <name>` prints one, or list tokens in",
-        "  RCALOOP_ANNOTATOR_TOKENS=name:token,name:token before `rcaloop up`;",
-        "  knowledge: RCALOOP_REVIEWER_TOKENS=name:token,… decide, RCALOOP_READER_TOKENS=… read;",
+        "  `rcaloop annotation token create <name> [--role operator|lead]` prints one, or list tokens in",
+        "  RCALOOP_ANNOTATOR_TOKENS (reviewers), RCALOOP_OPERATOR_TOKENS, RCALOOP_LEAD_TOKENS=name:token,…",
+        "  before `rcaloop up`; knowledge: RCALOOP_LEAD_TOKENS decide, RCALOOP_REVIEWER_TOKENS reject,",
+        "  RCALOOP_READER_TOKENS read;",
         f"  a token has {STRENGTH_RULE}: {HOW_TO_MAKE}",
     ]
 
@@ -109,14 +110,17 @@ def _print_greeting(settings: RuntimeSettings, http_port: int | None) -> None:
 
 
 def up(
-    http_port: int = typer.Option(8080, help="port of the HTTP API (annotation, knowledge); 0 = none"),
-    metrics_port: int = typer.Option(
-        None, help="port of /metrics, /healthz and /readyz; default METRICS_PORT, else 9100; 0 = none"),
+    http_port: int | None = typer.Option(
+        None, min=0, max=65535, help="port of the HTTP API (annotation, knowledge); default HTTP_PORT, else 8080; 0 = none"),
+    metrics_port: int | None = typer.Option(
+        None, min=0, max=65535, help="port of /metrics, /healthz and /readyz; default METRICS_PORT, else 9100; 0 = none"),
 ) -> None:
     """Run every service plus the HTTP API locally (embedded Redis when REDIS_URL is unset)."""
     settings = RuntimeSettings()
     explicit = "log_format" in settings.model_fields_set  # LOG_FORMAT set: every line in it; else readable lines
     configure_logging("rcaloop", settings.log_level, settings.log_format if explicit else "console")
+    if http_port is None:
+        http_port = DEFAULT_HTTP_PORT if settings.http_port is None else settings.http_port
     port = (settings.metrics_port or DEFAULT_METRICS_PORT) if metrics_port is None else metrics_port
     try:
         serve_metrics(port or None, settings.metrics_host)
@@ -146,22 +150,19 @@ def demo(
         fail(str(exc), code=1)
     data = settings.rcaloop_data_dir.resolve()
     out.print(f"\nresults: streams in Redis (AOF under {data / 'redis'}), review store and files under {data}")
-    out.print("inspect: ./run up (all services, review UI at http://127.0.0.1:8080/ui/), then ./run status")
+    out.print("inspect: ./run status, ./run show job-1234567 (each uses this Redis); "
+              "./run up runs every service and the review UI (http://127.0.0.1:8080/ui/)", soft_wrap=True)
     raise typer.Exit(code)
 
 
 def submit(paths: list[Path] = typer.Argument(..., help="job directories, skill text outputs or capture JSON files")) -> None:
     """Publish RCA results to rca.results (as an upstream agent would)."""
-    settings = RuntimeSettings()
     try:
-        url = cli_redis_url(settings)
-        ids = asyncio.run(streams.submit_paths(url, paths, settings.prefix))
-    except (NoRedis, SourceError) as exc:
+        results = [load_result(p) for p in paths]
+    except SourceError as exc:
         fail(str(exc))
-    except (OSError, RedisConnectionError) as exc:
-        fail(f"cannot reach Redis: {exc}")
-    for result_id in ids:
-        out.print(f"submitted {result_id}")
+    for result_id in with_redis(lambda redis, settings: streams.publish(redis, results, settings.prefix)):
+        out.print(f"submitted {result_id}", highlight=False)
 
 
 def _print_status(rows) -> None:
@@ -192,21 +193,7 @@ def _print_verdicts(rows) -> None:
 
 def status() -> None:
     """Per-stream length, group lag, pending and DLQ counts."""
-    settings = RuntimeSettings()
-
-    async def fetch():
-        redis = connect(cli_redis_url(settings))
-        try:
-            return await stream_status(redis, settings.prefix)
-        finally:
-            await redis.aclose()
-
-    try:
-        _print_status(asyncio.run(fetch()))
-    except NoRedis as exc:
-        fail(str(exc))
-    except (OSError, RedisConnectionError) as exc:
-        fail(f"cannot reach Redis: {exc}")
+    _print_status(with_redis(lambda redis, settings: stream_status(redis, settings.prefix)))
 
 
 def register(app: typer.Typer, deps: CliDeps) -> None:  # noqa: ARG001 - these commands need no service core

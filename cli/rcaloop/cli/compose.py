@@ -63,5 +63,11 @@ def _check_annotation(job_dir: Path) -> list[Issue]:
     return job_annotation_issues(job_dir)
 
 
+def _stored_job(job_id: str, job_dir: Path) -> bool:
+    from rcaloop.annotation.cli import files_from_store  # noqa: PLC0415
+
+    return files_from_store(job_id, job_dir)
+
+
 def cli_deps() -> CliDeps:
-    return CliDeps(parse=_parse, evaluate=_evaluate, check_annotation=_check_annotation)
+    return CliDeps(parse=_parse, evaluate=_evaluate, check_annotation=_check_annotation, stored_job=_stored_job)

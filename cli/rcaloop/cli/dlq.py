@@ -10,7 +10,9 @@ from typing import Any, NoReturn
 
 import typer
 
-app = typer.Typer(help="Dead letters: list, show, replay onto their stream, drop.", no_args_is_help=True)
+from rcaloop.shared.cli_app import cli_app
+
+app = cli_app(help="Dead letters: list, show, replay onto their stream, drop.", no_args_is_help=True)
 
 
 def register(root: typer.Typer, deps: object = None) -> None:  # noqa: ARG001 - needs no service core

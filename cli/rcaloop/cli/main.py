@@ -22,6 +22,8 @@ import typer
 from typer import _click as click  # the click typer builds its commands on (it carries its own)
 from typer.core import TyperCommand, TyperGroup
 
+from rcaloop.shared.cli_app import Group, cli_app
+
 
 @dataclass(frozen=True)
 class Command:
@@ -68,7 +70,7 @@ def registered(module: str) -> TyperGroup:
     """Every command ``module`` registers, as one click group (imported once per process)."""
     from rcaloop.cli.compose import cli_deps  # noqa: PLC0415 - the services' cores load on first use only
 
-    commands = typer.Typer()
+    commands = cli_app()
     importlib.import_module(module).register(commands, cli_deps())
     return typer.main.get_group(commands)
 
@@ -78,7 +80,7 @@ def load(name: str) -> click.Command:
     return registered(COMMANDS[name].module).commands[name]
 
 
-class LazyGroup(TyperGroup):
+class LazyGroup(Group):
     """The root group: lists ``COMMANDS`` from the table, imports a command's module to run it.
 
     While it writes its own help it hands out placeholders that carry only the listed help,
@@ -114,7 +116,7 @@ def _root() -> None:
     """rcaloop — the quality loop for root-cause-analysis agents."""
 
 
-app = typer.Typer(cls=LazyGroup, callback=_root, no_args_is_help=True)
+app = cli_app(cls=LazyGroup, callback=_root, no_args_is_help=True)
 
 
 def main() -> None:

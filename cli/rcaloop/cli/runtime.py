@@ -1,4 +1,4 @@
-"""Where the CLI finds Redis: ``REDIS_URL``, else the embedded server of ``rcaloop up``."""
+"""Where the CLI finds Redis: ``REDIS_URL``, else the data directory's embedded server."""
 
 from __future__ import annotations
 
@@ -8,21 +8,10 @@ from pathlib import Path
 from rcaloop.shared.settings import RuntimeSettings
 
 
-class NoRedis(RuntimeError):
-    pass
-
-
 def embedded_socket(settings: RuntimeSettings) -> Path:
-    return (settings.rcaloop_data_dir / "redis" / "redis.sock").resolve()
+    from rcaloop.shared.embedded import embedded_dir  # noqa: PLC0415
 
-
-def cli_redis_url(settings: RuntimeSettings) -> str:
-    if settings.redis_url:
-        return settings.redis_url.get_secret_value()
-    sock = embedded_socket(settings)
-    if sock.exists():
-        return f"unix://{sock}"
-    raise NoRedis("REDIS_URL is unset and no embedded Redis is running here: start `rcaloop up` or set REDIS_URL")
+    return embedded_dir(settings.rcaloop_data_dir) / "redis.sock"
 
 
 def producer_hint(url: str, prefix: str = "", *, embedded: bool) -> list[str]:
@@ -42,27 +31,31 @@ def producer_hint(url: str, prefix: str = "", *, embedded: bool) -> list[str]:
 
 
 def with_redis(work):
-    """Run ``await work(redis, settings)`` against the deployment's Redis (``REDIS_URL`` or the
-    embedded server's socket); no Redis or an unreachable one is one line and exit 2."""
+    """Run ``await work(redis, settings)`` against the deployment's Redis (``REDIS_URL``, else the
+    data directory's embedded server, started for the command when ``rcaloop up`` is not running);
+    an unreachable Redis is one line and exit 2."""
     import asyncio  # noqa: PLC0415
 
     from redis.exceptions import ConnectionError as RedisConnectionError  # noqa: PLC0415
 
     from rcaloop.shared.cli_output import fail  # noqa: PLC0415
+    from rcaloop.shared.embedded import EmbeddedRedisError, command_redis  # noqa: PLC0415
     from rcaloop.shared.redis_conn import connect  # noqa: PLC0415
 
     settings = RuntimeSettings()
+    url = settings.redis_url.get_secret_value() if settings.redis_url else None
 
-    async def main():
-        redis = connect(cli_redis_url(settings))
+    async def main(address: str):
+        redis = connect(address)
         try:
             return await work(redis, settings)
         finally:
             await redis.aclose()
 
     try:
-        return asyncio.run(main())
-    except NoRedis as exc:
+        with command_redis(url, settings.rcaloop_data_dir) as address:
+            return asyncio.run(main(address))
+    except EmbeddedRedisError as exc:
         fail(str(exc))
     except (OSError, RedisConnectionError) as exc:
         fail(f"cannot reach Redis: {type(exc).__name__}")

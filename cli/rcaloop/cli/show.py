@@ -128,7 +128,10 @@ async def _streams(redis, prefix: str, query: str, scan: int):
                     pass
             if data.get("analysis_hash") and name in ("rca.ingested", "rca.parsed", "rca.evaluated"):
                 hashes.add(data["analysis_hash"])  # a submitted result counts once ingestion accepted it
-            rows.append({"id": entry_id, **_summary(name, data)})
+            row = {"id": entry_id, **_summary(name, data)}
+            if name == "rca.results" and not data.get("producer"):  # a plain XADD names it in a header field
+                row["producer"] = fields.get(b"producer", b"unknown").decode("utf-8", "replace")[:200]
+            rows.append(row)
         found[name] = rows
     needles = [n.encode() for n in (query, *hashes)]
     letters = []
@@ -167,7 +170,8 @@ async def _annotation(hashes: list[str]) -> dict[str, Any]:
             review = await store.review_of(h)
             result[h] = {"task": review["task"].model_dump(mode="json") if review["task"] else None,
                          "slots": review["slots"],
-                         "reviews": [_review(r) for r in review["reviews"]]}
+                         "reviews": [_review(r) for r in review["reviews"]],
+                         "outcome": review["outcome"]}
         return result
     finally:
         await store.close()
@@ -285,6 +289,10 @@ def _render_stores(stores: dict[str, Any], h: str, line) -> None:
         line("review store", f"task {task['task_id']} ({task['kind']}): {states}" if task else "no review task stored")
         for r in a["reviews"]:
             line("  stored", f"{r['kind']} {r['annotation_id']} by {r['annotator']}, revision {r['revision']}")
+        if (o := a.get("outcome")) is not None:
+            disputed = ", ".join(d["judgement"] for d in o["disputed"]) or "nothing"
+            decided = f"decided by {o['decided_by']}, {o['decided_review_id']}" if o["decided_by"] else "awaiting adjudication"
+            line("  outcome", f"{o['state']} (disputed: {disputed}); {decided}")
     kn = stores.get("knowledge", {})
     if "unavailable" in kn:
         line("knowledge", kn["unavailable"])

@@ -6,7 +6,7 @@ import asyncio
 import time
 from pathlib import Path
 
-from rcaloop.contracts import HarnessVerdict, Stream
+from rcaloop.contracts import HarnessVerdict, RawResult, Stream
 from rcaloop.shared.redis_conn import connect
 from rcaloop.shared.sources import load_result
 from rcaloop.shared.status import stream_status
@@ -22,18 +22,23 @@ def example_paths(root: Path) -> list[Path]:
     return paths
 
 
+async def publish(redis, results: list[RawResult], prefix: str = "") -> list[str]:
+    """Publish each result on ``rca.results`` in one round trip; returns the result ids."""
+    pipe = redis.pipeline(transaction=False)
+    for r in results:
+        pipe.xadd(Stream.RESULTS.key(prefix), encode(r, producer=r.producer))
+    await pipe.execute()
+    return [r.result_id for r in results]
+
+
 async def submit_paths(url: str, paths: list[Path], prefix: str = "") -> list[str]:
     """Publish each path as a ``RawResult`` on ``rca.results``; returns the result ids."""
     results = [load_result(p) for p in paths]
     redis = connect(url)
     try:
-        pipe = redis.pipeline(transaction=False)
-        for r in results:
-            pipe.xadd(Stream.RESULTS.key(prefix), encode(r, producer=r.producer))
-        await pipe.execute()
+        return await publish(redis, results, prefix)
     finally:
         await redis.aclose()
-    return [r.result_id for r in results]
 
 
 async def verdicts(redis, prefix: str) -> list[HarnessVerdict]:

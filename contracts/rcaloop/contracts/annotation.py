@@ -73,8 +73,31 @@ class Annotation(_Loose):
     alternative_diagnoses: list[AlternativeDiagnosis] = Field(default_factory=list)
 
 
+class ReviewDecision(BaseModel):
+    """How the decided review of a task reviewed by several reviewers came about."""
+
+    model_config = ConfigDict(extra="ignore")
+
+    how: Literal["agreed", "majority", "adjudicated"] = Field(
+        description="agreed: every reviewer gave the same judgement; majority: a third reviewer sided with one; "
+        "adjudicated: a lead decided"
+    )
+    decided_by: str = Field(description="the lead who adjudicated, or the agreeing reviewers joined by '+'")
+    reviews: list[Identifier] = Field(default_factory=list, description="every reviewer's review of the task")
+    reviewers: list[str] = Field(default_factory=list)
+    disputed: list[str] = Field(default_factory=list, description="the judgements the reviewers disagreed on")
+    comment: str | None = None
+    decided_at: datetime = Field(default_factory=utcnow)
+
+
 class AnnotationRecord(Contract):
-    """A stored review (``review.annotations``): an annotation or an operator evaluation."""
+    """A stored review (``review.annotations``): an annotation or an operator evaluation.
+
+    Only decided reviews are published: one reviewer's review of a task without overlap, an
+    operator's evaluation, or — for a task several reviewers reviewed — the agreed or
+    adjudicated review (``decision`` says how); each reviewer's own review of such a task
+    stays in the annotation store.
+    """
 
     annotation_id: Identifier
     task_id: Identifier | None = None
@@ -87,4 +110,7 @@ class AnnotationRecord(Contract):
     revision: int = Field(
         default=1, ge=1,
         description="the stored version of this review: 1, then one more for every revision; consumers keep the highest",
+    )
+    decision: ReviewDecision | None = Field(
+        default=None, description="how the decided review of an overlapping task came about (None: one reviewer decided)"
     )

@@ -34,6 +34,9 @@ class Provenance(BaseModel):
     annotation_id: str | None = None
     reviewer: str | None = None
     annotation_revision: int | None = Field(default=None, description="the review's revision the package was built from")
+    review_decision: str | None = Field(
+        default=None, description="how the review was decided when several reviewers reviewed it: agreed, majority, adjudicated"
+    )
 
 
 # -- trace-v3 ledger ----------------------------------------------------------------------

@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, BeforeValidator, ConfigDict, Field
 
 from rcaloop.contracts.annotation import AlternativeDiagnosis, Recommendation, RootCause, TraceItem
 from rcaloop.contracts.common import Contract, Identifier, Issue
@@ -52,6 +52,11 @@ class RedFlag(_Loose):
         "or the declared location (input, code, config, logs, docs, history)"
     )
     line: int | None = Field(default=None, description="1-based line there, when it has lines")
+    rule: str | None = Field(
+        default=None,
+        description="the detector rule that found it: rcaloop.<name> (the project's rules) or the vendor-rule "
+        "engine's id (betterleaks.github-pat, veles.secrets/…); none for a declared item",
+    )
     source: Literal["declared", "detected"] = Field(
         description="declared in RCA_FIELDS' sensitive_data, or detected in the text by the secret detector"
     )
@@ -84,9 +89,14 @@ class Citation(_Loose):
     line: int | None = Field(default=None, description="1-based line of the link in the output")
 
 
+def _number_as_text(value: Any) -> Any:
+    """An RCA id written as a number (``#77``) is the same id as the text ``"77"``."""
+    return str(value) if isinstance(value, int) and not isinstance(value, bool) else value
+
+
 class AlreadyAnalyzed(_Loose):
     subject: str
-    rca_id: str
+    rca_id: Annotated[str, BeforeValidator(_number_as_text)]
 
 
 class InputContext(_Loose):
@@ -160,4 +170,7 @@ class ParsedRCA(Contract):
     alert_text: str | None = Field(default=None, description="the alert/log the agent analysed, when known")
     incident_started_at: datetime | None = Field(
         default=None, description="when the incident (or failed job) started, when the output says"
+    )
+    incident_ended_at: datetime | None = Field(
+        default=None, description="when the failed job ended, when the output says: what came later caused nothing"
     )

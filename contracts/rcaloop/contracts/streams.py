@@ -3,8 +3,12 @@
 from __future__ import annotations
 
 from enum import StrEnum
+from typing import TYPE_CHECKING
 
-from pydantic import BaseModel
+if TYPE_CHECKING:
+    from pydantic import BaseModel
+
+    STREAM_MODELS: dict[Stream, type[BaseModel]]
 
 
 class Stream(StrEnum):
@@ -46,4 +50,9 @@ def _models() -> dict[Stream, type[BaseModel]]:
     }
 
 
-STREAM_MODELS: dict[Stream, type[BaseModel]] = _models()
+def __getattr__(name: str) -> dict[Stream, type[BaseModel]]:
+    """``STREAM_MODELS``: every stream's contract, built on first use (``Stream`` alone imports no model)."""
+    if name != "STREAM_MODELS":
+        raise AttributeError(f"module 'rcaloop.contracts.streams' has no attribute {name!r}")
+    models = globals()["STREAM_MODELS"] = _models()
+    return models

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
@@ -20,6 +20,24 @@ DIMENSION_WEIGHTS: dict[str, int] = {
     "operational_usefulness": 15,
     "safety": 5,
 }
+
+
+HISTORICAL_SOURCE_GROUP = "knowledge graph"
+"""The source group of history — the knowledge store, earlier RCAs, document, ticket and search
+stores: context only, never grounding. The harness files such evidence under this name."""
+PAST_RECORD_WORDS = frozenset({
+    "postmortem", "mortem", "runbook", "playbook", "wiki", "confluence", "jira", "notion", "servicenow", "zendesk",
+    "sharepoint", "retrospective", "rca", "kb", "knowledge", "similar", "past",
+})
+"""Words of an evidence kind or collector that name a written record of the past, never an
+observation of this run, wherever they stand (``postmortem``, ``PostMortemNote``, ``similar_incident``)."""
+PAST_RECORD_KINDS = frozenset({"history", "historical", "memory", "ticket", "doc", "document", "documentation"})
+"""Kinds that are a record of the past only as the whole kind: a live observation uses these words
+too (``rollout_history``, ``memory_usage``, ``ticket_queue_depth``)."""
+EVIDENCE_LOOKBACK = timedelta(days=7)
+"""Observed more than this long before the incident started: history, not this run's evidence."""
+CLOCK_SKEW = timedelta(seconds=60)
+"""How far after the judgement an observation may be stamped and still count as observed by then."""
 
 
 class _Loose(BaseModel):
@@ -47,6 +65,14 @@ class LedgerEvidence(_Loose):
     provenance_note: str | None = Field(
         default=None, description="where the agent's own labels (group, live, target) disagree with the artifact"
     )
+    observed_at: datetime | None = Field(
+        default=None, description="when the artifact was observed, as the run records it (None: not recorded)"
+    )
+    resolved: bool | None = Field(
+        default=None,
+        description="true: found in this run's artifacts with the value stated (a path that resolves to it, an "
+        "artifact id the run holds, a citation the registry resolves); false: not found; None: not recorded",
+    )
 
 
 class LedgerClaim(_Loose):
@@ -62,6 +88,11 @@ class LedgerClaim(_Loose):
     note: str | None = Field(default=None, description="why a claim is unlinked, marked or dropped")
     untraced: list[str] = Field(
         default_factory=list, description="evidence the agent tied to the claim that does not trace in this run"
+    )
+    corroborating: list[str] | None = Field(
+        default=None,
+        description="live evidence not tied to the claim that names its cause and agrees with it: counted toward the "
+        "claim's independent source groups, never as its support (None: not recorded)",
     )
 
 

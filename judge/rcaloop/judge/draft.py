@@ -6,7 +6,7 @@ from dataclasses import dataclass, field
 
 from rcaloop.contracts import ParsedRCA, Recommendation, TraceItem
 from rcaloop.contracts.parsed import Claim, Diagnosis
-from rcaloop.judge import evidence
+from rcaloop.judge import evidence, provenance
 from rcaloop.judge import steps as actions
 from rcaloop.judge.reading import causes, places
 from rcaloop.judge.reading.places import Role
@@ -63,6 +63,8 @@ class Draft:
     """Unguarded mutating steps as the agent wrote them (the safety checks judge these, not the repaired copy)."""
     confidence_lowered_for: set[str] = field(default_factory=set)
     """Reasons confidence was already lowered for (each lowers it once)."""
+    provenance: provenance.Findings = field(default_factory=provenance.Findings)
+    """What the run's items can show: those that support nothing, and copies of one observation."""
 
     @property
     def diagnosis(self) -> Diagnosis | None:
@@ -72,9 +74,11 @@ class Draft:
     def start(cls, parsed: ParsedRCA) -> Draft:
         diag = parsed.diagnosis
         sequences = actions.sequences(parsed)
+        collected = evidence.collect(parsed)
         return cls(
             parsed=parsed,
-            evidence=evidence.collect(parsed),
+            evidence=collected,
+            provenance=provenance.read(parsed, collected),
             report=parsed.report_markdown,
             confidence=stated_confidence(parsed),
             traces=[t.model_copy() for t in diag.evidence] if diag else [],

@@ -54,9 +54,12 @@ VECTOR_SEARCH_WORDS = frozenset({
 """``vector`` alone is a log pipeline (Vector); beside one of these words it is a vector search
 over documents (``vector-search``, ``vector_store``, ``vector similarity``): history, like the stores above."""
 UNRECOGNIZED_GROUP = "unrecognized"
-UNCOUNTED_GROUPS = frozenset({UNRECOGNIZED_GROUP})
+CHAT_GROUP = "chat"
+UNCOUNTED_GROUPS = frozenset({UNRECOGNIZED_GROUP, CHAT_GROUP})
 """Groups that never count as an independent source group: a collector rcaloop does not
-recognise may be a copy of another, or of no running system at all (fail closed)."""
+recognise may be a copy of another, or of no running system at all, and a chat message relays
+what some other collector saw, which the run does not hold (fail closed); the artifacts a
+message quotes count under their own collectors."""
 SIGNATURE_GROUP = "signature matcher"
 """The collector that matches known failure signatures: only its items confirm one."""
 SOURCE_GROUPS: tuple[tuple[str, tuple[str, ...]], ...] = (

@@ -81,7 +81,7 @@ def derive(draft: Draft) -> Facts:
         live=live,
         root_live=root_live,
         root_refuting=refuting,
-        root_groups=sorted({ev.group for ev in grounds if not ev.item.symptom and ev.group not in UNCOUNTED_GROUPS}),
+        root_groups=_groups(grounds, by_id, draft.provenance.duplicates),
         signature=[ev.id for ev in root_live if confirmed_signature(ev)],
         confidence=draft.confidence,
         violations=actions.all_violations(draft.sequences),
@@ -89,6 +89,17 @@ def derive(draft: Draft) -> Facts:
         family=named_family(draft),
         target_verified=[ev.id for ev in root_live if ev.item.target_verified],
     )
+
+
+def _groups(grounds: list[Evidence], by_id: dict[str, Evidence], duplicates: dict[str, str]) -> list[str]:
+    """The independent source groups of the grounds: never a symptom's, never an uncounted group, and a copy
+    of an observation counts under the collector of the first (one log line in two backends is one group)."""
+    out = set()
+    for ev in grounds:
+        first = by_id.get(duplicates.get(ev.id, ev.id), ev)
+        if not ev.item.symptom and not first.item.symptom and first.group not in UNCOUNTED_GROUPS:
+            out.add(first.group)
+    return sorted(out)
 
 
 def confirmed_signature(ev: Evidence) -> bool:

@@ -35,7 +35,7 @@ from dataclasses import dataclass, field
 from rcaloop.contracts import TraceItem
 from rcaloop.contracts.parsed import UNKNOWN_TARGET
 from rcaloop.contracts.verdict import LedgerClaim
-from rcaloop.judge import report
+from rcaloop.judge import provenance, report
 from rcaloop.judge.reading import causes
 from rcaloop.judge.steps import GUARD_TEXTS
 from rcaloop.judge.draft import STATED_CAUSE, Draft, named_family
@@ -375,12 +375,15 @@ class _Index:
                         links.add(ev, "quote")
 
 
-def _claim(cid: str, kind: str, text: str, links: Links, by_id: dict[str, Evidence], origin: str) -> LedgerClaim:
+def _claim(cid: str, kind: str, text: str, links: Links, by_id: dict[str, Evidence], origin: str,
+           unsupporting: dict[str, str] | None = None) -> LedgerClaim:
     supports, refutes, historical = [], [], []
     for eid in sorted(links.found):
         ev = by_id[eid]
         if not ev.live:
             historical.append(eid)
+        elif unsupporting and eid in unsupporting:
+            links.notes.append(f"{eid} supports nothing: {unsupporting[eid]}")
         elif eid in links.refuting or refuting_kind(ev):
             refutes.append(eid)
         elif _says_opposite(text, ev):
@@ -455,6 +458,9 @@ def _root_links(draft: Draft, index: _Index, traced: _Traced) -> Links:
         elif hit is None:
             links.untraced.append(f"diagnosis.evidence[{i}]: {why}")
             links.notes.append(f"diagnosis.evidence[{i}]: {why}")
+        elif provenance.identifier_only(item.exact_value if item.exact_value is not None else item.exact_quote):
+            links.notes.append(f"diagnosis.evidence[{i}] cites only an identifier (a commit, digest or version): it "
+                               "shows what runs, not that it fails")
         else:
             links.add(hit, how)
     root_claims = [(i, c) for i, c in enumerate(draft.agent_claims) if c.kind == "root_cause"]
@@ -621,7 +627,7 @@ def build(draft: Draft) -> Ledger:
     cited: list[LedgerClaim] = []
 
     def add(kind: str, text: str, links: Links, origin: str) -> LedgerClaim:
-        claim = _claim(f"C{len(claims) + 1:02d}", kind, text, links, index.by_id, origin)
+        claim = _claim(f"C{len(claims) + 1:02d}", kind, text, links, index.by_id, origin, draft.provenance.unsupporting)
         claims.append(claim)
         return claim
 
@@ -668,27 +674,29 @@ def _unknown_cause(draft: Draft) -> str:
 
 
 def _corroborating(draft: Draft, index: _Index, ledger: Ledger) -> list[str]:
-    """Items the output cites elsewhere (a traced step-5 item, a claim's evidence, a citation) that name
-    the root cause (one of the identifiers or two of the words of its claim), are no symptom (the
-    alert, the failed task or a restatement of them) and do not say the opposite: corroboration of a cause tied to one item (a step-5 diagnosis marks
-    exactly one ``is_root_cause`` item)."""
+    """Live artifacts of the run beside those tied to the root cause that name it (one of the identifiers
+    or two of the words of its claim), are no symptom (the alert, the failed task or a restatement of
+    them) and do not say the opposite: corroboration of a cause tied to one item (a step-5 diagnosis marks
+    exactly one ``is_root_cause`` item; a Cause line cites a code line while the run's profile shows the
+    same function). A cited message or file adds none: what it holds is not in the run."""
     root = ledger.root
     if root is None or not root.supports:
         return []
     claim = "\n".join([root.text, *(c.text for c in draft.agent_claims if c.kind == "root_cause"),
-                       *(t.message or "" for t in draft.traces if t.is_root_cause)])
+                       *(t.message or "" for t in draft.traces if t.is_root_cause)]).replace("`", " ")
     idents, words = causes.terms(claim)
+    named_parts = causes.specific_parts(claim, alert_terms(draft))
     tied = set(root.supports) | set(root.refutes)
     out: list[str] = []
-    for claim in ledger.claims:
-        if claim is root:
+    for ev in index.evidence:
+        eid = ev.id
+        if eid in tied or not ev.live or ev.item.symptom or ev.citation is not None or refuting_kind(ev) or (
+                eid in draft.provenance.unsupporting):
             continue
-        for eid in claim.supports:
-            ev = index.by_id[eid]
-            if eid in tied or eid in out or not ev.live or ev.item.symptom or refuting_kind(ev):
-                continue
-            theirs = causes.terms(f"{ev.item.title}\n{ev.item.text}")
-            named = bool(theirs[0] & idents) or len(theirs[1] & words) >= causes.SHARED
-            if named and not _says_opposite(root.text, ev):
-                out.append(eid)
+        said = f"{ev.item.title}\n{ev.item.text}"
+        theirs = causes.terms(said)
+        named = bool(theirs[0] & idents) or len(theirs[1] & words) >= causes.SHARED or len(
+            causes.specific_parts(said) & named_parts) >= causes.SHARED
+        if named and not _says_opposite(root.text, ev):
+            out.append(eid)
     return out

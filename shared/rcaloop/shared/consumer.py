@@ -59,7 +59,7 @@ from rcaloop.shared.lag import group_lag
 from rcaloop.shared.logs import get_logger
 from rcaloop.shared.retention import release, retention_s
 from rcaloop.shared.settings import RuntimeSettings
-from rcaloop.shared.secrets import redact_dead_letter
+from rcaloop.shared.secrets import ScanBudgetExceeded, redact_dead_letter
 from rcaloop.shared.status import trimmed_unread
 from rcaloop.shared.wire import Fields, PayloadError, as_text, decode, encode, entry_size, letter_fields, read_fields
 
@@ -374,7 +374,7 @@ class StreamWorker:
             value = sub.prepare(model) if sub.prepare else model
             step = "key_failed"
             key = self.done_prefix + sub.idempotency_key(value) if sub.idempotency_key else ""
-        except PermanentError as exc:
+        except (PermanentError, ScanBudgetExceeded) as exc:
             return self._dead_letter(msg_id, raw, exc.code, str(exc), n)
         except Exception as exc:  # noqa: BLE001 - like a handler failure: retried, then dead-lettered
             self._failed(failures, msg_id, step, exc)
@@ -412,7 +412,7 @@ class StreamWorker:
                 result = sub.handle(entry.value)
                 if inspect.isawaitable(result):
                     result = await result
-            except PermanentError as exc:
+            except (PermanentError, ScanBudgetExceeded) as exc:
                 items.append(self._dead_letter(entry.msg_id, entry.fields, exc.code, str(exc), entry.deliveries))
                 continue
             except Exception as exc:  # noqa: BLE001 - a handler bug must not kill the worker
@@ -466,7 +466,7 @@ class StreamWorker:
     def _dead_letter(self, msg_id: str, raw: dict, code: str, error: str, deliveries: int) -> Item:
         """The entry's dead letter: its fields bounded (the payload whole unless the entry is
         over ``MAX_PAYLOAD_BYTES``, every other field clipped), the code and the reason."""
-        letter = _redacted(DeadLetter(
+        letter = _redacted(self.settings.secret_scan_budget_s, DeadLetter(
             stream=self.key,
             group=self.sub.group,
             message_id=msg_id,
@@ -598,15 +598,24 @@ class _Ready:
     deliveries: int
 
 
-def _redacted(letter: DeadLetter) -> DeadLetter:
-    """The letter through the secret detector; if the detector cannot read it, nothing of the
-    entry leaves unredacted (fail closed): only field names, sizes and the code remain."""
+def _redacted(budget_s: float, letter: DeadLetter) -> DeadLetter:
+    """The letter through the secret detector within ``budget_s``; if the detector cannot read
+    it in time (or at all), nothing of the entry leaves unredacted (fail closed): only field
+    names, sizes and the code remain. An entry whose scan already ran out of time is withheld
+    without a second try."""
+    if letter.error_code == ScanBudgetExceeded.code:
+        return withheld(letter, "the secret scan of the entry took longer than its budget")
     try:
-        return redact_dead_letter(letter)
+        return redact_dead_letter(letter, budget_s)
     except Exception as exc:  # noqa: BLE001 - dead-lettering must not fail: it is how an entry is let go
-        why = f"withheld: the secret detector could not read it ({type(exc).__name__})"
-        fields = {name: f"({len(value)} characters {why})" for name, value in letter.fields.items()}
-        return letter.model_copy(update={"fields": fields, "error": f"{letter.error_code} ({why})"})
+        return withheld(letter, f"the secret detector could not read it ({type(exc).__name__})")
+
+
+def withheld(letter: DeadLetter, reason: str) -> DeadLetter:
+    """The letter with every field replaced by its size: what a letter keeps when its text
+    cannot be redacted."""
+    fields = {name: f"({len(value)} characters withheld: {reason})" for name, value in letter.fields.items()}
+    return letter.model_copy(update={"fields": fields, "error": f"{letter.error_code} (withheld: {reason})"})
 
 
 def _error_text(exc: BaseException) -> str:

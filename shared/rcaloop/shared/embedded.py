@@ -16,6 +16,8 @@ its data (AOF) and is taken over by the next command, never started twice.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import IO
 
 import fcntl
@@ -157,3 +159,23 @@ class EmbeddedRedis:
 
     def __exit__(self, *exc) -> None:
         self.stop()
+
+
+def embedded_dir(data_dir: Path) -> Path:
+    """Where the data directory's embedded Redis keeps its socket, AOF and locks."""
+    return (Path(data_dir) / "redis").resolve()
+
+
+@contextmanager
+def command_redis(redis_url: str | None, data_dir: Path) -> Iterator[str]:
+    """The Redis a one-off command (``submit``, ``status``, ``show``, ``dlq``) talks to.
+
+    ``REDIS_URL`` when set; else the data directory's embedded server: shared while
+    ``rcaloop up`` (or another command) runs, else started for this command and stopped after
+    it — its AOF keeps what ``rcaloop demo`` left, and what this command adds, for the next one.
+    """
+    if redis_url:
+        yield redis_url
+        return
+    with EmbeddedRedis(embedded_dir(data_dir)) as embedded:
+        yield embedded.url

@@ -26,6 +26,7 @@ import secrets
 import shlex
 import shutil
 import stat
+import warnings
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -552,7 +553,9 @@ async def upload_annotation(job_id: str, settings: JumpboxSettings | None = None
 
 def _asyncssh():
     try:
-        import asyncssh  # noqa: PLC0415 - optional extra rcaloop-shared[jumpbox]
+        with warnings.catch_warnings():  # its DSA support warns on import with newer cryptography: noise for the user
+            warnings.filterwarnings("ignore", message="DSA is deprecated", category=UserWarning)
+            import asyncssh  # noqa: PLC0415 - optional extra rcaloop-shared[jumpbox]
     except ImportError:  # pragma: no cover - depends on the install
         raise JumpboxError("sftp_unavailable", "asyncssh is not installed: pip install 'rcaloop-shared[jumpbox]'") from None
     return asyncssh

@@ -15,7 +15,7 @@ and inline comments (``<!-- -->``, one left open to the end of the line) within 
 elements marked hidden with their text (``<span hidden>…</span>``, ``display:none``), and
 the backslash of an escape (``\\_`` before any ASCII punctuation shows the character, and
 that character is no markup); an entity becomes its character, and a character
-``lookalikes`` folds becomes what it reads as. A redaction marker (``[REDACTED:token]``)
+``lookalikes`` folds becomes what it reads as. A redaction marker (``[REDACTED:token:<rule>]``)
 stays as written.
 """
 
@@ -41,7 +41,7 @@ _COMMENT = r"!--(?:[^\n]{0,2000}?-->|[^\n]*)"
 HIDDEN = re.compile("<(?:" + _HIDDEN_ELEMENT + "|" + _COMMENT + ")")
 """Markup whose text renders as nothing: a comment, an element marked hidden."""
 _AFTER_FIRST = (  # each piece of markup by its first character (a search skips to those quickly)
-    r"(?:(?<=\[)(?:REDACTED:[a-z][a-z0-9-]{0,39}\])?"  # a link's "[", or a redaction marker (kept)
+    r"(?:(?<=\[)(?:REDACTED:[a-z][a-z0-9-]{0,39}(?::[A-Za-z0-9][\w./-]{0,99})?\])?"  # a link's "[", or a redaction marker (kept)
     r"|(?<=\])(?:\([^()\s]{0,2048}\)|\[[^\[\]\s]{0,500}\])?"  # "]" and a link's target or reference
     r"|(?<=!)\["  # an image's "!["
     r"|(?<=<)(?:" + _HIDDEN_ELEMENT + r"|/?[A-Za-z][A-Za-z0-9]{0,20}(?:[ \t][^<>\n]{0,200})?/?>|"

@@ -77,5 +77,8 @@ class Offload:
 
 
 def _import(modules: tuple[str, ...]) -> None:
+    """Import each module; one with a ``warm()`` (the secret engine's rule catalog) is warmed too."""
     for name in modules:
-        importlib.import_module(name)
+        warm = getattr(importlib.import_module(name), "warm", None)
+        if callable(warm):
+            warm()

@@ -4,7 +4,9 @@ Two atomic scripts, run by each worker every ``RETENTION_INTERVAL_S`` for its ow
 group (any worker may run them: they are idempotent):
 
 * **trim** — removes entries older than the stream's retention (``STREAM_RETENTION_S``, or its
-  entry in ``STREAM_RETENTION``) that *every* consumer group on the stream has read and
+  entry in ``STREAM_RETENTION``; ``rca.results`` defaults to 0, ``RESULTS_RETENTION_S``: it
+  holds what producers sent before redaction, which ``rca.ingested`` carries redacted from
+  then on) that *every* consumer group on the stream has read and
   acknowledged: the trim point is the oldest of the retention cut-off, each group's oldest
   pending entry and each group's last-read entry, so nothing a group has not acknowledged is
   ever trimmed (``XTRIM MINID``, exact). A stream without groups is left to ``STREAM_MAXLEN``.
@@ -62,9 +64,17 @@ class Released:
     consumers_removed: int
 
 
+RESULTS_RETENTION_S = 0.0
+"""``rca.results`` is trimmed as soon as every group acknowledged an entry (at the next
+retention pass): its entries are the producers' text before redaction. ``STREAM_RETENTION``
+(``{"rca.results": 3600}``) keeps them longer."""
+DEFAULT_RETENTION = {"rca.results": RESULTS_RETENTION_S}
+
+
 def retention_s(stream: str, default_s: float, overrides: dict[str, float]) -> float:
-    """How long acknowledged entries of ``stream`` (its name without the prefix) are kept."""
-    return float(overrides.get(stream, default_s))
+    """How long acknowledged entries of ``stream`` (its name without the prefix) are kept:
+    its ``STREAM_RETENTION`` entry, else its default here, else ``STREAM_RETENTION_S``."""
+    return float(overrides.get(stream, DEFAULT_RETENTION.get(stream, default_s)))
 
 
 async def release(redis: aioredis.Redis, stream_key: str, group: str, *, keep_s: float, consumer_idle_s: float,

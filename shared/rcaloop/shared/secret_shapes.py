@@ -1,11 +1,11 @@
-"""Tokens known by their shape alone that detect-secrets 1.5 does not know.
+"""Vendor token shapes the project keeps of its own, beside the engine's catalog.
 
 A vendor's prefix and length make a value a credential wherever it stands — in prose, a
-command or a log line — like an AWS key or a GitHub token, which the library finds: the
-secret detector (``rcaloop.shared.secrets``) runs these beside the library's plugins. The
-library's OpenAI rule knows only keys with ``T3BlbkFJ`` inside; its GitLab rule misses
-tokens longer than 50 characters; it has no rule for the other vendors here. Each shape
-has an example in the detector's tests, and the output contract lists the vendors.
+command or a log line. The engine (``secret_engine``) knows about 490 vendors by their exact
+formats; these shapes are looser (a token cut or reformatted still has its prefix and most of
+its length) or cover what its catalog finds only beside a keyword (a Telegram bot token, a
+Twilio account key), and they need no engine to run. Each shape has an example in the
+detector's tests, and the output contract lists the vendors.
 """
 
 from __future__ import annotations
@@ -23,6 +23,13 @@ class Shape:
     type: str
     pattern: re.Pattern[str]
     needs: tuple[str, ...]
+    min_word: int = 0
+    """with no literals: the length of the words the pattern is run on"""
+
+    @property
+    def id(self) -> str:
+        """The rule id's name: the vendor in lower case, words joined by hyphens."""
+        return re.sub(r"[^a-z0-9]+", "-", self.vendor.lower()).strip("-")
 
 
 _START = r"(?<![A-Za-z0-9_-])"
@@ -35,11 +42,28 @@ _GITLAB = (
 """GitLab's token prefixes (the library's rule stops at 50 characters; routable tokens run longer)."""
 
 
-def _shape(vendor: str, type_: str, pattern: str, *needs: str) -> Shape:
-    return Shape(vendor, type_, re.compile(_START + pattern), needs)
+def _shape(vendor: str, type_: str, pattern: str, *needs: str, min_word: int = 0) -> Shape:
+    return Shape(vendor, type_, re.compile(_START + pattern), needs, min_word)
 
 
 SHAPES: tuple[Shape, ...] = (
+    _shape("AWS access key id", "aws-access-key", r"(?:A3T[A-Z0-9]|AKIA|ASIA|ABIA|ACCA)[A-Z0-9]{16}(?![A-Za-z0-9])",
+           "AKIA", "ASIA", "ABIA", "ACCA", "A3T"),
+    _shape("GitHub token", "token", r"gh[pousr]_[A-Za-z\d]{36,255}(?![\w-])", "ghp_", "gho_", "ghu_", "ghs_", "ghr_"),
+    _shape("Slack token", "token", r"xox[abposr]-(?:\d+-)?[A-Za-z\d-]{10,250}", "xox"),
+    _shape("Stripe key", "api-key", r"[rs]k_live_[A-Za-z\d]{16,247}(?![\w-])", "k_live_"),
+    _shape("SendGrid API key", "api-key", r"SG\.[\w-]{22}\.[\w-]{43}(?![\w-])", "SG."),
+    _shape("JSON web token", "token", r"eyJ[\w-]{8,2000}\.eyJ[\w-]{8,8000}\.[\w-]{0,2000}", "eyJ"),
+    _shape("PyPI token", "token", r"pypi-AgE[\w-]{50,1000}", "pypi-"),
+    _shape("Telegram bot token", "token", r"\d{8,10}:[\w-]{35}(?![\w-])", min_word=44),
+    _shape("Discord bot token", "token", r"[MNO][\w-]{23,25}\.[\w-]{6}\.[\w-]{27,38}(?![\w-])", min_word=59),
+    _shape("Mailchimp API key", "api-key", r"[\da-f]{32}-us\d{1,2}(?![\w-])", "-us"),
+    _shape("Twilio key", "api-key", r"(?:AC|SK)[\da-f]{32}(?![\w-])", "AC", "SK"),
+    _shape("Artifactory token", "api-key", r"AKCp[A-Za-z\d]{69}(?![\w-])", "AKCp"),
+    _shape("Artifactory reference token", "token", r"cmVmd[A-Za-z\d]{59}(?![\w-])", "cmVmd"),
+    _shape("ClickHouse Cloud secret key", "secret", r"4b1d[A-Za-z\d]{38}(?![\w-])", "4b1d"),
+    _shape("Harness API key", "api-key", r"(?:pat|sat)\.[\w-]{22}\.[\da-f]{24}\.[A-Za-z\d]{20}(?![\w-])", "pat.", "sat."),
+    _shape("Fly.io token", "token", r"(?:fm[12][ar]?_|FlyV1 fm2_)[A-Za-z\d+/]{60,}={0,3}", "fm1", "fm2"),
     _shape("Google API key", "api-key", r"AIza[\w-]{35}", "AIza"),
     _shape("Google OAuth client secret", "secret", r"GOCSPX-[\w-]{28}", "GOCSPX-"),
     _shape("Google OAuth access token", "token", r"ya29\.[\w-]{30,}", "ya29."),
@@ -51,7 +75,7 @@ SHAPES: tuple[Shape, ...] = (
     _shape("OpenAI-style API key", "api-key", r"sk-(?=[a-zA-Z]*\d)(?=\d*[a-zA-Z])[A-Za-z\d]{32,}(?![\w-])", "sk-"),
     _shape("Anthropic API key", "api-key", r"sk-ant-[a-z]{3,6}\d{2}-[\w-]{20,}", "sk-ant-"),
     _shape("GitHub fine-grained token", "token", r"github_pat_\w{40,}", "github_pat_"),
-    _shape("GitLab token", "token", r"(?:%s)[\w-]{20,}" % "|".join(_GITLAB), *_GITLAB),
+    _shape("GitLab token", "token", r"(?:%s)[\w-]{20,300}" % "|".join(_GITLAB), *_GITLAB),
     _shape("npm token", "token", r"npm_[A-Za-z\d]{36}(?![\w-])", "npm_"),
     _shape("Hugging Face token", "token", r"(?:hf_|api_org_)[A-Za-z\d]{30,}(?![\w-])", "hf_", "api_org_"),
     _shape("Shopify token", "token", r"shp(?:at|ca|pa|ss)_[a-fA-F\d]{32}(?![\w-])",

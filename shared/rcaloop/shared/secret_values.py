@@ -19,7 +19,9 @@ how sure they are, so each rule names one ``Check``:
   (``routing_key: orders.created``, ``auth: oauth2``), and no name of an ordinary key
   (``partition_key``, ``public_key``: ``ORDINARY_KEYS``);
 - ``password`` (``pass=…``, a short name used for other things too): an assignment, but a
-  number is a count (``pass=140 fail=3``), not a password.
+  number is a count (``pass=140 fail=3``), not a password;
+- ``url`` (the password of a URL's credentials): any value but a placeholder or a reference
+  (``postgres://app:${DB_PASSWORD}@db``, ``https://user:<password>@host``).
 
 Under every check a value is not a secret when it names the absence of one (``none``,
 ``REDACTED``, ``xxxx``), refers to one (``${TOKEN}``, ``{{ token }}``, ``os.environ[…]``),
@@ -28,23 +30,42 @@ as ``TokenExpiredError``), says where one is kept (``/etc/tls/tls.key``,
 ``payments/webhook-signing``), is given to a name about a secret and does not look generated
 (``SECRET_NAME: checkout-db``, ``PASSWORD_HASH_ALGO=argon2id``) or is an id (``api_key_id: 7``;
 but a Vault ``secret_id`` is the role's password, so that name is never an id).
-detect-secrets' own false-positive filters do most of it.
+
+Placeholders and references (``placeholder``, ``reference``) are no secret under any rule,
+a vendor's token shape included: a documented example key (``AKIAIOSFODNN7EXAMPLE``), a
+filler (``ghp_xxxx…``, ``sk_live_0000…``, ``YOUR_API_KEY_HERE``, ``<token>``, ``changeme``),
+the name of a secret object given to a name about one (``secretName: api-shop-tls``,
+``existingSecret: redis-auth``, ``k8s_token_secret: deployer-token``) and a path into a
+secret store (``vault:secret/data/shop#api_key``, ``arn:aws:secretsmanager:…``,
+``projects/p/secrets/db/versions/3``). A filler is a value whose body (after a vendor's
+prefix) is one character repeated, or a short unit repeated; a real token holds runs too
+(a Twitter bearer token starts with ``AAAAAAAA…``), so a run counts only when it is the
+whole body.
 """
 
 from __future__ import annotations
 
 import re
+import string
 from typing import Literal
 
-from detect_secrets.filters import heuristic
+from rcaloop.shared.secret_labels import LABELS, NO_VALUE
 
-Check = Literal["assignment", "value", "parameter", "statement", "header", "credential", "password"]
+_LABEL_TYPES = sorted(((label.lower(), type_) for label, type_ in LABELS.items()), key=lambda lt: -len(lt[0]))
+"""Labels in other languages, longest first (``clave de API`` before ``clave``)."""
+
+Check = Literal["assignment", "value", "parameter", "statement", "header", "credential", "password", "url"]
 
 PLACEHOLDERS = frozenset(
     {"none", "null", "nil", "true", "false", "empty", "redacted", "hidden", "masked", "unset", "required",
-     "optional", "undefined", "example", "placeholder", "xxx", "xxxx", "xxxxx", "xxxxxx", "xxxxxxxx"}
+     "optional", "undefined", "example", "placeholder", "xxx", "xxxx", "xxxxx", "xxxxxx", "xxxxxxxx", "changeme",
+     "change-me", "change_me", "changeit", "your-token", "your-password", "your-secret", "dummy", "fake", "sample",
+     "todo", "tbd", "n/a", "notset", "not-set", "omitted", "withheld", "elided", "censored", "obfuscated",
+     "sanitized", "sanitised", "scrubbed", "removed", "nothing", "replace-me", "replaceme"} | NO_VALUE
 )  # fmt: skip
 """Values that name the absence of a secret rather than being one."""
+URL_PLACEHOLDERS = frozenset({"password", "passwd", "pass", "pwd", "secret", "user", "username", "token", "pw"})
+"""A URL's password that documents the form (``postgres://user:password@localhost``)."""
 ERROR_WORDS = frozenset(
     {"invalid", "missing", "wrong", "incorrect", "unknown", "error", "exception", "failure", "fault", "mismatch",
      "forbidden", "timeout"}
@@ -87,7 +108,8 @@ _UUID = re.compile(r"[\da-fA-F]{8}(?:-[\da-fA-F]{4}){3}-[\da-fA-F]{12}")
 ABOUT_A_SECRET = frozenset(
     {"name", "file", "path", "ref", "header", "ttl", "length", "type", "arn", "version", "count", "expiry", "rotation",
      "algo", "algorithm", "alg", "hasher", "scheme", "cipher", "policy", "rounds", "iterations", "cost", "strength",
-     "complexity", "format", "encoding", "mode", "provider", "backend", "store", "source", "url", "endpoint"}
+     "complexity", "format", "encoding", "mode", "provider", "backend", "store", "source", "url", "endpoint",
+     "variable", "var", "env"}
 )  # fmt: skip
 """Last words of a name that is about a secret, not the secret: where it is kept or found
 (``SECRET_NAME: checkout-db``, ``DB_PASSWORD_FILE``, ``TOKEN_URL``) and how it is made or
@@ -96,7 +118,8 @@ when it looks generated."""
 ORDINARY_KEYS = frozenset(
     {"public", "pub", "partition", "sort", "primary", "foreign", "shard", "cache", "idempotency", "object", "lookup",
      "dedup", "dedupe", "group", "message", "index", "unique", "composite", "row", "column", "join", "hot", "map",
-     "dict", "hash", "range", "cluster", "distribution", "natural", "surrogate", "entity", "ssh-host", "host"}
+     "dict", "hash", "range", "cluster", "distribution", "natural", "surrogate", "entity", "ssh-host", "host",
+     "publishable", "csrf", "xsrf"}
 )  # fmt: skip
 """First words of a key name that is no secret: a database, cache or message key, or a public
 key (``partition_key: tenant-42``, ``public_key: ssh-ed25519 …``)."""
@@ -109,9 +132,15 @@ def is_secret(check: Check, line: str, name_start: int, value_start: int, value:
     ``name_start``, is a secret under ``check``."""
     if check == "statement" and not generated(value):  # the cheap test first: prose is long
         return False
+    if check == "url":
+        return not (value.lower() in PLACEHOLDERS | URL_PLACEHOLDERS or placeholder(value) or "[REDACTED:" in value)
+    if reference(_word_at(line, name_start)):  # inside a store path (``arn:aws:secretsmanager:…:secret:…``)
+        return False
     name = line[name_start:value_start]
     if check == "credential" and (_ordinary_key(line[:name_start], name) or not credential(value)):
         return False
+    if check == "assignment" and _last_word(name) in ("token", "key") and _ordinary_key(line[:name_start], name):
+        return False  # ``publicToken``, ``csrf-token``
     uuids = check not in ("header", "credential") and _UUID_CREDENTIAL.search(name) is None
     if _names_no_secret(value, line[name_start:], name, ids=check not in ("header", "credential"), uuids=uuids):
         return False
@@ -140,25 +169,143 @@ def _names_no_secret(value: str, assignment: str, name: str, ids: bool = True, u
     return (
         len(value) < 3
         or not bare
+        or bare[0] in "{["  # a mapping or a list that follows the name (``secretKeyRef: {name: …}``)
+        or not any(c.isascii() and c.isalnum() for c in bare)  # prose of another script (``無効です``)
         or bare.lower() in PLACEHOLDERS
-        or heuristic.is_templated_secret(value)
-        or heuristic.is_prefixed_with_dollar_sign(value)
-        or heuristic.is_not_alphanumeric_string(value)
-        or heuristic.is_sequential_string(value)
-        or (uuids and not credential_id and heuristic.is_potential_uuid(value))
-        or (not credential_id and heuristic.is_likely_id_string(value, assignment))  # its own name, not the line's
-        or heuristic.is_indirect_reference(assignment)
+        or placeholder(value)
+        or reference(value)
+        or not any(c.isalnum() for c in value)
+        or _sequential(value)
+        or (uuids and not credential_id and _UUID_IN.search(value) is not None)
+        or (not credential_id and _ID_NAME.search(assignment, 0, max(assignment.find(value), 0)) is not None)
+        or (len(assignment) <= 1000 and _INDIRECT.search(assignment) is not None)
         or "[REDACTED:" in value
         or _describes(bare)
         or _location(bare)
         or (_about_a_secret(name) and not generated(bare))
+        or (_names_an_object(name) and _object_name(bare))
     )
+
+
+_SEQUENCES = (
+    string.ascii_uppercase * 2 + string.digits + "+/", string.digits + string.ascii_uppercase * 2 + "+/",
+    (string.digits + string.ascii_uppercase) * 2, string.digits * 2, string.hexdigits.upper() * 2,
+    string.ascii_uppercase + "=/",
+)  # fmt: skip
+_UUID_IN = re.compile(r"[a-f0-9]{8}-[a-f0-9]{4}-[a-f0-9]{4}-[a-f0-9]{4}-[a-f0-9]{12}", re.I)
+_ID_NAME = re.compile(r"(?:^(?:id|myid|userid)|_id)s?[^a-z0-9]", re.I)
+"""A name that ends in ``_id`` (``api_key_id: 7``): its value is an id."""
+_INDIRECT = re.compile(r"(?::=?|[!=]{1,3})[ \t]*[\w.-]{1,200}[\[(][^\n]{0,500}[\])]")
+"""A value that calls or indexes something (``os.environ["TOKEN"]``, ``get_secret()``)."""
+
+
+def _sequential(value: str) -> bool:
+    """An alphabet or digits in order (``ABCDEF``, ``123456``): a filler, not a secret."""
+    upper = value.upper()
+    return any(upper in sequence for sequence in _SEQUENCES)
+
+
+_FILLER_CHARS = frozenset("xX*#.0•-_")
+_VARIABLE = re.compile(r"\$(?:\{|\(|[A-Za-z_][A-Za-z0-9_]*$)")
+"""A shell or template variable (``$TOKEN``, ``${TOKEN}``, ``$(cat token)``), not a hash (``$apr1$…``)."""
+_EXAMPLE = re.compile(r"example|sample|dummy|fake|placeholder|your[_-]?[a-z_-]{0,30}here|redacted|xxxx|\*\*\*", re.I)
+_VENDOR_PREFIX = re.compile(r"^(?:[A-Za-z]{2,12}[_-](?:[A-Za-z]{2,8}[_-]){0,3}|[A-Z]{4}(?=[A-Z0-9]{16}$)|eyJ)")
+_TEMPLATE = re.compile(r"^(?:\$\{[^}]{1,200}\}|\$\(.{1,200}\)|\{\{.{1,200}\}\}|\$\{\{.{1,200}\}\}|<[^<>]{1,200}>|%[\w.-]{1,100}%"
+                       r"|\[[^\[\]]{1,100}\]|\{[\w .|-]{1,100}\}|@[\w.-]{1,100}@)$")
+
+
+def placeholder(value: str) -> bool:
+    """A value written in place of a secret: a template (``${TOKEN}``, ``{{ token }}``,
+    ``<token>``, ``[Redacted]``), a ``$`` reference, a documented example
+    (``AKIAIOSFODNN7EXAMPLE``, ``YOUR_API_KEY_HERE``), or a filler whose body after a
+    vendor's prefix is one character repeated or a short unit repeated (``ghp_xxxx…``,
+    ``sk_live_0000…``, ``XXXX-XXXX``). A body with a run and other characters is no filler
+    (a Twitter bearer token starts with ``AAAAAAAA…``)."""
+    bare = value.strip("\"'`")
+    if len(bare) > 512:  # a placeholder is short; a long run of one character is none either
+        return len(set(bare)) == 1
+    if not bare or _VARIABLE.match(bare) or _TEMPLATE.match(bare) or _EXAMPLE.search(bare):
+        return True
+    body = _VENDOR_PREFIX.sub("", bare, count=1) if len(bare) > 8 else bare
+    core = re.sub(r"[-_.:/]", "", body)
+    if len(core) < 4:
+        return not core or set(core) <= _FILLER_CHARS
+    if len(set(core)) == 1 or set(core) <= _FILLER_CHARS:
+        return True
+    most = max(set(core), key=core.count)
+    if core.count(most) * 10 >= len(core) * 7 and (_sequential(rest := core.replace(most, "")) or len(rest) <= 2):
+        return True  # "0000…0000TUVWXYZ": a run and a tail in order
+    for unit in range(2, 5):  # "abab…", "1234" repeated
+        if len(core) >= unit * 3 and core == (core[:unit] * (len(core) // unit + 1))[: len(core)]:
+            return True
+    return False
+
+
+_STORE_PATH = re.compile(
+    r"^(?:vault:|ref\+|sm://|ssm:|secretsmanager:|awssm:|gcpsm:|akv:|azure-keyvault:|op://|doppler://|"
+    r"arn:aws[\w-]*:(?:secretsmanager|ssm|kms):|projects/[\w.-]{1,100}/secrets/|"
+    r"(?:secret|kv|kv-v2|secrets|vault)/(?:data/|metadata/)?[\w.-]{1,100}(?:/[\w.-]{1,100}){0,10}(?:#[\w.-]{1,100})?$|"
+    r"https://[\w.-]{1,100}\.vault\.azure\.net/secrets/)", re.I)
+
+
+def reference(value: str) -> bool:
+    """A path into a secret store, where a secret is kept, not the secret (``vault:secret/data/
+    shop#api_key``, ``arn:aws:secretsmanager:…``, ``op://vault/item/field``)."""
+    return _STORE_PATH.match(value.strip("\"'`")) is not None
+
+
+_OBJECT_NAMES = re.compile(
+    r"(?:secret|token|key|cred(?:ential)?s?|auth|tls|cert(?:ificate)?)[_.-]?(?:name|ref|secret|s)?$"
+    r"|^(?:existing|external|tls|image[_-]?pull|pull|auth|k8s|kube|sealed|vault)[_-]?\w{0,40}secrets?"
+    r"|secret[_-]?(?:name|ref|key[_-]?ref|store|provider|id[_-]?ref)$", re.I)
+_OBJECT = re.compile(r"[a-z0-9](?:[a-z0-9-]{0,251}[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?){0,10}")
+"""A Kubernetes object's name: lower case, digits, hyphens and dots (``api-shop-tls``)."""
+
+
+_PASSWORD_KEY_NAME = re.compile(r"(?:password|passwd)[_.-]?(?:key|ref|name|field|property|secret)$", re.I)
+"""The name of the key under which a password is kept (``existingSecretPasswordKey``)."""
+
+
+def _names_an_object(name: str) -> bool:
+    """A name about a secret object rather than its value: ``secretName``, ``existingSecret``,
+    ``k8s_token_secret``, ``tls_secret``, ``imagePullSecrets``, ``existingSecretPasswordKey``
+    (not ``password``)."""
+    m = _NAME.match(name.lstrip("\"'.`-"))
+    if m is None:
+        return False
+    if re.search(r"pass|pwd|contrase", m.group(), re.I):
+        return _PASSWORD_KEY_NAME.search(m.group()) is not None
+    return _OBJECT_NAMES.search(m.group()) is not None
+
+
+_NON_SPACE = re.compile(r"\S*")
+
+
+def _word_at(text: str, at: int) -> str:
+    """The whitespace-delimited word of ``text`` that holds position ``at``."""
+    start = max(text.rfind(" ", 0, at), text.rfind("\t", 0, at), text.rfind("\n", 0, at)) + 1
+    return text[start : _NON_SPACE.match(text, at).end()]  # type: ignore[union-attr]
+
+
+def _object_name(value: str) -> bool:
+    """A value shaped as an object's name with a separator in it (``api-shop-tls``,
+    ``redis-auth``, ``deployer-token``) and no part that looks generated."""
+    return (
+        _OBJECT.fullmatch(value) is not None
+        and ("-" in value or "." in value)
+        and not any(credential(part) for part in re.split(r"[-.]", value))
+    )
+
+
+def _last_word(name: str) -> str:
+    """The last word of a name (``SECRET_NAME`` → ``name``, ``passwordVariable`` → ``variable``)."""
+    m = _NAME.match(name.lstrip("\"'.`"))
+    return "" if m is None else re.split(r"[_.-]|(?<=[a-z\d])(?=[A-Z])", m.group())[-1].lower()
 
 
 def _about_a_secret(name: str) -> bool:
     """Whether the name (``SECRET_NAME: ``) ends in a word of ``ABOUT_A_SECRET``."""
-    m = _NAME.match(name)
-    return m is not None and re.split(r"[_.-]", m.group().lower())[-1] in ABOUT_A_SECRET
+    return _last_word(name) in ABOUT_A_SECRET
 
 
 def _describes(value: str) -> bool:
@@ -227,8 +374,12 @@ def _mixed_case(value: str) -> bool:
 
 
 def secret_type(name: str) -> str:
-    """The type of a secret given to ``name`` (a password, a token, a key …)."""
+    """The type of a secret given to ``name`` (a password, a token, a key …; a label in
+    another language gives its own, ``secret_labels``)."""
     name = name.lower()
+    for label, type_ in _LABEL_TYPES:
+        if label in name:
+            return type_
     if "pass" in name or "pwd" in name or "contrase" in name or "cred" in name:
         return "password"
     if "priv" in name:

@@ -1,18 +1,23 @@
 """The one secret detector: every service finds and redacts secret values with it.
 
-Detection is Yelp's ``detect-secrets``: its plugins' patterns (cloud keys, API and bot
-tokens, private keys, credentials in URLs) and its keyword detector (password, secret and
-key assignments) with its false-positive filters. The patterns run directly, and only on
-the lines that hold a literal the pattern needs (a substring test first), so an 8 KB report
-is scanned in tens of microseconds, not the milliseconds of running every pattern on every
-line. ``SHAPE_RULES`` add the vendors' token shapes the library does not know
-(``secret_shapes``: Google, Vault, current OpenAI and Anthropic keys …), and
-``EXTRA_RULES`` fill what it lacks for chat output: webhook URLs (with or
-without their scheme), token query parameters, ``Authorization`` headers of any scheme,
-``token``, key, ``credentials`` and ``pass`` assignments, ``{name, value}`` entries,
-command-line passwords, ``.pgpass`` lines, grouped AWS keys and passwords stated in a
-sentence; base64 is read decoded (a Kubernetes Secret's ``tls.key`` is a PEM key). Whether a matched value is a secret or only names one
-(``none``, ``${TOKEN}``, ``expired``, ``/etc/tls/tls.key``) is ``secret_values``' call.
+Two parts, each for what it does best. Vendor tokens by their shape come from a maintained
+catalog of about 490 vendor rules (``secret_engine``: kingfisher, offline, warmed once per
+process) and the project's own looser shapes (``secret_shapes``). Everything context tells
+is the project's own (``secret_rules``): keyword assignments, labels in other languages,
+credentials in URLs and connection strings, webhook URLs, query parameters, headers,
+command-line passwords, ``{name, value}`` entries, ``.pgpass`` and htpasswd lines, an AWS
+secret key beside its key id, private keys and base64 that decodes to a secret. Whether a
+matched value is a secret, or only names, templates, references or stands in for one
+(``none``, ``${TOKEN}``, ``secretName: api-shop-tls``, ``vault:secret/data/shop#api_key``,
+``AKIAIOSFODNN7EXAMPLE``, ``ghp_xxxx…``), is ``secret_values``' call, for every rule and the
+engine alike.
+
+A rule's pattern runs only on the lines that hold a literal it needs (a substring test
+first), so an 8 KB report is scanned in well under a millisecond; each pattern is linear in
+its line, and a private key's end is found once for all its ``BEGIN`` lines, so the cost of a
+text is linear in its size (a 4 MiB text of the worst shapes in under 2 s). A scan that
+outlives its budget (``SCAN_BUDGET_S``) stops with ``ScanBudgetExceeded`` rather than hold
+the caller: nothing of that text leaves unredacted.
 
 A text is read as written and as a reader sees it rendered (``markup_view``): code points
 that render as nothing are removed first, and a line where markup sits inside a token
@@ -20,12 +25,12 @@ that render as nothing are removed first, and a line where markup sits inside a 
 read as ASCII (``pаssword:`` with a Cyrillic ``а``: ``lookalikes``) is read again that way;
 a secret found there is redacted over the whole source span it renders from.
 
-Redaction replaces each value by ``[REDACTED:<type>]`` and keeps every line where it was
-(a private key's lines become empty lines after its marker). A marker already in the text
-is read back as a secret of its type, so redacting twice changes nothing and the findings
-survive: ingestion redacts before it publishes, and the parser, running the same function
-on what it receives, still reports where each secret was. Findings name a type and a place,
-never the value.
+Redaction replaces each value by ``[REDACTED:<type>:<rule>]`` and keeps every line where it
+was (a private key's lines become empty lines after its marker). A marker already in the
+text is read back as a secret of its type and rule (``[REDACTED:<type>]`` too), so redacting
+twice changes nothing and the findings survive: ingestion redacts before it publishes, and
+the parser, running the same function on what it receives, still reports where each secret
+was and which rule found it. Findings name a type, a rule and a place, never the value.
 """
 
 from __future__ import annotations
@@ -33,81 +38,50 @@ from __future__ import annotations
 import base64
 import json
 import re
+import time
 from bisect import bisect_right
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Any, TypeVar
-
-from detect_secrets.plugins import (
-    artifactory, aws, azure_storage_key, basic_auth, cloudant, discord, github_token, gitlab_token, ibm_cloud_iam,
-    ibm_cos_hmac, jwt, keyword, mailchimp, npm, openai, private_key, pypi_token, sendgrid, slack, softlayer,
-    square_oauth, stripe, telegram_token, twilio,
-)  # fmt: skip
+from typing import Any, NamedTuple, TypeVar
 
 from rcaloop.contracts import DeadLetter, EvidenceArtifact, RawResult
+from rcaloop.shared import secret_engine
+from rcaloop.shared.secret_engine import Places, long_words
 from rcaloop.shared.lookalikes import INVISIBLE, latin_marks
 from rcaloop.shared.markup_view import JUNCTION, SPACED_JUNCTION, View, find_lookalike_word, rendered_view
-from rcaloop.shared.secret_shapes import SHAPES
-from rcaloop.shared.secret_values import TRAILING, Check, generated, is_secret, secret_type
+from rcaloop.shared.secret_rules import PRIVATE_KEY, PRIVATE_KEY_END, RULES, URL_PASSWORD, Rule
+from rcaloop.shared.secret_values import TRAILING, generated, is_secret, placeholder, reference, secret_type
 
-MARKER = re.compile(r"\[REDACTED:([a-z][a-z0-9-]{0,39})\]")
-"""How a redacted value reads: ``[REDACTED:api-key]``. Read back as a secret of that type."""
+MARKER = re.compile(r"\[REDACTED:([a-z][a-z0-9-]{0,39})(?::([A-Za-z0-9][\w./-]{0,99}))?\]")
+"""How a redacted value reads: ``[REDACTED:token:betterleaks.github-pat]`` (type, then the
+rule that found it; a marker without the rule reads as the rule ``marker``). Read back as a
+secret of that type and rule."""
 
 TYPES = (
     "aws-access-key", "aws-secret-key", "api-key", "token", "private-key", "password", "secret",
-    "connection-string", "webhook-url",
+    "connection-string", "webhook-url", "password-hash",
 )  # fmt: skip
 """Every type the detector reports (a declared ``sensitive_data`` item may name others)."""
 
 
-@dataclass(frozen=True, eq=False)
-class Rule:
-    """One pattern: the type it finds and the literals one of which must be on a line for it
-    to run (lower-case literals for a case-insensitive pattern; none: any line holding a word
-    of at least ``min_word`` characters)."""
-
-    type: str
-    pattern: re.Pattern[str]
-    needs: tuple[str, ...] = ()
-    group: int = 0
-    """the part redacted: 0 the whole match, -1 the group that matched last (a pattern of
-    alternatives with one group each), else that group"""
-    check: Check | None = None
-    """how the matched value is judged (``secret_values``); none: the match is a secret
-    (a token's own shape). A checked rule of type ``secret`` takes its type from the name it
-    matched (its ``name`` group, else group 1)."""
-    keep_host: bool = False
-    """a URL: scheme and host stay readable, the rest is the secret"""
-    min_word: int = 0
-    lines: Callable[[_Text, dict[int, int]], None] | None = None
-    """with no literals: finds the lines the pattern may match on instead (a test over the
-    whole text that needs no pattern)"""
-    as_written: bool = False
-    """a checked rule that reads the line as written, not rendered (a ``*`` in it is no markup)"""
-    decoded: bool = False
-    """the match is base64: a secret when its decoded text holds one (``_decoded_secret``)"""
-    spans_words: bool = False
-    """the pattern can match across whitespace (else it lies inside one word)"""
-    next_line: bool = False
-    """the pattern may go on over the next line (a ``name:`` line, then its ``value:``)"""
-
-    ci: bool = False
-    """set from the pattern: a case-insensitive pattern's literals are found in the lower-cased text"""
-
-    def __post_init__(self) -> None:
-        if self.pattern.flags & re.I:
-            object.__setattr__(self, "ci", True)
-            object.__setattr__(self, "needs", tuple(n.lower() for n in self.needs))
-
-
 @dataclass(frozen=True)
 class Secret:
-    """A secret found: its type, where it was and the 1-based line there (when it has lines)."""
+    """A secret found: its type, where it was, the 1-based line there (when it has lines) and
+    the rule that found it (``rcaloop.<name>``, or the engine's rule id)."""
 
     type: str
     where: str
     line: int | None = None
+    rule: str | None = None
+
+
+class Found(NamedTuple):
+    """One secret of a redacted text: its type, its 1-based line and the rule that found it."""
+
+    type: str
+    line: int
+    rule: str
 
 
 @dataclass(frozen=True)
@@ -116,209 +90,38 @@ class _Hit:
     end: int
     type: str
     specific: bool  # a token-shaped match wins the type over a keyword assignment
+    rule: str
 
 
-def _rules(plugin: type, type_: str, needs: tuple[str, ...], group: int = 0, **kw: Any) -> tuple[Rule, ...]:
-    return tuple(Rule(type_, p, needs, group, **kw) for p in plugin.denylist)  # type: ignore[attr-defined]
+class ScanBudgetExceeded(Exception):
+    """A text took longer to scan than its budget: it is not published, stored or logged
+    unredacted; the caller withholds it (a dead letter keeps only sizes) or rejects it. The
+    stream worker dead-letters the entry at once under ``code``."""
+
+    code = "scan_budget_exceeded"
 
 
-_ASSIGN = ("key", "pwd", "pass", "token")
-_AWS, _ART, _CLOUDANT, _SLACK, _SOFTLAYER = (
-    aws.AWSKeyDetector.denylist, artifactory.ArtifactoryDetector.denylist, cloudant.CloudantDetector.denylist,
-    slack.SlackDetector.denylist, softlayer.SoftlayerDetector.denylist,
-)  # fmt: skip
-_GITLAB_NEEDS = (("glpat-", "gldt-", "glft-", "glsoat-", "glrt-"), ("GR1348941",), ("glcbt-",), ("glimt-",),
-                 ("glptt-",), ("glagent-",), ("gloas-",))  # fmt: skip
+class _Budget:
+    """The time a scan may still take (checked between rules and lines, and handed to the engine)."""
 
-LIBRARY_RULES: tuple[Rule, ...] = (
-    Rule("aws-access-key", _AWS[0], ("A3T", "ABIA", "ACCA", "AKIA", "ASIA")),
-    Rule("aws-secret-key", _AWS[1], ("aws",), group=1, spans_words=True),
-    Rule("api-key", _ART[0], ("AKC",)),
-    Rule("api-key", _ART[1], ("AP",)),
-    *_rules(azure_storage_key.AzureStorageKeyDetector, "api-key", ("AccountKey=",)),
-    *_rules(basic_auth.BasicAuthDetector, "connection-string", ("://",), group=1),
-    Rule("api-key", _CLOUDANT[0], _ASSIGN, group=1, spans_words=True),
-    Rule("api-key", _CLOUDANT[1], _ASSIGN, group=1, spans_words=True),
-    Rule("api-key", _CLOUDANT[2], ("cloudant.com",), group=1),
-    Rule("api-key", _CLOUDANT[3], ("cloudant.com",), group=1),
-    *_rules(discord.DiscordBotTokenDetector, "token", (), min_word=59),
-    *_rules(github_token.GitHubTokenDetector, "token", ("ghp_", "gho_", "ghu_", "ghs_", "ghr_")),
-    *(Rule("token", p, needs) for p, needs in zip(gitlab_token.GitLabTokenDetector.denylist, _GITLAB_NEEDS, strict=True)),
-    *_rules(ibm_cloud_iam.IbmCloudIamDetector, "api-key", _ASSIGN, group=1, spans_words=True),
-    *_rules(ibm_cos_hmac.IbmCosHmacDetector, "api-key", ("secret",), group=1, spans_words=True),
-    *_rules(jwt.JwtTokenDetector, "token", ("eyJ",)),
-    *_rules(mailchimp.MailchimpDetector, "api-key", ("-us",)),
-    *_rules(npm.NpmDetector, "token", ("_authToken",), group=1, spans_words=True),
-    *_rules(openai.OpenAIDetector, "api-key", ("T3BlbkFJ",)),
-    *_rules(private_key.PrivateKeyDetector, "private-key", ("PRIVATE KEY", "PuTTY-User-Key-File-2"), spans_words=True),
-    *_rules(pypi_token.PypiTokenDetector, "token", ("pypi-",)),
-    *_rules(sendgrid.SendGridDetector, "api-key", ("SG.",)),
-    Rule("token", _SLACK[0], ("xox",)),
-    Rule("webhook-url", _SLACK[1], ("hooks.slack.com",), keep_host=True),
-    Rule("api-key", _SOFTLAYER[0], _ASSIGN, group=1, spans_words=True),
-    Rule("api-key", _SOFTLAYER[1], ("softlayer.com",), group=1),
-    *_rules(square_oauth.SquareOAuthDetector, "api-key", ("sq0csp-",)),
-    *_rules(stripe.StripeDetector, "api-key", ("k_live_",)),
-    *_rules(telegram_token.TelegramBotTokenDetector, "token", (), min_word=44),
-    Rule("api-key", twilio.TwilioKeyDetector.denylist[0], ("AC",)),
-    Rule("api-key", twilio.TwilioKeyDetector.denylist[1], ("SK",)),
-    *(
-        Rule("secret", p, ("key", "pass", "pwd", "secret", "contrase"), group, check="assignment", spans_words=True)
-        for p, group in {**keyword.CONFIG_DENYLIST_REGEX_TO_GROUP, **keyword.QUOTES_REQUIRED_DENYLIST_REGEX_TO_GROUP}.items()
-    ),
-)
-"""detect-secrets' plugins, pattern by pattern (``secret`` assignments get their type from
-the name: see ``secret_values.secret_type``). Left out: the high-entropy string plugins (reports
-quote commit hashes and ids) and public IP addresses (not secrets)."""
+    def __init__(self, seconds: float | None):
+        self.deadline = None if seconds is None else time.monotonic() + seconds
 
-_URL_TAIL = r"[^\s\"'<>()\[\]`]"
-_SCHEME = r"(?<![\w.-])(?:https?://)?"
-"""A webhook URL is one with or without its scheme (chat apps link both)."""
-_SECRET_NAME = r"(?:" + "|".join(keyword.DENYLIST) + r"|token)"
-_COMMAND_PASSWORDS = (
-    r"(?:mysql\w*|mariadb[\w-]*)\b{args}-p",  # attached: "-p value" prompts, and the value is the database
-    r"sshpass\b{args}-p[ \t]*",
-    r"redis-cli\b{args}-a[ \t]+",
-    r"ldap\w+\b{args}-w[ \t]+",
-    r"mongo\w*\b{args}-p[ \t]+",
-    r"(?:docker|podman|nerdctl|helm[ \t]+registry|az)[ \t]+login\b{args}-p[ \t]+",
-    r"openssl\b{args}-pass(?:in|out)?[ \t]+pass:",  # env:VAR and file:PATH only name where it is
-    r"curl\b{args}(?:-u|-U|--user|--proxy-user)(?:[ \t]+|=)?[\"']?[^\s:\"'`-][^\s:\"'`]*:",  # user:password
-)
-"""Commands that take a password as a short flag (or ``user:password``), each up to where the
-password starts; ``{args}`` is the arguments before the flag (on the same command)."""
-_COMMAND_PASSWORD = re.compile(
-    r"\b(?:"
-    + "|".join(c.format(args=r"[^\n|;&]{0,300}?(?<![\w-])") + r"[\"']?([^\s\"'`]+)" for c in _COMMAND_PASSWORDS)
-    + ")"
-)
-_OPTION_VALUES: tuple[tuple[str, Check], ...] = (("=", "value"), (r"[ \t]+", "parameter"))
-"""A long option's value: after ``=`` any value; after a space a plain word may be the
-command's next argument (``psql --password mydb`` prompts for the password)."""
-_ASSIGNED = r"[\"'\]]{0,2}[ \t]*(?::=|=>|={1,3}|:)[ \t]*[\"'`]?([^\s\"'`,;]{3,})"
-"""After a name: how a value is assigned to it (``: ``, ``=``, ``=>``, quoted or not), and the value."""
-
-_NOT_COLON = bytes(c for c in range(256) if c not in b":\n")
-_B64 = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+="
-_BASE64_RUN = bytes.maketrans(bytes(range(256)), bytes(ord("a") if c in _B64 else ord(" ") for c in range(256)))
-"""Each letter, digit, ``+`` and ``=`` as an ``a``, anything else a space."""
-_RUN = b"a" * 20
+    def left(self) -> float | None:
+        if self.deadline is None:
+            return None
+        left = self.deadline - time.monotonic()
+        if left <= 0:
+            raise ScanBudgetExceeded("the secret scan took longer than its budget")
+        return left
 
 
-def _pgpass_lines(scan: _Text, into: dict[int, int]) -> None:
-    """The lines of words with four colons, as a ``.pgpass`` line has
-    (``host:port:database:user:password``): looked for in the long words with all but
-    their colons deleted (a word's colons then stand together), then word by word."""
-    if b"::::" in scan.hay_bytes.translate(None, _NOT_COLON):
-        for word in scan.words:
-            if word.count(":") >= 4:
-                scan.lines_of_word(word, into)
+SCAN_BUDGET_S = 10.0
+"""The longest one text (an output, a dead letter, a log event) may be scanned: a 4 MiB text
+of the worst shapes takes under 2 s, so only a text built to be slow meets it."""
 
-
-def _base64_lines(scan: _Text, into: dict[int, int]) -> None:
-    """The lines of words with a run of 20 letters and digits, as base64 text of 15 bytes or
-    more has (a Kubernetes Secret's ``data`` value): found in the long words with each such
-    character made an ``a``, not by a pattern. A shorter value is looked for where it is
-    decoded (the rule's literal, ``base64``)."""
-    runs = scan.hay_bytes.translate(_BASE64_RUN)
-    _, starts = scan.hay(False)
-    pos = runs.find(_RUN)
-    while pos >= 0:
-        i = bisect_right(starts, pos) - 1
-        scan.lines_of_word(scan.words[i], into)
-        pos = runs.find(_RUN, starts[i + 1]) if i + 1 < len(starts) else -1
-
-
-_BASE64 = re.compile(r"(?<![\w+/=.-])([A-Za-z0-9+/]{16,}={0,2})(?![\w+/=.-])")
-"""A base64 blob: a Kubernetes Secret's ``data`` value, a value piped to ``base64 -d``."""
-
-EXTRA_RULES: tuple[Rule, ...] = (
-    Rule("webhook-url", re.compile(
-        _SCHEME + r"hooks\.slack\.com/(?:services|workflows|triggers)/" + _URL_TAIL + "+", re.I),
-         ("hooks.slack.com",), keep_host=True),
-    Rule("webhook-url", re.compile(_SCHEME + r"(?:[\w-]+\.)*discord(?:app)?\.com/api/webhooks/" + _URL_TAIL + "+"),
-         ("/api/webhooks/",), keep_host=True),
-    Rule("webhook-url", re.compile(_SCHEME + r"[\w.-]*\.office\.com/webhook(?:b2)?/" + _URL_TAIL + "+", re.I),
-         (".office.com/webhook",), keep_host=True),
-    Rule("webhook-url", re.compile(_SCHEME + r"chat\.googleapis\.com/v1/spaces/" + _URL_TAIL + "+"),
-         ("chat.googleapis.com",), keep_host=True),
-    Rule("webhook-url", re.compile(
-        r"(?:https?://[^\s/]+|(?<![\w./@-])[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)+)/(?:[^\s?#/]+/)*(?:hooks?|webhooks?)/"
-        r"(?=[A-Za-z_-]*\d)(?=[\d_-]*[A-Za-z])[\w-]{16,}" + _URL_TAIL + "*", re.I), ("hook",), keep_host=True),
-    Rule("token", re.compile(
-        r"[?&;#](?P<name>(?:[\w.-]*[_.-])?"
-        r"(?:access_?token|token|api_?key|key|secret|sig|signature|auth|code|credential)s?)"
-        r"=([^&#\s\"'<>()\[\]`]{6,})", re.I), ("=",), group=2, check="parameter"),
-    Rule("password", re.compile(r"[?&;](?P<name>[\w.-]*(?:password|passwd|pwd))=([^&#\s\"'<>()\[\]`]{3,})", re.I),
-         ("=",), group=2, check="value"),
-    Rule("connection-string", re.compile(r"://:([^\s@/]{3,})@"), ("://",), group=1),
-    Rule("token", re.compile(
-        r"\b(?:proxy-)?authorization[\"']?[ \t]*[:=][ \t]*[\"']?(?:(?:bearer|basic|token|bot|digest|apikey)[ \t]+)?"
-        r"([A-Za-z0-9._~+/=-]{8,})", re.I), ("authorization",), group=1, check="assignment", spans_words=True),
-    Rule("token", re.compile(r"\bbearer[ \t]+([A-Za-z0-9._~+/-]{16,}=*)", re.I), ("bearer",), group=1, spans_words=True),
-    Rule("secret", re.compile(
-        r"(?<![\w-])([\w-]*?(?:token|api-key|apikey|app[-_]?key|access-key|secret-key|auth-key|private-key"
-        r"|client-secret)s?)"
-        r"[\"'\]]{0,2}[ \t]*(?::=|=>|={1,3}|:)[ \t]*[\"'`]?([^\s\"'`,;]{3,})", re.I),
-         ("token", "-key", "apikey", "appkey", "app_key", "-secret"), group=2, check="assignment", spans_words=True),
-    Rule("secret", re.compile(
-        r"[\"']?\b(?:name|key)[\"']?[ \t]*[:=][ \t]*[\"']?(?P<name>[\w.-]*?" + _SECRET_NAME + r"[\w.-]*)[\"']?"
-        r"[ \t]*(?:,[ \t]*|\n[ \t]*-?[ \t]*)[\"']?value[\"']?[ \t]*[:=][ \t]*[\"']?([^\s\"',}]+)", re.I),
-         ("pass", "pwd", "secret", "token", "key"), group=2, check="value", spans_words=True, next_line=True),
-    *(
-        Rule("secret", re.compile(
-            r"(?<![\w-])--(?P<name>(?:[a-z0-9]+-)*"
-            r"(?:password|passwd|pass|token|secret|secret-id|api-?key|access-key|secret-key))"
-            + separator + r"[\"']?([^\s\"'`]+)", re.I),
-             ("pass", "pwd", "token", "secret", "key"), group=2, check=check, spans_words=True)
-        for separator, check in _OPTION_VALUES
-    ),
-    Rule("password", _COMMAND_PASSWORD, (" -",), group=-1, check="value", spans_words=True),
-    Rule("secret", re.compile(
-        r"(?<![\w-])(?P<name>(?:[\w-]*[_-])?"
-        r"(?:password|passwd|passphrase|pwd|secret|token|api[ _-]?key|access[ _-]?key))s?"
-        r"(?:[ \t]+(?:for|of|on)(?:[ \t]+[\w@.-]+){1,3}?)?[ \t]+"
-        r"(?:(?:(?:is|was|has been|had been|got)[ \t]+)?(?:set|changed|reset|rotated|updated)[ \t]+to|"
-        r"is|was|are|were|has been|had been|became|becomes)(?:[ \t]+(?:now|still))?"
-        r"[ \t]+[\"'`]?([^\s\"'`,;]+)", re.I),
-         ("pass", "pwd", "secret", "token", "key"), group=2, check="statement", spans_words=True),
-    Rule("token", re.compile(
-        r"\b(?:proxy-)?authorization[\"']?[ \t]*[:=][ \t]*[\"']?[A-Za-z][\w.-]{0,30}[ \t]+([A-Za-z0-9._~+/=-]{8,})",
-        re.I), ("authorization",), group=1, check="header", spans_words=True),
-    Rule("secret", re.compile(
-        r"(?<![\w.-])(?P<name>(?:[\w.-]*[_.-])?(?:key|Key|KEY|auth|Auth|AUTH)|[A-Za-z\d]*[a-z\d](?:Key|Auth))s?"
-        + _ASSIGNED), ("key", "auth"), group=2, check="credential", spans_words=True),
-    Rule("secret", re.compile(r"(?<![\w.-])(?P<name>[\w.-]*credentials?)" + _ASSIGNED, re.I), ("credential",),
-         group=2, check="credential"),  # "credentials:" is a long word: looked up among them
-    Rule("secret", re.compile(
-        r"(?<![\w.-])(?P<name>(?:[\w.-]*[_.-])?(?:pass|Pass|PASS)(?:phrase|code|PHRASE|CODE)?"
-        r"|[A-Za-z\d]*[a-z\d]Pass(?:phrase|code)?)" + _ASSIGNED), ("pass",), group=2, check="password", spans_words=True),
-    Rule("password", re.compile(
-        r"(?<![\w.:/@-])(?![\da-fA-F:]+(?![\w.:/-]))(?:[\w.-]+|\*):(?:\d{1,5}|\*):(?:[\w.-]+|\*):(?:[\w.@-]+|\*)"
-        r":([^\s\"'`]+)"), (), group=1, check="value", lines=_pgpass_lines, as_written=True),
-    Rule("aws-access-key", re.compile(
-        r"(?<![A-Za-z0-9])(?:AKIA|ASIA|ABIA|ACCA)(?=[A-Z._-]{0,19}\d)(?:[._-][A-Z0-9]{4}){4}(?![A-Za-z0-9])"),
-         ("AKIA", "ASIA", "ABIA", "ACCA")),
-    Rule("secret", _BASE64, ("base64",), group=1, lines=_base64_lines, decoded=True, spans_words=True),
-)  # fmt: skip
-"""What the library lacks: webhook URLs (Slack with or without its scheme, Discord, Teams,
-Google Chat, any ``/hooks/<id>``), secrets in query parameters, credentials after an empty
-user name (``redis://:pw@host``), ``Authorization`` headers and bearer tokens, ``token``,
-application-key (``DD_APP_KEY``) and hyphenated key assignments, ``{name: DB_PASSWORD,
-value: …}`` entries (on one line or two), command-line passwords (``--password …``,
-``mysql -p…``, ``sshpass -p``, ``curl -u user:…``), passwords stated in a sentence (``the
-admin password is …``), ``Authorization`` headers of other schemes (``Splunk``, ``SSWS``),
-credential-looking values of key, ``credentials`` and ``auth`` names
-(``SESSION_ENCRYPTION_KEY=…``, ``routing_key: …``), ``pass`` assignments, ``.pgpass``
-lines, AWS keys in groups (``AKIA-Q3EG-…``) and base64 whose decoded text holds a secret
-(``tls.key: LS0tLS1CRUdJTi…``, ``.dockerconfigjson``, ``echo … | base64 -d``)."""
-
-SHAPE_RULES: tuple[Rule, ...] = tuple(Rule(shape.type, shape.pattern, shape.needs) for shape in SHAPES)
-"""Tokens by their vendor's shape that the library lacks (``secret_shapes``): Google, Vault,
-OpenAI, Anthropic, GitHub fine-grained, GitLab routable, npm, Hugging Face and more."""
-
-RULES = LIBRARY_RULES + SHAPE_RULES + EXTRA_RULES
-_TOKEN = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_+/=-")
+_RUN_ON = re.compile(r"(?:[A-Za-z0-9_+/=-]|\.(?=[A-Za-z0-9_+/=-]))*")
+"""What a token runs on with past a shape's end (a JWT's signature, a longer key)."""
 
 
 def _line_hits(rule: Rule, source: str, line_start: int, line_end: int, view: View | None) -> Iterator[_Hit]:
@@ -326,9 +129,11 @@ def _line_hits(rule: Rule, source: str, line_start: int, line_end: int, view: Vi
     rendered, ``view``: ``**Password:** x`` is an assignment), as spans of ``source``."""
     text = view.text if view else source[line_start:line_end]
     offset = 0 if view else line_start  # a view maps to source positions itself
-    for m in rule.pattern.finditer(text):
+    covered = pos = 0  # a match inside the last hit's span is part of it: each part of the line is judged once
+    while (m := rule.pattern.search(text, pos)) is not None:
+        pos = max(m.end(), m.start() + 1, covered)
         start, end = m.span(rule.group if rule.group >= 0 else m.lastindex)
-        if start < 0 or start == end:
+        if start < 0 or start == end or start < covered:
             continue
         if rule.decoded:
             blob = text[start:end].rstrip("=")
@@ -341,8 +146,10 @@ def _line_hits(rule: Rule, source: str, line_start: int, line_end: int, view: Vi
         elif rule.check:
             quoted = start > 0 and text[start - 1] in "'\"`"
             value = text[start:end]
-            if not quoted:
+            if not quoted and rule.check != "url":
                 value = value.split(None, 1)[0] if value.strip() else ""
+                if value.endswith(("...", "\u2026")):  # elided where it was quoted (``sk-...``): no value
+                    continue
                 value = _trimmed(value)
             named = "name" in m.re.groupindex
             if not is_secret(rule.check, text, m.start("name") if named else m.start(), start, value, quoted):
@@ -357,17 +164,19 @@ def _line_hits(rule: Rule, source: str, line_start: int, line_end: int, view: Vi
             while end > start and text[end - 1] in " \t\"'":
                 end -= 1
             if rule.group == 0:  # a token runs on past a lazy pattern's end (a JWT's signature)
-                while end < len(text) and (text[end] in _TOKEN or (text[end] == "." and text[end + 1 : end + 2] in _TOKEN)):
-                    end += 1
+                end = _RUN_ON.match(text, end).end()  # type: ignore[union-attr]
             if rule.keep_host:
                 scheme = text.find("://", start, end)
                 path = text.find("/", start if scheme < 0 else scheme + 3, end)
                 if path < 0:
                     continue
                 start = path
+            if rule.type != "private-key" and (placeholder(text[start:end]) or reference(text[start:end])):
+                continue
+        covered = pos = max(pos, end)
         if view is not None:
             start, end = view.source(start, end)
-        yield _Hit(offset + start, offset + end, type_, rule.check is None)
+        yield _Hit(offset + start, offset + end, type_, rule.check is None, rule.id)
 
 
 _DECODED_HERE = re.compile(r"\bbase64[ \t]+(?:-\w*[dD]\b|--decode)|\bb64decode\b")
@@ -413,20 +222,35 @@ def _trimmed(value: str) -> str:
     return value[:end]
 
 
-def _private_key_end(text: str, start: int) -> int:
-    """A private key runs from its BEGIN line to its END line, or over the base64 lines after it."""
-    end = text.find("-----END", start)
-    if end >= 0:
-        close = text.find("-----", end + 8)
-        return len(text) if close < 0 else close + 5
-    line_end = text.find("\n", start)
-    while line_end >= 0:
-        nxt = text.find("\n", line_end + 1)
-        body = text[line_end + 1 : nxt if nxt >= 0 else len(text)].strip()
-        if not body or not re.fullmatch(r"[A-Za-z0-9+/=:\- ]+", body):
-            return line_end
-        line_end = nxt
-    return len(text)
+_KEY_BODY = re.compile(r"[A-Za-z0-9+/=:\- \t]+\r?$")
+
+
+def _private_keys(text: str, starts: list[_Hit], budget: _Budget) -> list[_Hit]:
+    """Each private key from its armour line (``starts``, in order) to its ``END`` line — or,
+    with none after it, over the base64 lines that follow — once: a ``BEGIN`` inside a key
+    already taken is part of it, and the ``END`` lines are found in one pass, so a text of
+    many ``BEGIN`` lines and no ``END`` costs one walk, not one per line."""
+    ends = [m.end() for m in PRIVATE_KEY_END.finditer(text)] if "-----END" in text else []
+    keys: list[_Hit] = []
+    for hit in sorted(starts, key=lambda h: h.start):
+        if keys and hit.start < keys[-1].end:
+            continue
+        budget.left()
+        start = _private_key_start(text, hit.start)
+        i = bisect_right(ends, hit.start)
+        if i < len(ends):
+            end = ends[i]
+        else:
+            end = text.find("\n", hit.start)
+            while end >= 0:
+                nxt = text.find("\n", end + 1)
+                line = text[end + 1 : nxt if nxt >= 0 else len(text)]
+                if not line.strip() or not _KEY_BODY.match(line):
+                    break
+                end = nxt
+            end = len(text) if end < 0 else end
+        keys.append(_Hit(start, end, "private-key", True, hit.rule))
+    return keys
 
 
 WORD_MIN = 10
@@ -445,6 +269,7 @@ class _Text:
         self.ends: dict[int, int] = {}  # line start → line end
         self._lower: bytes | None = None
         self._hay_bytes: bytes | None = None
+        self.places = Places(text, WORD_MIN)
         self._words: list[str] | None = None
         self._hay: tuple[str, str, list[int]] | None = None
 
@@ -466,8 +291,9 @@ class _Text:
 
     @property
     def words(self) -> list[str]:
+        """Each distinct long word, in the order first seen."""
         if self._words is None:
-            self._words = list(dict.fromkeys([w for w in self.text.split() if len(w) >= WORD_MIN]))
+            self._words = long_words(self.text, WORD_MIN)
         return self._words
 
     def hay(self, ci: bool) -> tuple[str, list[int]]:
@@ -492,9 +318,11 @@ class _Text:
         return end
 
     def lines_of_word(self, word: str, into: dict[int, int]) -> None:
-        pos = self.text.find(word)
-        while pos >= 0:
-            pos = self.text.find(word, self.line_of(pos, into))
+        """Record the lines a long word stands on."""
+        last = -1
+        for pos in self.places.of(word):
+            if pos > last:
+                last = self.line_of(pos, into)
 
     def candidates(self) -> dict[Rule, dict[int, int]]:
         """Each rule that may match, with the (start → end) lines it may match on."""
@@ -531,21 +359,41 @@ class _Text:
         return found
 
     def _narrow(self, found: dict[tuple[str, bool, bool], dict[int, int]]) -> None:
-        """All in-word literals at once: one alternation over the long words (each case)."""
+        """All in-word literals at once: one alternation over the long words (each case). A
+        word that holds literals many times (a text built to repeat one) is searched for the
+        rest of them literal by literal, at C speed, from there on."""
         word_lines: dict[int, dict[int, int]] = {}  # each word's lines looked up once
         done: set[tuple[int, str, bool]] = set()
+
+        def record(i: int, literal: str, ci: bool) -> None:
+            if (i, literal, ci) in done:
+                return
+            done.add((i, literal, ci))
+            if i not in word_lines:
+                word_lines[i] = {}
+                self.lines_of_word(self.words[i], word_lines[i])
+            for need in _CONTAINED[ci][literal]:  # "ACCA" is also an "AC"
+                found.setdefault((need, ci, False), {}).update(word_lines[i])
+
         for ci in (False, True):
             hay, starts = self.hay(ci)
-            for m in _NARROW[ci].finditer(hay):
+            seen: dict[int, int] = {}
+            pos = 0
+            while (m := _NARROW[ci].search(hay, pos)) is not None:
                 i = bisect_right(starts, m.start()) - 1
-                if (i, m.group(), ci) in done:
-                    continue
-                done.add((i, m.group(), ci))
-                if i not in word_lines:
-                    word_lines[i] = {}
-                    self.lines_of_word(self.words[i], word_lines[i])
-                for need in _CONTAINED[ci][m.group()]:  # "ACCA" is also an "AC"
-                    found.setdefault((need, ci, False), {}).update(word_lines[i])
+                record(i, m.group(), ci)
+                pos = m.end()
+                seen[i] = seen.get(i, 0) + 1
+                if seen[i] > _MANY:
+                    word_end = starts[i + 1] - 1 if i + 1 < len(starts) else len(hay)
+                    for literal in _CONTAINED[ci]:
+                        if hay.find(literal, pos, word_end) >= 0:
+                            record(i, literal, ci)
+                    pos = word_end
+
+
+_MANY = 32
+"""Literal matches in one word after which its other literals are looked for one by one."""
 
 
 def _gates(rules: tuple[Rule, ...]) -> dict[Rule, tuple[tuple[str, bool, bool], ...]]:
@@ -601,33 +449,151 @@ _CONTAINED = {
 }
 
 
-def _scan(text: str, rendered: bool = True) -> list[_Hit]:
+def _scan(text: str, rendered: bool = True, budget: _Budget | None = None) -> list[_Hit]:
     """Every secret in ``text`` (markers included), in order, overlaps merged; with
     ``rendered``, also those that markup splits in the source but not on screen."""
+    budget = budget or _Budget(None)
+    if len(text) >= REPEATS_FROM and (condensed := _condensed(text)) is not None:
+        return _scan_condensed(text, *condensed, rendered, budget)
     scan = _Text(text)
-    hits: list[_Hit] = []
+    markers: list[_Hit] = []
     if "[REDACTED:" in text:
-        hits += [_Hit(m.start(), m.end(), m.group(1), True) for m in MARKER.finditer(text)]
-    views: dict[tuple[int, int], View] = {}  # each line rendered once for the checked rules
+        markers = [_Hit(m.start(), m.end(), m.group(1), True, m.group(2) or "marker") for m in MARKER.finditer(text)]
+    hits: list[_Hit] = []
+    pieces: dict[tuple[int, int], list[tuple[int, str, bool]]] = {}  # each line's pieces, cut once
+    views: dict[str, View] = {}  # each distinct piece rendered once for the checked rules
+    memo: dict[tuple[Rule, str], list[_Hit]] = {}  # each rule judges each distinct piece once
+    key_starts: list[_Hit] = []
     for rule, lines in scan.candidates().items():
         for start, end in lines.items():
+            budget.left()
             if rule.next_line and end < len(text):
                 end = scan.line_of(end + 1, {})
-            view = None
-            if rule.check and not rule.as_written:
-                if (start, end) not in views:
-                    views[start, end] = rendered_view(text, start, end)
-                view = views[start, end]
-            for hit in _line_hits(rule, text, start, end, view):
-                if rule.type == "private-key":
-                    hit = _Hit(_private_key_start(text, hit.start), _private_key_end(text, hit.start), hit.type, True)
-                hits.append(hit)
+            if (start, end) not in pieces:
+                pieces[start, end] = _pieces(text, start, end)
+            reach = start  # how far this rule's hits on the line reach (a run-on value covers later pieces)
+            for at, piece, cut in pieces[start, end]:
+                found = memo.get((rule, piece))
+                if found is None:
+                    view = None
+                    if rule.check and not rule.as_written:
+                        view = views.get(piece) or views.setdefault(piece, rendered_view(piece))
+                    found = memo[rule, piece] = list(_line_hits(rule, piece, 0, len(piece), view))
+                for hit in found:
+                    hit_end = at + hit.end
+                    if at + hit.start < reach and hit_end <= reach:
+                        continue
+                    if cut and hit.end == len(piece):  # a value that runs on past the piece runs to its word's end
+                        hit_end = _WORD_END.match(text, hit_end).end()  # type: ignore[union-attr]
+                    reach = max(reach, hit_end)
+                    hit = _Hit(at + hit.start, hit_end, hit.type, hit.specific, hit.rule)
+                    (key_starts if rule.type == "private-key" else hits).append(hit)
+    if key_starts:
+        hits += _private_keys(text, key_starts, budget)
+    hits += _engine_hits(scan, budget)
     if rendered:
-        hits += _rendered_hits(scan)
+        hits += _rendered_hits(scan, budget)
+    return _merged(_outside(hits, markers) + markers if markers else hits)
+
+
+def _outside(hits: list[_Hit], markers: list[_Hit]) -> list[_Hit]:
+    """The hits that do not start inside a marker (``[REDACTED:api-key:…]`` reads like an
+    assignment to ``api-key``: what a marker holds was judged when it was written)."""
+    starts = [m.start for m in markers]
+    out = []
+    for hit in hits:
+        i = bisect_right(starts, hit.start) - 1
+        if i < 0 or hit.start >= markers[i].end:
+            out.append(hit)
+    return out
+
+
+REPEATS_FROM = 64 * 1024
+"""A text this long whose lines repeat (half of them or more are copies) is scanned as its
+distinct lines, each once, and what is found on a line is found wherever it stands."""
+
+
+def _condensed(text: str) -> tuple[list[str], list[int]] | None:
+    """The distinct lines of ``text`` and, per line of it, the index of its distinct line;
+    None when most lines are distinct."""
+    lines = text.split("\n")
+    index: dict[str, int] = {}
+    order = [index.setdefault(line, len(index)) for line in lines]
+    return (list(index), order) if len(index) * 2 <= len(lines) else None
+
+
+def _scan_condensed(text: str, distinct: list[str], order: list[int], rendered: bool, budget: _Budget) -> list[_Hit]:
+    """``_scan`` of a text of repeated lines: its distinct lines scanned once as one text, each
+    hit on a line copied to every place the line stands; private keys (which span lines) and
+    markers are found in the text itself."""
+    joined = "\n".join(distinct)
+    starts, at = [], 0
+    for line in distinct:
+        starts.append(at)
+        at += len(line) + 1
+    places: list[list[int]] = [[] for _ in distinct]
+    at = 0
+    for i, line in zip(order, text.split("\n"), strict=True):
+        places[i].append(at)
+        at += len(line) + 1
+    hits: list[_Hit] = []
+    for hit in _scan(joined, rendered, budget):
+        if hit.type == "private-key":
+            continue
+        i = bisect_right(starts, hit.start) - 1
+        begin, end = hit.start - starts[i], min(hit.end - starts[i], len(distinct[i]))
+        hits += [_Hit(p + begin, p + end, hit.type, hit.specific, hit.rule) for p in places[i]]
+        budget.left()
+    keys = [_Hit(m.start(), m.end(), "private-key", True, "rcaloop.private-key") for m in PRIVATE_KEY.finditer(text)]
+    if keys:
+        hits += _private_keys(text, keys, budget)
     return _merged(hits)
 
 
-def _rendered_hits(scan: _Text) -> list[_Hit]:
+PIECE = 4096
+"""A line longer than this is read in pieces of this length that overlap by ``OVERLAP``: a
+text that repeats itself (a line of ten thousand ``?password=``) is then judged once per
+distinct piece, not once per character."""
+OVERLAP = 512
+_WORD_END = re.compile(r"\S*")
+
+
+def _pieces(text: str, start: int, end: int) -> list[tuple[int, str, bool]]:
+    """The line ``text[start:end]`` as (where, piece, cut before the line's end) pieces."""
+    if end - start <= PIECE + OVERLAP:
+        return [(start, text[start:end], False)]
+    out = []
+    for at in range(start, end, PIECE):
+        stop = min(at + PIECE + OVERLAP, end)
+        out.append((at, text[at:stop], stop < end))
+        if stop == end:
+            break
+    return out
+
+
+def _engine_hits(scan: _Text, budget: _Budget) -> list[_Hit]:
+    """The engine's vendor tokens, less placeholders and references (``ghp_xxxx…``)."""
+    text = scan.text
+    try:
+        found = secret_engine.scan(text, budget.left(), scan.places, scan.words)
+    except TimeoutError:
+        raise ScanBudgetExceeded("the vendor-rule scan took longer than its budget") from None
+    return [_Hit(h.start, h.end, h.type, True, h.rule) for h in found if _engine_value(text[h.start : h.end], h.type)]
+
+
+def _engine_value(value: str, type_: str) -> bool:
+    """Whether an engine finding is a secret: not a placeholder or a reference, and for a URL
+    with credentials, not one whose password documents the form (``user:password@``)."""
+    if placeholder(value) or reference(value):
+        return False
+    if type_ == "connection-string":  # the whole URL, or only its password
+        m = URL_PASSWORD.search(value)
+        password = m.group(1) if m is not None else value
+        return is_secret("url", password, 0, 0, password, False)
+    return True
+
+
+def _rendered_hits(scan: _Text, budget: _Budget) -> list[_Hit]:
     """Secrets of the rendered lines (``markup_view``) where markup joins two parts of a
     token (only long words can hold one, so the search runs over them alone) or a
     look-alike character stands for a letter, each as the source span it renders from."""
@@ -650,9 +616,10 @@ def _rendered_hits(scan: _Text) -> list[_Hit]:
             at = scan.line_of(at, lines)
     hits = []
     for start, end in _blocks(lines):
+        budget.left()
         view = rendered_view(scan.text, start, end)
-        for hit in _scan(view.text, rendered=False):
-            hits.append(_Hit(*view.source(hit.start, hit.end), hit.type, hit.specific))
+        for hit in _scan(view.text, rendered=False, budget=budget):
+            hits.append(_Hit(*view.source(hit.start, hit.end), hit.type, hit.specific, hit.rule))
     return hits
 
 
@@ -683,7 +650,7 @@ def _merged(hits: list[_Hit]) -> list[_Hit]:
             out.append(hit)
             continue
         keep = last if last.specific or not hit.specific else hit
-        out[-1] = _Hit(last.start, max(last.end, hit.end), keep.type, keep.specific)
+        out[-1] = _Hit(last.start, max(last.end, hit.end), keep.type, keep.specific, keep.rule)
     return out
 
 
@@ -704,8 +671,9 @@ def _has_invisible(text: str) -> bool:
     return INVISIBLE.search(text) is not None
 
 
-def _marker(type_: str, value: str) -> str:
-    return f"[REDACTED:{type_}]" + "\n" * value.count("\n")
+def _marker(type_: str, rule: str, value: str) -> str:
+    named = "" if rule == "marker" else f":{rule}"
+    return f"[REDACTED:{type_}{named}]" + "\n" * value.count("\n")
 
 
 @dataclass(frozen=True)
@@ -713,36 +681,37 @@ class Redacted:
     """A text with every secret replaced by its marker, and where each one was."""
 
     text: str
-    found: tuple[tuple[str, int], ...]  # (type, 1-based line)
+    found: tuple[Found, ...]
 
 
-def redact_text(text: str) -> Redacted:
-    """``text`` with each secret replaced by ``[REDACTED:<type>]`` (lines kept), and the
-    (type, line) of each, markers already there included."""
+def redact_text(text: str, budget_s: float | None = SCAN_BUDGET_S) -> Redacted:
+    """``text`` with each secret replaced by ``[REDACTED:<type>:<rule>]`` (lines kept), and
+    the type, line and rule of each, markers already there included. Raises
+    ``ScanBudgetExceeded`` when the scan takes longer than ``budget_s``."""
     if _has_invisible(text):
         text = INVISIBLE.sub("", text)
-    hits = _scan(text)
+    hits = _scan(text, budget=_Budget(budget_s))
     if not hits:
         return Redacted(text, ())
     pieces: list[str] = []
-    found: list[tuple[str, int]] = []
+    found: list[Found] = []
     at, line = 0, 1
     for hit in hits:
         line += text.count("\n", at, hit.start)
-        found.append((hit.type, line))
-        pieces += [text[at : hit.start], _marker(hit.type, text[hit.start : hit.end])]
+        found.append(Found(hit.type, line, hit.rule))
+        pieces += [text[at : hit.start], _marker(hit.type, hit.rule, text[hit.start : hit.end])]
         line += text.count("\n", hit.start, hit.end)
         at = hit.end
     pieces.append(text[at:])
     return Redacted("".join(pieces), tuple(found))
 
 
-def text_secrets(text: str | None, where: str) -> tuple[str | None, list[Secret]]:
+def text_secrets(text: str | None, where: str, budget_s: float | None = SCAN_BUDGET_S) -> tuple[str | None, list[Secret]]:
     """``redact_text`` for one part of an output, its findings placed at ``where``."""
     if not text:
         return text, []
-    done = redact_text(text)
-    return done.text, [Secret(t, where, line) for t, line in done.found]
+    done = redact_text(text, budget_s)
+    return done.text, [Secret(f.type, where, f.line, f.rule) for f in done.found]
 
 
 # -- JSON documents -----------------------------------------------------------------------
@@ -815,7 +784,7 @@ def _copy(value: Any, text: Any = None) -> Any:
     return text(value) if text and isinstance(value, str) else value
 
 
-def redact_json(value: _J, where: str) -> tuple[_J, list[Secret]]:
+def redact_json(value: _J, where: str, budget_s: float | None = SCAN_BUDGET_S) -> tuple[_J, list[Secret]]:
     """A document (dicts and lists of strings, numbers and anything else) with every secret
     in its strings, numbers and keys redacted, and where each was (``<where>.a.b[2]``; a list
     item with a short ``id`` is ``[<id>]``). A value under a secret-like key counts as its
@@ -825,18 +794,19 @@ def redact_json(value: _J, where: str) -> tuple[_J, list[Secret]]:
     texts = [f"{s.key}: {s.value}" if s.key is not None else s.value for s in segments]
     joined = "\n".join(texts)
     if _has_invisible(joined):
-        return redact_json(_copy(value, lambda t: INVISIBLE.sub("", t)), where)
-    hits = _scan(joined) if segments else []
+        return redact_json(_copy(value, lambda t: INVISIBLE.sub("", t)), where, budget_s)
+    hits = _scan(joined, budget=_Budget(budget_s)) if segments else []
     if not hits:
         return value, []
     starts, at = [], 0
     for t in texts:
         starts.append(at)
         at += len(t) + 1
-    spans: dict[int, list[tuple[int, int, str]]] = {}
+    spans: dict[int, list[tuple[int, int, str, str]]] = {}
     for hit in hits:
         i = bisect_right(starts, hit.start) - 1
-        spans.setdefault(i, []).append((hit.start - starts[i], min(hit.end - starts[i], len(texts[i])), hit.type))
+        spans.setdefault(i, []).append(
+            (hit.start - starts[i], min(hit.end - starts[i], len(texts[i])), hit.type, hit.rule))
     copy = _copy(value)
     refs: list[_Segment] = []
     _segments(copy, where, refs)
@@ -845,27 +815,29 @@ def redact_json(value: _J, where: str) -> tuple[_J, list[Secret]]:
     for i, seg_spans in sorted(spans.items()):
         seg, (container, slot) = segments[i], refs[i].ref
         offset = len(seg.key) + 2 if seg.key is not None else 0
-        in_value = [(max(s - offset, 0), e - offset, t) for s, e, t in seg_spans if e > offset]
-        in_key = [(s, min(e, offset - 2), t) for s, e, t in seg_spans if s < offset - 2 and seg.own_key]
-        where_ = redact_text(seg.path).text
+        in_value = [(max(s - offset, 0), e - offset, t, r) for s, e, t, r in seg_spans if e > offset]
+        in_key = [(s, min(e, offset - 2), t, r) for s, e, t, r in seg_spans if s < offset - 2 and seg.own_key]
+        where_ = redact_text(seg.path, budget_s).text
         if in_value:
             container[slot], lines = _apply(seg.value, in_value)
-            found += [Secret(t, where_, line if "\n" in seg.value else None) for t, line in lines]
+            found += [Secret(f.type, where_, f.line if "\n" in seg.value else None, f.rule) for f in lines]
         if in_key:
             renamed.append((container, slot, _apply(str(slot), in_key)[0]))
-            found += [Secret(t, f"{where_} (key)") for _, _, t in in_key]
+            found += [Secret(t, f"{where_} (key)", None, r) for _, _, t, r in in_key]
     for container, slot, new_key in renamed:
         container[new_key] = container.pop(slot)
     return copy, found
 
 
-def _apply(text: str, spans: list[tuple[int, int, str]]) -> tuple[str, list[tuple[str, int]]]:
-    pieces, lines, at = [], [], 0
-    for start, end, type_ in sorted(spans):
+def _apply(text: str, spans: list[tuple[int, int, str, str]]) -> tuple[str, list[Found]]:
+    pieces: list[str] = []
+    lines: list[Found] = []
+    at = 0
+    for start, end, type_, rule in sorted(spans):
         if start < at:
             continue
-        pieces += [text[at:start], _marker(type_, text[start:end])]
-        lines.append((type_, text.count("\n", 0, start) + 1))
+        pieces += [text[at:start], _marker(type_, rule, text[start:end])]
+        lines.append(Found(type_, text.count("\n", 0, start) + 1, rule))
         at = end
     pieces.append(text[at:])
     return "".join(pieces), lines
@@ -876,66 +848,69 @@ def _apply(text: str, spans: list[tuple[int, int, str]]) -> tuple[str, list[tupl
 _R = TypeVar("_R", bound=RawResult)
 
 
-def redact_record(record: _R) -> tuple[_R, list[Secret]]:
+def redact_record(record: _R, budget_s: float | None = SCAN_BUDGET_S) -> tuple[_R, list[Secret]]:
     """A result with every secret redacted from what it carries: ``content`` (skill text is
     ``output``, with lines; a capture ``capture.…``; step files ``<file>:<path>``),
     ``input_text`` (``input``), ``evidence`` (``evidence[<id>].…``) and ``metadata``.
 
     Ids are left alone (their formats hold no secret-shaped text). The record itself is
-    returned when nothing was found.
+    returned when nothing was found. ``budget_s`` bounds the whole record.
     """
+    budget = _Budget(budget_s)
     found: list[Secret] = []
     update: dict[str, Any] = {}
     content = record.content
     if isinstance(content, str):
-        new_content, secrets = text_secrets(content, "output")
+        new_content, secrets = text_secrets(content, "output", budget.left())
     elif record.kind == "step_files":
         new_content, secrets = dict(content), []
         for name, doc in content.items():
-            new_content[name], more = redact_json(doc, f"{name}:")
+            new_content[name], more = redact_json(doc, f"{name}:", budget.left())
             secrets += more
     else:
-        new_content, secrets = redact_json(content, "capture")
+        new_content, secrets = redact_json(content, "capture", budget.left())
     if secrets:
         found += secrets
         update["content"] = new_content
     if record.input_text:
-        text, secrets = text_secrets(record.input_text, "input")
+        text, secrets = text_secrets(record.input_text, "input", budget.left())
         if secrets:
             found += secrets
             update["input_text"] = text
     if record.evidence:
-        docs, secrets = redact_json([a.model_dump(mode="json") for a in record.evidence], "evidence")
+        docs, secrets = redact_json([a.model_dump(mode="json") for a in record.evidence], "evidence", budget.left())
         if secrets:
             found += secrets
             update["evidence"] = [EvidenceArtifact.model_validate(d) for d in docs]
     if record.metadata:
-        meta, secrets = redact_json(record.metadata, "metadata")
+        meta, secrets = redact_json(record.metadata, "metadata", budget.left())
         if secrets:
             found += secrets
             update["metadata"] = {str(k): str(v) for k, v in meta.items()}
     return (record.model_copy(update=update) if update else record), found
 
 
-def redact_payload(text: str) -> str:
+def redact_payload(text: str, budget_s: float | None = SCAN_BUDGET_S) -> str:
     """A stored or logged string with its secrets redacted: a JSON document is redacted
     value by value (and written back compact), anything else as text."""
     stripped = text.lstrip()
     if stripped[:1] in ("{", "["):
         try:
             doc = json.loads(text)
-            redacted, found = redact_json(doc, "")
+            redacted, found = redact_json(doc, "", budget_s)
         except (ValueError, RecursionError):  # not JSON, or nested too deep to walk: redacted as text
             pass
         else:
             return json.dumps(redacted, ensure_ascii=False, separators=(",", ":")) if found else text
-    return redact_text(text).text
+    return redact_text(text, budget_s).text
 
 
-def redact_dead_letter(letter: DeadLetter) -> DeadLetter:
-    """The dead letter with its entry's fields and its error text redacted."""
-    fields = {k: redact_payload(v) for k, v in letter.fields.items()}
-    error = redact_text(letter.error).text
+def redact_dead_letter(letter: DeadLetter, budget_s: float | None = SCAN_BUDGET_S) -> DeadLetter:
+    """The dead letter with its entry's fields and its error text redacted (``budget_s`` for
+    all of it: over it, ``ScanBudgetExceeded``, and the caller withholds the fields)."""
+    budget = _Budget(budget_s)
+    fields = {k: redact_payload(v, budget.left()) for k, v in letter.fields.items()}
+    error = redact_text(letter.error, budget.left()).text
     if fields == letter.fields and error == letter.error:
         return letter
     return letter.model_copy(update={"fields": fields, "error": error})

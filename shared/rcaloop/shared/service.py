@@ -31,7 +31,7 @@ from typing import Any, TypeVar
 
 from pydantic import ValidationError
 
-from rcaloop.shared import health, metrics
+from rcaloop.shared import health, metrics, secret_engine
 from rcaloop.shared.consumer import StreamWorker, Subscription
 from rcaloop.shared.logs import configure_logging, get_logger
 from rcaloop.shared.redis_conn import connect, redis_url
@@ -92,6 +92,7 @@ async def run_services(
     log.info("starting", services=[s.name for s in services], redis=redact_url(url))
     redis = connect(url)
     _host_redis.set(redis)
+    await asyncio.to_thread(secret_engine.warm)  # every worker redacts dead letters and logs: no entry waits for it
     for svc in services:
         for hook in svc.on_startup:
             await hook()

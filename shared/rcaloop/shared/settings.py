@@ -44,6 +44,9 @@ class RuntimeSettings(BaseSettings):
     entry_budget_s: float = Field(
         default=30.0, gt=0, description="most seconds judging one entry may take (parser, harness: off the event loop); "
         "over it the entry is dead-lettered as time_budget_exceeded")
+    secret_scan_budget_s: float = Field(
+        default=5.0, gt=0, description="most seconds the secret scan of one entry or dead letter may take in the "
+        "worker; over it the entry is dead-lettered as scan_budget_exceeded with its fields withheld")
     metrics_port: int | None = Field(default=None, description="Prometheus /metrics and /healthz port; unset = none")
     metrics_host: str = Field(default="127.0.0.1", description="address /metrics listens on (containers: 0.0.0.0)")
     http_port: int | None = Field(default=None, description="HTTP API port of services that have routes (annotation, knowledge)")

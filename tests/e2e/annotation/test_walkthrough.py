@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
 import os
 import shutil
@@ -54,6 +55,7 @@ def test_answers_from_stdin_and_early_end_writes_nothing(tmp_path):
     run = _rcaloop("annotate", "--job-id", "1234567", root=root, stdin="y\n\n")
     assert run.returncode == 2 and "answers ended early" in run.stderr
     assert "Traceback" not in run.stderr
+    assert "no answer for: " in run.stderr and "[bold" not in run.stderr and "[/" not in run.stderr  # the question, no markup
     assert not (root / "1234567" / "annotation.json").exists()
 
 
@@ -159,6 +161,64 @@ def test_token_create_and_revoke(tmp_path, monkeypatch):
     assert again.returncode == 1 and "alice has no active token" in again.stderr
     odd = _cli(monkeypatch, root, "annotation", "token", "revoke", "\x1b[31mmallory\u202e")
     assert odd.returncode == 2 and "invalid annotator name" in odd.stderr and "\x1b" not in odd.stderr
+
+
+def test_a_token_carries_its_role_reviewer_unless_said(tmp_path, monkeypatch):
+    root = _job(tmp_path)
+    made = {role: _cli(monkeypatch, root, "annotation", "token", "create", f"{role or 'rev'}-1", *(("--role", role) if role else ()))
+            for role in ("", "operator", "lead")}
+    assert all(r.returncode == 0 for r in made.values()), [r.stderr for r in made.values()]
+    assert "reviewer token for rev-1" in made[""].stderr
+    assert "lead token" in made["lead"].stderr
+    bad = _cli(monkeypatch, root, "annotation", "token", "create", "eve", "--role", "admin")
+    assert bad.returncode == 2 and "--role must be one of reviewer, operator, lead" in bad.stderr
+
+    async def roles() -> dict:
+        from rcaloop.annotation.store import Store, database_url  # noqa: PLC0415
+
+        store = Store(database_url(None, root.parent / "data"))
+        found = {name: await store.token_identity(made[name_key].stdout.strip())
+                 for name, name_key in (("reviewer", ""), ("operator", "operator"), ("lead", "lead"))}
+        await store.close()
+        return found
+
+    assert asyncio.run(roles()) == {"reviewer": ("rev-1", "reviewer"), "operator": ("operator-1", "operator"),
+                                    "lead": ("lead-1", "lead")}
+
+
+def test_agreement_per_batch_from_the_cli(tmp_path, monkeypatch):
+    root = _job(tmp_path)
+    doc = json.loads((ROOT / "tests" / "fixtures" / "annotation" / "valid_1234567.json").read_text())
+
+    async def fill() -> str:
+        from rcaloop.annotation import core  # noqa: PLC0415
+        from rcaloop.contracts import Annotation  # noqa: PLC0415
+        from rcaloop.annotation.store import Store, database_url  # noqa: PLC0415
+        from tests.integration.annotation.conftest import verdict  # noqa: PLC0415
+
+        store = Store(database_url(None, root.parent / "data"))
+        await store.migrate()
+        v = verdict(1)
+        task = core.review_task_for(v, overlap=2)
+        await store.add_verdict(v, task)
+        for who, category in (("alice", "credential"), ("bob", "network")):
+            await store.save_annotation(Annotation.model_validate(dict(doc, root_cause={**doc["root_cause"], "category": category})),
+                                        annotator=who, analysis_hash=v.analysis_hash, task_id=task.task_id,
+                                        lease_required=False)
+        await store.close()
+        return v.evaluated_at.date().isoformat()
+
+    day = asyncio.run(fill())
+    run = _cli(monkeypatch, root, "annotation", "agreement", "--json")
+    assert run.returncode == 0, run.stderr
+    [batch] = json.loads(run.stdout)["batches"]
+    fields = {f["field"]: f for f in batch["kinds"]["annotation"]}
+    assert batch["tasks"] == 1 and fields["root_cause.category"]["observed_agreement"] == 0.0
+    table = _cli(monkeypatch, root, "annotation", "agreement")
+    assert table.returncode == 0 and "root_cause.category" in table.stdout and "batch" in table.stdout
+    assert _cli(monkeypatch, root, "annotation", "agreement", "--batch", "last week").returncode == 2
+    assert json.loads(_cli(monkeypatch, root, "annotation", "agreement", "--batch", "2001-01-01", "--json").stdout)["batches"] == []
+    assert day
 
 
 def test_upload_validates_first_and_refuses_an_invalid_file(tmp_path, monkeypatch):

@@ -1,7 +1,13 @@
 """The evaluation fails the bad agents beside the reference agent, each for its own named
 reasons, through every command a release owner runs: ``eval run`` on the shipped fixtures,
 ``eval mutate`` + ``eval run`` on their novel variants, and ``eval novel-e2e`` on incidents
-the agent answers with a post-harness capture. The reference agent passes all three."""
+the agent answers with a post-harness capture. The reference agent passes all three.
+
+The agents whose first step is unguarded and mutating — plainly, through a shell variable,
+through ``eval`` of base64-decoded text, or as a chat-ops bot command — fail on every case and
+every capture: their steps are judged by rcaloop's runtime harness, so whatever the harness
+catches the evaluation catches. A class the harness does not catch yet is marked so
+(``xfail(strict=True)``): the day it does, the mark must go."""
 
 from __future__ import annotations
 
@@ -24,6 +30,20 @@ BAD = {
     "overconfident_agent.py": ({"EV302", "EV501"}, {"EV301", "EV302"}, {"NE202"}),
     "destructive_agent.py": ({"EV502"}, {"EV502"}, {"NE302", "NE303"}),
 }
+
+
+UNSAFE_FIRST_STEP = {
+    "destructive_agent.py": None,
+    "shell_variable_agent.py": None,
+    "chatops_agent.py": None,
+    "eval_base64_agent.py": "the judge does not yet catch eval/base64 (eval $(echo … | base64 -d))",
+}
+"""Agents whose first step is an unguarded mutation -> why the harness misses it (None: it does not)."""
+
+
+def _unsafe_agents():
+    return [pytest.param(name, marks=pytest.mark.xfail(strict=True, reason=why)) if why else name
+            for name, why in sorted(UNSAFE_FIRST_STEP.items())]
 
 
 def rcaloop(*args) -> tuple[int, dict]:
@@ -95,3 +115,19 @@ def test_the_reference_agent_passes_all_three(mutated):
     code, report = _novel_e2e("rule_based_agent.py")
     assert code == 0 and report["summary"]["passed"] == report["summary"]["captures"] == 5
     assert {c["actual_outcome"] for c in report["captures"]} == {"known", "novel", "abstain"}
+
+
+@pytest.mark.parametrize("name", _unsafe_agents())
+def test_eval_run_fails_every_case_of_an_agent_whose_first_step_is_unguarded(name):
+    code, report = _run(EVAL / "fixtures.jsonl", name)
+    assert code == 1 and not report["passed"]
+    unsafe = [c["case_id"] for c in report["cases"] if any(k["code"] == "EV502" and not k["passed"] for k in c["checks"])]
+    assert unsafe == [c["case_id"] for c in report["cases"]], "EV502 missed a case"
+
+
+@pytest.mark.parametrize("name", _unsafe_agents())
+def test_novel_e2e_fails_every_capture_of_an_agent_whose_first_step_is_unguarded(name):
+    code, report = _novel_e2e(name)
+    assert code == 1 and not report["passed"]
+    assert all("NE303" in {f["code"] for f in c["failures"]} for c in report["captures"]), "NE303 missed a capture"
+    assert report["summary"]["unsafe"] == report["summary"]["captures"]

@@ -111,16 +111,27 @@ def test_an_agent_that_never_answers_is_an_unusable_run_not_a_pass(tmp_path):
     assert "Traceback" not in result.output
 
 
-@pytest.mark.parametrize(
-    ("args", "message"),
-    [
-        (["--captures", "x.jsonl", "--agent-cmd", "true"], "exactly one of"),
-        ([], "exactly one of"),
-    ],
-)
-def test_bad_arguments_exit_2(args, message):
-    result = rcaloop("eval", "run", "--fixtures", FIXTURES, *args)
-    assert result.exit_code == 2 and message in result.output
+def test_captures_and_an_agent_together_exit_2():
+    result = rcaloop("eval", "run", "--fixtures", FIXTURES, "--captures", "x.jsonl", "--agent-cmd", "true")
+    assert result.exit_code == 2 and "one of --captures FILE or --agent-cmd CMD, not both" in result.output
+
+
+def test_the_documented_command_scores_the_reference_agent_when_given_none(tmp_path, monkeypatch):
+    """``rcaloop eval run --fixtures FILE --min-top1 0.95``, as documented: with neither --agent-cmd
+    nor --captures it runs $RCALOOP_AGENT_CMD, else the bundled reference agent, and says which."""
+    monkeypatch.delenv("RCALOOP_AGENT_CMD", raising=False)
+    fixtures = _two_known(tmp_path)
+    report_path = tmp_path / "report.json"
+    result = rcaloop("eval", "run", "--fixtures", fixtures, "--min-top1", "0.95", "--json-report", report_path)
+    assert result.exit_code in (0, 1), result.output  # a verdict on the agent, not a usage error
+    assert "scoring the reference agent" in result.output and "rule_based_agent.py" in result.output
+    report = json.loads(report_path.read_text())
+    assert [c["error"] for c in report["cases"]] == [None, None]  # the agent answered every case
+
+    monkeypatch.setenv("RCALOOP_AGENT_CMD", f"{sys.executable} -c 'import sys; sys.stdin.read(); print(\"RCA_OUTCOME: not_applicable - test\")'")
+    result = rcaloop("eval", "run", "--fixtures", fixtures, "--min-top1", "0.95", "--json-report", report_path)
+    assert result.exit_code == 1 and "reference agent" not in result.output
+    assert json.loads(report_path.read_text())["metrics"]["known_top1"] == 0  # the agent named no family
 
 
 def test_bad_fixture_file_exits_2_with_codes(tmp_path):

@@ -66,9 +66,17 @@ def test_unreadable_metrics_path_exits_2(tmp_path, name):
     assert result.exit_code == 2 and "error" in result.output
 
 
+def _real(doc: dict) -> dict:
+    """The synthetic pass file as a real measurement would state it (the provenance says nothing synthetic)."""
+    del doc["synthetic"]
+    doc["provenance"].update(job_revision="measure@4f2c9e1", artifact="s3://gate/m.json")
+    doc["provenance"]["population"].pop("synthetic_incidents")
+    return doc
+
+
 def test_missing_provenance_fails_with_exit_1(tmp_path):
-    doc = json.loads(PASS.read_text())
-    del doc["synthetic"], doc["provenance"]["population"]
+    doc = _real(json.loads(PASS.read_text()))
+    del doc["provenance"]["population"]
     path = tmp_path / "m.json"
     path.write_text(json.dumps(doc))
     result = rcaloop("gate", "check", path)
@@ -115,3 +123,38 @@ def test_promote_refuses_synthetic_and_unknown_stage(tmp_path):
     synthetic = rcaloop("gate", "promote", "staging", "--artifact", PASS, "--no-publish", env=env)
     assert synthetic.exit_code == 1 and "ROLL102" in synthetic.output
     assert rcaloop("gate", "promote", "production", "--artifact", PASS, "--no-publish", env=env).exit_code == 2
+
+
+def test_the_synthetic_file_without_its_flag_is_refused_as_synthetic(tmp_path):
+    doc = json.loads(PASS.read_text())
+    del doc["synthetic"]
+    path = tmp_path / "m.json"
+    path.write_text(json.dumps(doc))
+    result = rcaloop("gate", "check", path)
+    assert result.exit_code == 2 and "GATE007" in result.output
+    assert rcaloop("gate", "check", path, "--allow-synthetic").exit_code == 0
+
+
+def test_gate_schema_prints_the_schema_the_files_follow(tmp_path):
+    import jsonschema
+
+    result = rcaloop("gate", "schema")
+    assert result.exit_code == 0
+    schema = json.loads(result.stdout)
+    jsonschema.Draft202012Validator.check_schema(schema)
+    jsonschema.validate(json.loads(PASS.read_text()), schema)
+    jsonschema.validate(json.loads(FAIL.read_text()), schema)
+    bad = json.loads(PASS.read_text()) | {"known_top1": "0.99"}
+    with pytest.raises(jsonschema.ValidationError):
+        jsonschema.validate(bad, schema)
+
+
+def test_the_minimum_population_is_an_option_and_a_setting(tmp_path):
+    doc = _real(json.loads(PASS.read_text()))
+    doc["provenance"]["population"]["incidents"] = 200
+    path = tmp_path / "m.json"
+    path.write_text(json.dumps(doc))
+    assert rcaloop("gate", "check", path).exit_code == 0
+    refused = rcaloop("gate", "check", path, "--min-population", "500", "--json")
+    assert refused.exit_code == 1 and [e["code"] for e in json.loads(refused.stdout)["errors"]] == ["GATE211"]
+    assert rcaloop("gate", "check", path, env={"GATE_MIN_POPULATION": "500"}).exit_code == 1

@@ -18,10 +18,17 @@ from rcaloop.annotation.settings import AnnotationSettings
 from rcaloop.annotation.store import Store, database_url
 from rcaloop.contracts import HarnessVerdict, ParsedRCA
 from rcaloop.shared.service import Service, http_app
+from rcaloop.shared.tokens import Tokens
 
 ROOT = Path(__file__).resolve().parents[3]
 JOB_DIR = ROOT / "examples" / "jobs" / "1234567"
-TOKENS = {name: f"tok-{name}-6Hq2Lw9Zx4Pd7Vm3" for name in ("alice", "bob", "carol")}
+TOKENS = {name: f"tok-{name}-6Hq2Lw9Zx4Pd7Vm3" for name in ("alice", "bob", "carol", "olga", "lena")}
+REVIEWERS, OPERATORS, LEADS = ("alice", "bob", "carol"), ("olga",), ("lena",)
+"""The reviewers' tokens (RCALOOP_ANNOTATOR_TOKENS), an operator's and a lead's."""
+
+
+def tokens(names: tuple[str, ...]) -> str:
+    return ",".join(f"{n}:{TOKENS[n]}" for n in names)
 
 
 class Clock:
@@ -67,7 +74,9 @@ def analysis_root(tmp_path) -> Path:
 async def api(store, analysis_root):
     settings = AnnotationSettings(rcaloop_analysis_root=analysis_root, review_lease_s=60)
     state = ApiState(
-        settings=settings, annotators=Annotators.parse(",".join(f"{k}:{v}" for k, v in TOKENS.items())), store=store
+        settings=settings, annotators=Annotators.parse(tokens(REVIEWERS)), store=store,
+        operators=Tokens.parse(tokens(OPERATORS), "RCALOOP_OPERATOR_TOKENS"),
+        leads=Tokens.parse(tokens(LEADS), "RCALOOP_LEAD_TOKENS"),
     )
     app = http_app([Service(name="annotation", http_router=build_router(state), http_guards=[guard(state)])], settings)
     async with httpx.AsyncClient(transport=httpx.ASGITransport(app), base_url="http://test") as client:

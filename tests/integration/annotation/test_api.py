@@ -82,10 +82,12 @@ async def test_overlap_two_gives_each_task_to_two_people(api, store):
     [row] = (await api.get("/api/v1/review/tasks", headers=auth("alice"))).json()
     assert row["submitted"] == 2
     assert (await api.get("/api/v1/review/tasks", params={"state": "done"}, headers=auth("alice"))).json()
-    agreement = (await api.get("/api/v1/review/agreement", headers=auth("carol"))).json()["fields"]
+    assert (await api.get("/api/v1/review/agreement", headers=auth("carol"))).status_code == 403  # a reviewer's
+    agreement = (await api.get("/api/v1/review/agreement", headers=auth("lena"))).json()["fields"]
     assert {f["field"]: f["observed_agreement"] for f in agreement} == {
         "category_correct": 1.0,
         "root_cause.category": 1.0,
+        "summary_accurate": 1.0,
     }
 
 
@@ -174,7 +176,7 @@ async def test_evaluation_history_is_kept_across_reanalysis(api, store):
     t0 = datetime(2026, 3, 19, 12, tzinfo=UTC)
     first = verdict(1, job_id=None, kind="capture", result_id="INC-7", evaluated_at=t0)
     await store.add_verdict(first, core.review_task_for(first))
-    resp = await api.post("/api/v1/evaluations", json=_form(analysis_hash=first.analysis_hash), headers=auth("alice"))
+    resp = await api.post("/api/v1/evaluations", json=_form(analysis_hash=first.analysis_hash), headers=auth("olga"))
     assert resp.status_code == 201, resp.text
     stored = resp.json()["evaluation"]
     assert stored["verified_actions"] == ["rotate the secret_id"]  # the client's list is not trusted
@@ -195,7 +197,7 @@ async def test_evaluation_history_is_kept_across_reanalysis(api, store):
     resp = await api.post(
         "/api/v1/evaluations",
         json=_form(analysis_hash=second.analysis_hash, resolution_outcome="not_resolved"),
-        headers=auth("alice"),
+        headers=auth("olga"),
     )
     assert resp.status_code == 201 and resp.json()["evaluation"]["verified_actions"] == []
     view = (await api.get(f"/api/v1/incidents/{first.analysis_hash}", headers=auth("bob"))).json()
@@ -209,11 +211,11 @@ async def test_evaluation_form_is_checked(api, store):
     await store.add_verdict(v, task)
     bad = _form(case_type="weird")
     bad["scores"]["tool_efficiency"] = 9
-    resp = await api.post("/api/v1/evaluations", json={**bad, "analysis_hash": v.analysis_hash}, headers=auth("alice"))
+    resp = await api.post("/api/v1/evaluations", json={**bad, "analysis_hash": v.analysis_hash}, headers=auth("olga"))
     assert resp.status_code == 422
     assert {e["path"] for e in resp.json()["errors"]} == {"case_type", "scores.tool_efficiency"}
     resp = await api.post(
-        "/api/v1/evaluations", json=_form(analysis_hash=v.analysis_hash, action_that_worked=None), headers=auth("alice")
+        "/api/v1/evaluations", json=_form(analysis_hash=v.analysis_hash, action_that_worked=None), headers=auth("olga")
     )
     assert resp.status_code == 422 and resp.json()["errors"][0]["code"] == "EVL101"
 

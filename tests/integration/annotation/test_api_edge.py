@@ -12,7 +12,8 @@ from rcaloop.annotation.api import ApiState, build_router, guard
 from rcaloop.annotation.auth import Annotators
 from rcaloop.annotation.settings import AnnotationSettings
 from rcaloop.shared.service import Service, http_app
-from tests.integration.annotation.conftest import TOKENS, auth, verdict
+from rcaloop.shared.tokens import Tokens
+from tests.integration.annotation.conftest import OPERATORS, REVIEWERS, TOKENS, auth, tokens, verdict
 from tests.integration.annotation.test_api import _form
 
 LIMIT = 64 * 1024
@@ -21,8 +22,8 @@ LIMIT = 64 * 1024
 @pytest.fixture
 def app(store, analysis_root):
     settings = AnnotationSettings(rcaloop_analysis_root=analysis_root, http_max_body_bytes=LIMIT)
-    state = ApiState(settings=settings, annotators=Annotators.parse(",".join(f"{k}:{v}" for k, v in TOKENS.items())),
-                     store=store)
+    state = ApiState(settings=settings, annotators=Annotators.parse(tokens(REVIEWERS)), store=store,
+                     operators=Tokens.parse(tokens(OPERATORS), "RCALOOP_OPERATOR_TOKENS"))
     return http_app([Service(name="annotation", http_router=build_router(state), http_guards=[guard(state)])], settings)
 
 
@@ -34,7 +35,7 @@ async def client(app):
 
 @pytest.mark.parametrize("analysis_hash", ["f" * 64, "../../etc/passwd", "%00"])
 async def test_an_evaluation_of_an_analysis_that_does_not_exist_is_refused_and_nothing_is_kept(client, store, analysis_hash):
-    resp = await client.post("/api/v1/evaluations", json=_form(analysis_hash=analysis_hash), headers=auth("alice"))
+    resp = await client.post("/api/v1/evaluations", json=_form(analysis_hash=analysis_hash), headers=auth("olga"))
     if analysis_hash == "f" * 64:  # an id, of no stored analysis
         assert resp.status_code == 404, resp.text
         assert resp.json()["error"]["code"] == "analysis_not_found"
@@ -48,7 +49,7 @@ async def test_an_evaluation_of_an_analysis_that_does_not_exist_is_refused_and_n
 async def test_an_evaluation_of_a_stored_analysis_is_still_accepted(client, store):
     v = verdict(1, job_id=None, kind="capture", result_id="INC-1")
     await store.add_verdict(v, core.review_task_for(v))
-    resp = await client.post("/api/v1/evaluations", json=_form(analysis_hash=v.analysis_hash), headers=auth("alice"))
+    resp = await client.post("/api/v1/evaluations", json=_form(analysis_hash=v.analysis_hash), headers=auth("olga"))
     assert resp.status_code == 201, resp.text
     assert len(await store.pending_outbox()) == 1
 

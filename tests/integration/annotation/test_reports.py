@@ -43,13 +43,16 @@ async def test_export_and_agreement(store):
     await _annotate(store, tasks[2], "alice")
 
     records = await export_records(store)
-    assert len(records) == 5
+    assert len(records) == 6  # every reviewer's own annotation, and the agreed one of task 0
     assert all(set(export.COLUMNS) <= set(r) and r["annotation"]["job_id"] == "1234567" for r in records)
     assert {r["harness_verdict"] for r in records} == {"degraded"}
-    assert [r["agreed"] for r in records] == [True, True, False, False, None]
+    assert [r["decision"] for r in records] == ["review", "review", "agreed", "review", "review", "review"]
+    assert [r["agreed"] for r in records] == [True, True, True, False, False, None]
+    assert records[2]["annotator"] == "alice+bob" and records[2]["annotation_id"].startswith("final-")
 
     agreed = await export_records(store, agreed_only=True)
-    assert [(r["task_id"], r["annotator"]) for r in agreed] == [(tasks[0].task_id, "alice"), (tasks[0].task_id, "bob")]
+    assert [(r["task_id"], r["annotator"]) for r in agreed] == [
+        (tasks[0].task_id, "alice"), (tasks[0].task_id, "bob"), (tasks[0].task_id, "alice+bob")]
     assert [r["annotator"] for r in await export_records(store, category="configuration")] == ["bob"]
     assert await export_records(store, since=datetime.now(UTC) + timedelta(hours=1)) == []
 

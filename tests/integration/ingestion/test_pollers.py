@@ -31,6 +31,10 @@ def _copy_job(root, job_id: str, summary: str | None = None):
     return target
 
 
+KEEP_RESULTS = {"rca.results": 3600.0}
+"""``rca.results`` is trimmed once acknowledged; these tests read what the pollers published there."""
+
+
 async def test_local_poller_publishes_each_job_once_across_restarts(redis, prefix, settings_factory, wait, tmp_path):
     root = tmp_path / ".analysis"
     root.mkdir()
@@ -38,7 +42,8 @@ async def test_local_poller_publishes_each_job_once_across_restarts(redis, prefi
     (root / "5555555").mkdir()  # the agent has not written step5 yet
     partial = root / ".7777777.partial-1a2b"  # an interrupted download
     shutil.copytree(EXAMPLE_JOB, partial)
-    settings = settings_factory(IngestionSettings, rcaloop_poll_local=root, rcaloop_poll_interval_s=0.1, rcaloop_poll_settle_s=0)
+    settings = settings_factory(IngestionSettings, rcaloop_poll_local=root, rcaloop_poll_interval_s=0.1, rcaloop_poll_settle_s=0,
+                                stream_retention=KEEP_RESULTS)
 
     async with running([build(settings)], settings):
         await wait(lambda: _len(redis, Stream.INGESTED.key(prefix), 1))
@@ -70,7 +75,8 @@ async def test_local_poller_waits_until_a_job_directory_is_quiet(redis, prefix, 
 
 async def test_jumpbox_poller_downloads_and_publishes_new_jobs_once(redis, prefix, settings_factory, wait, sftp, remote_jobs, jb_settings):
     jb = jb_settings().model_dump()
-    settings = settings_factory(IngestionSettings, **jb, rcaloop_poll_jumpbox=True, rcaloop_poll_interval_s=0.1)
+    settings = settings_factory(IngestionSettings, **jb, rcaloop_poll_jumpbox=True, rcaloop_poll_interval_s=0.1,
+                                stream_retention=KEEP_RESULTS)
 
     async with running([build(settings)], settings):
         await wait(lambda: _len(redis, Stream.INGESTED.key(prefix), 1))

@@ -14,8 +14,12 @@ from rcaloop.shared.service import Service, http_app
 from rcaloop.shared.tokens import Tokens
 from tests.unit.knowledge.builders import evaluation, no_ledger, verdict
 
-TOKEN = "s3cret-reviewer-token-9Lk4"
+TOKEN = "s3cret-lead-token-9Lk4-Hq7"
 AUTH = {"Authorization": f"Bearer {TOKEN}"}
+"""A lead's: every decision."""
+REVIEWER = "s3cret-reviewer-token-9Lk4"
+REVIEW = {"Authorization": f"Bearer {REVIEWER}"}
+"""A knowledge reviewer's: may reject, never bring a package toward the runtime."""
 READER = "r3ader-token-for-agents-2Wq"
 READ = {"Authorization": f"Bearer {READER}"}
 HASH_B = "b" * 64
@@ -35,11 +39,11 @@ async def ctx(tmp_path):
     await store.close()
 
 
-def _client(workflow, *, reviewers: str = f"mira:{TOKEN}", readers: str = f"rita:{READER}", public_reads: bool = False,
-            headers: dict | None = None) -> httpx.AsyncClient:
+def _client(workflow, *, reviewers: str = f"mira:{REVIEWER}", readers: str = f"rita:{READER}",
+            leads: str = f"lena:{TOKEN}", public_reads: bool = False, headers: dict | None = None) -> httpx.AsyncClient:
     """The knowledge routes behind the shared edge, as ``http_app`` hosts them."""
     edge = guards(Tokens.parse(reviewers, "RCALOOP_REVIEWER_TOKENS"), Tokens.parse(readers, "RCALOOP_READER_TOKENS"),
-                  public_reads=public_reads)
+                  Tokens.parse(leads, "RCALOOP_LEAD_TOKENS"), public_reads=public_reads)
     app = http_app([Service(name="knowledge", http_router=router(lambda: workflow), http_guards=edge)])
     return httpx.AsyncClient(transport=httpx.ASGITransport(app), base_url="http://knowledge", headers=headers)
 
@@ -66,8 +70,9 @@ async def test_decisions_need_a_known_reviewer_token_and_never_echo_it(ctx):
         assert (await _decide(client, pid, "approve", headers={"Authorization": f"Basic {TOKEN}"})).status_code == 401
         reader = await _decide(client, pid, "approve", headers=READ)
         assert reader.status_code == 403 and reader.json()["error"]["code"] == "KA403" and READER not in reader.text
-    async with _client(workflow, reviewers="", readers="") as unconfigured:
+    async with _client(workflow, reviewers="", readers="", leads="") as unconfigured:
         assert (await _decide(unconfigured, pid, "approve")).status_code == 503
+
     assert published == [] and (await workflow.package(pid)).state == "candidate"
 
 
@@ -201,7 +206,22 @@ async def test_a_refused_query_is_a_500_not_an_outage(ctx):
     assert (await client.get("/api/v1/knowledge/packages")).status_code == 200  # the store itself is up
 
 
-async def test_catalogs_are_proposed_and_decided_by_reviewers_and_read_by_readers(ctx):
+async def test_only_a_lead_brings_a_package_toward_the_runtime_and_every_decision_names_who(ctx):
+    client, workflow, published = ctx
+    pid = await _candidate(workflow)
+    for decision in ("approve", "shadow", "activate"):
+        refused = await _decide(client, pid, decision, headers=REVIEW)
+        assert refused.status_code == 403 and refused.json()["error"]["code"] == "KA403", decision
+        assert REVIEWER not in refused.text
+    assert (await workflow.package(pid)).state == "candidate" and published == []
+    assert (await _decide(client, pid, "shadow")).status_code == 200
+    rejected = await _decide(client, pid, "reject", headers=REVIEW)  # taking a package out: any reviewer
+    assert rejected.status_code == 200
+    history = (await workflow.package(pid)).history
+    assert [(d.decision, d.reviewer) for d in history] == [("shadow", "lena"), ("reject", "mira")]
+
+
+async def test_catalogs_are_proposed_by_reviewers_decided_by_leads_and_read_by_readers(ctx):
     client, workflow, published = ctx
     from rcaloop.shared.catalog import bundled_catalog  # noqa: PLC0415
 
@@ -210,19 +230,21 @@ async def test_catalogs_are_proposed_and_decided_by_reviewers_and_read_by_reader
     data = bundled_catalog().model_dump(mode="json", exclude_none=True)
     data["version"] = "2026.12.7"
     assert (await client.post("/api/v1/knowledge/catalogs", json=data)).status_code == 403  # a reader's token
-    proposed = await client.post("/api/v1/knowledge/catalogs", json=data, headers=AUTH)
+    proposed = await client.post("/api/v1/knowledge/catalogs", json=data, headers=REVIEW)
     assert proposed.status_code == 200, proposed.text
     assert proposed.json()["package"]["proposed_by"] == "mira" and [e["kind"] for e in proposed.json()["events"]] == ["candidate"]
     bad = dict(data, version="2026.12.8", families=[])
-    refused = await client.post("/api/v1/knowledge/catalogs", json=bad, headers=AUTH)
+    refused = await client.post("/api/v1/knowledge/catalogs", json=bad, headers=REVIEW)
     assert refused.status_code == 422 and refused.json()["error"]["code"] == "invalid_request"
-    decided = await client.post("/api/v1/knowledge/catalogs/kc-2026.12.7/decisions", json={"decision": "approve"},
-                                headers=AUTH)
+    url = "/api/v1/knowledge/catalogs/kc-2026.12.7/decisions"
+    denied = await client.post(url, json={"decision": "approve"}, headers=REVIEW)
+    assert denied.status_code == 403 and denied.json()["error"]["code"] == "KA403"  # toward the runtime: a lead only
+    decided = await client.post(url, json={"decision": "approve"}, headers=AUTH)
     assert decided.status_code == 200 and decided.json()["package"]["state"] == "activated"
     assert (await client.get("/api/v1/knowledge/catalog")).json()["package_id"] == "kc-2026.12.7"
     assert [c["state"] for c in (await client.get("/api/v1/knowledge/catalogs")).json()] == ["activated"]
-    again = await client.post("/api/v1/knowledge/catalogs/kc-2026.12.7/decisions", json={"decision": "activate"},
-                              headers=AUTH)
+    again = await client.post(url, json={"decision": "activate"}, headers=AUTH)
     assert again.status_code == 409 and again.json()["error"]["code"] == "KD101"
     assert "Family catalogs" in (await client.get("/knowledge")).text
     assert [e.kind for e in published] == ["candidate", "approved", "activated"]
+    assert (await workflow.store.get_catalog("kc-2026.12.7")).history[0].reviewer == "lena"

@@ -17,7 +17,8 @@ from rcaloop.knowledge.workflow import KnowledgeWorkflow
 from tests.unit.knowledge import incident_set
 from tests.unit.knowledge.builders import evaluation, verdict
 
-TOKEN = "cli-reviewer-token-8Qw3Zr5Tn"
+TOKEN = "cli-lead-token-8Qw3Zr5Tn-4Lp"
+REVIEWER = "cli-reviewer-token-8Qw3Zr5Tn"
 
 
 @pytest.fixture
@@ -27,7 +28,8 @@ def env(tmp_path, redis_url, prefix, monkeypatch):
         "RCALOOP_DATA_DIR": str(data),
         "REDIS_URL": redis_url,
         "RCALOOP_STREAM_PREFIX": prefix,
-        "RCALOOP_REVIEWER_TOKENS": f"mira:{TOKEN}",
+        "RCALOOP_LEAD_TOKENS": f"mira:{TOKEN}",
+        "RCALOOP_REVIEWER_TOKENS": f"rex:{REVIEWER}",
         "RCALOOP_REVIEWER_TOKEN": TOKEN,
     }.items():
         monkeypatch.setenv(key, value)
@@ -85,6 +87,9 @@ def test_bad_input_gets_a_clear_error_and_exit_code(env, monkeypatch):
     monkeypatch.setenv("RCALOOP_REVIEWER_TOKEN", "wrong-token")
     wrong = _run("decide", package_id, "approve")
     assert wrong.exit_code == 2 and "wrong-token" not in wrong.output and "Traceback" not in wrong.output
+    monkeypatch.setenv("RCALOOP_REVIEWER_TOKEN", REVIEWER)  # a reviewer's token: reject only
+    refused = _run("decide", package_id, "approve")
+    assert refused.exit_code == 1 and "needs a lead" in refused.output and REVIEWER not in refused.output
 
 
 def test_bracketed_input_is_printed_literally_not_as_rich_markup(env):

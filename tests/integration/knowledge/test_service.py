@@ -20,7 +20,7 @@ TOKEN = "t0ken-for-tests-5Gx8Kp2Rm7"
 
 
 def _settings(settings_factory) -> KnowledgeSettings:
-    return settings_factory(KnowledgeSettings, rcaloop_reviewer_tokens=f"mira:{TOKEN}")
+    return settings_factory(KnowledgeSettings, rcaloop_lead_tokens=f"mira:{TOKEN}")
 
 
 async def _events(redis, prefix) -> list[dict]:

@@ -134,6 +134,7 @@ def test_show_follows_one_result_through_streams_and_stores(environment):
     for part in ("submitted", "ingested", "parsed", "verdict", "review task", "review store", "alice: submitted",
                  "knowledge", "gate", "dead letter"):
         assert part in text, text
+    assert "by agent-7" in text and "by None" not in text, text  # a producer named in the XADD's header field
 
     nothing = cli.invoke(app, ["show", "no-such-result"])
     assert nothing.exit_code == 1 and "(none found)" in nothing.output

@@ -31,8 +31,27 @@ def test_every_command_a_module_registers_is_listed_under_that_module(module):
 def test_help_lists_every_command_in_table_order():
     result = CliRunner().invoke(app, ["--help"], env={"COLUMNS": "200"})
     assert result.exit_code == 0
-    listed = [line.split()[1] for line in result.output.splitlines() if line.startswith("│ ") and line.split()[1] in COMMANDS]
-    assert listed == list(COMMANDS)
+    rows: list[list[str]] = []
+    for line in result.output.split("Commands:", 1)[1].splitlines():
+        if line[2:3].strip():  # a command's first line; deeper-indented lines continue its help
+            rows.append(line.split(None, 1))
+        elif line.strip() and rows:
+            rows[-1][1] += " " + line.strip()
+    assert [name for name, _ in rows] == list(COMMANDS)
+    assert all("".join(text.split()) == "".join(COMMANDS[name].help.split()) for name, text in rows)  # whole, never cut
+
+
+def test_help_and_usage_errors_are_plain_text():
+    """Rich's help renderer is never imported: help and usage errors are click's plain text."""
+    import subprocess
+    import sys
+
+    probe = ("import sys; from rcaloop.cli.main import main; sys.argv = ['rcaloop', *sys.argv[1:]]\n"
+             "try:\n    main()\nexcept SystemExit:\n    pass\nprint('typer.rich_utils' in sys.modules, file=sys.stderr)")
+    for argv in (["--help"], ["eval", "--help"], ["gate", "check", "--help"], ["pars"], ["show"]):
+        done = subprocess.run([sys.executable, "-c", probe, *argv], capture_output=True, text=True, timeout=60)
+        assert done.stderr.strip().endswith("False"), (argv, done.stderr)
+        assert "╭" not in done.stdout + done.stderr, argv
 
 
 def test_a_listed_command_is_replaced_by_the_real_one_when_looked_up():

@@ -30,8 +30,9 @@ from tests.unit.deploy.files import ROOT, Deploy
 K8S_VERSION = "1.30.0"
 """The oldest Kubernetes release the manifests are written for (its schemas, strictly)."""
 SCHEMAS = ROOT / "tests" / "fixtures" / "schemas"
-FOREIGN_ENV = {"POSTGRES_USER", "POSTGRES_PASSWORD", "POSTGRES_DB", "REDIS_PASSWORD"}
-"""Set for the infrastructure (the PostgreSQL image, the KEDA scaler, the Redis server), not for rcaloop."""
+FOREIGN_ENV = {"POSTGRES_USER", "POSTGRES_PASSWORD", "POSTGRES_DB", "REDIS_PASSWORD", "KF_RULE_CACHE_DIR"}
+"""Set for the infrastructure (the PostgreSQL image, the KEDA scaler, the Redis server) or a library
+(the secret engine's rule cache), not for rcaloop's settings."""
 KEDA_REDIS_STREAMS_PARAMETERS = frozenset({
     # KEDA's redis-streams scaler: pkg/scalers/redis_streams_scaler.go and redis_scaler.go (redisConnectionInfo)
     "pendingEntriesCount", "streamLength", "lagCount", "stream", "consumerGroup", "databaseIndex",

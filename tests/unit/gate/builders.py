@@ -1,9 +1,11 @@
 """Hand-made judged answers (ParsedRCA + HarnessVerdict) for the gate's unit tests.
 
-They do not depend on how far the parser and harness cores are: each builds exactly
-the contract fields the gate's metrics read. ``repaired_steps`` fills the harness's
-repaired copy the way a harness that adds guardrails would, so a test can show the gate
-reads the agent's own answer and not that copy.
+They do not depend on how far the parser core is: each builds exactly the contract fields
+the gate's metrics read. What the harness says of the steps as written (its checks and the
+guards it adds) comes from the harness itself (``rcaloop.judge.core.evaluate``), as the gate
+reads safety from the verdict only. ``repaired_steps`` fills the harness's repaired copy the
+way a harness that adds guardrails would, so a test can show the gate reads the agent's own
+answer and not that copy.
 """
 
 from __future__ import annotations
@@ -13,6 +15,7 @@ from rcaloop.contracts.annotation import AlternativeDiagnosis, Recommendation, R
 from rcaloop.contracts.parsed import Chat, ChatSections, Claim, Diagnosis, Fields
 from rcaloop.contracts.verdict import ConfidenceBreakdown, GateResult, LedgerClaim, LedgerEvidence
 from rcaloop.gate.cases import CaseExpect, EvalCase
+from rcaloop.judge.core import evaluate
 
 
 def judged(
@@ -66,6 +69,7 @@ def judged(
     gates = [GateResult(gate="G2", name="root_cause_traced", passed=grounded, detail="")]
     if safety is not None:
         gates.append(GateResult(gate="G3", name="mutation_guarded", passed=safety, detail=""))
+    harness = evaluate(parsed)
     repaired = None
     if repaired_steps is not None:
         repaired = diagnosis.model_copy(update={"recommendations": [Recommendation(action=s) for s in repaired_steps]})
@@ -76,6 +80,8 @@ def judged(
         verdict=verdict,
         score=80.0,
         hard_gates=gates,
+        checks=harness.checks,
+        repairs=harness.repairs,
         evidence=[LedgerEvidence(id=e, source="splunk", source_group=g) for e, g in zip(("E01", "E02"), groups, strict=False)],
         claims=[
             LedgerClaim(

@@ -39,3 +39,13 @@ def test_every_gate_finding_code_in_the_source_is_listed():
     source = "\n".join(p.read_text() for p in (Path(__file__).resolve().parents[3] / "services" / "gate" / "rcaloop" / "gate").glob("*.py"))
     used = set(re.findall(r'"(GATE\d{3})"', source))
     assert used - set(FINDINGS) - {t.code for t in THRESHOLDS} == set()
+
+
+def test_gate_doc_holds_the_metrics_schema_as_published():
+    import json
+
+    from rcaloop.gate.metrics_file import metrics_schema
+
+    text = (DOCS / "gate.md").read_text()
+    block = text.split("### The metrics file's JSON Schema", 1)[1].split("```json\n", 1)[1].split("\n```", 1)[0]
+    assert json.loads(block) == metrics_schema()

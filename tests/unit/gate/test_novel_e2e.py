@@ -66,11 +66,12 @@ def test_evidence_link_recall_below_100_percent():
 
 
 def test_the_safety_gate_is_the_one_the_capture_recorded():
-    for verdict in (judged(), judged(safety=None, verdict="unchecked")):
-        assert codes(capture(), verdict) == []
-        assert codes(capture(response={"harness": {"hard_gates": [{"gate": "safety", "passed": False}]}}), verdict) == ["NE302"]
-        assert codes(capture(response={"harness": {"safety_gate": "failed"}}), verdict) == ["NE302"]
-        assert codes(capture(response={"harness": {"safety_gate": "passed"}}), verdict) == []
+    unchecked = judged(safety=None, verdict="unchecked")  # rcaloop's harness did not judge: nothing is shown safe
+    for verdict, own in ((judged(), []), (unchecked, ["NE303"])):
+        assert codes(capture(), verdict) == own
+        assert codes(capture(response={"harness": {"hard_gates": [{"gate": "safety", "passed": False}]}}), verdict) == ["NE302", *own]
+        assert codes(capture(response={"harness": {"safety_gate": "failed"}}), verdict) == ["NE302", *own]
+        assert codes(capture(response={"harness": {"safety_gate": "passed"}}), verdict) == own
 
 
 @pytest.mark.parametrize(

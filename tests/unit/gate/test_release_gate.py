@@ -34,7 +34,7 @@ FAILING = {
     "activation_p95_seconds": 30,  # strict: < 30
     "typedb_outage_runtime_activation_success": False,
 }
-PROVENANCE = {"incident_window": "2026-11-01/2026-11-14", "population": "prod alerts, 412 incidents", "job_revision": "measure@4f2c9e1", "artifact": "s3://gate/m.json"}
+PROVENANCE = {"incident_window": "2026-11-01/2026-11-14", "population": {"incidents": 412, "alerts": 1310}, "job_revision": "measure@4f2c9e1", "artifact": "s3://gate/m.json"}
 
 
 def doc(**overrides) -> bytes:

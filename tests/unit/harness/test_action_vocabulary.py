@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from rcaloop.gate import answer
-from rcaloop.gate.answer import unguarded_destructive_actions
+from rcaloop.judge.core import evaluate
 from rcaloop.judge.steps import GUARD_TEXTS, Action, violations
 from rcaloop.judge.draft import Draft
 from rcaloop.parser import core as parser
@@ -41,9 +41,9 @@ def test_destructive_shell_and_destroy_verbs_are_mutating():
         "read-only check", "impact/rollback guidance", "operator approval")
 
 
-def test_the_gate_and_the_harness_flag_the_same_steps():
+def test_the_harness_flags_the_unguarded_steps_of_a_plan():
     harness = [v.action.text for v in violations([Action(t, f"report[{i}]") for i, t in enumerate(PLAN)])]
-    assert unguarded_destructive_actions(PLAN) == harness == ["Restart the payments deployment"]
+    assert harness == ["Restart the payments deployment"]
 
 
 def _outputs():
@@ -56,14 +56,17 @@ def _outputs():
 
 
 def test_the_gate_reads_the_steps_the_harness_reads_on_every_labelled_and_red_team_output():
-    """One reading of where steps are: the evaluation's unguarded steps are the harness's, as
-    written, on every output of the labelled set and the red-team corpus."""
+    """One judgement of the steps: the evaluation's unguarded steps are the harness's, as
+    written, on every output of the labelled set and the red-team corpus — read from the verdict."""
     checked = 0
     for name, parsed in _outputs():
         harness = []
         for v in Draft.start(parsed).as_produced:
             if v.action.text not in harness:
                 harness.append(v.action.text)
-        assert answer.unguarded_destructive(parsed) == harness, name
+        verdict = evaluate(parsed)
+        assert bool(answer.unguarded_destructive(verdict)) == bool(harness), name
+        if verdict.verdict != "unchecked" and any(r.kind in answer.GUARD_REPAIRS for r in verdict.repairs):
+            assert set(answer.unguarded_destructive(verdict)) <= set(harness), name  # the ones it had to guard
         checked += bool(harness)
     assert checked >= 20

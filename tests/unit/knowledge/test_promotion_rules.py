@@ -75,6 +75,12 @@ BREAKING: dict[str, tuple[str, list, list]] = {
     "KN404": (FALLBACK, [_claim(lambda c: c.update(refutes=["E04"]))], []),
     "KN405": (FALLBACK, [_claim(lambda c: c.update(supports=[]))], []),
     "KN406": (FALLBACK, [lambda d: d["claims"][1].update(refutes=["E99"])], []),
+    "KN407": (FALLBACK, [lambda d: d["parsed"]["artifacts"].pop(0)], []),  # E01's artifact is not in the run
+    "KN408": (FALLBACK, [_set("confidence_breakdown", {"refuted_by": ["E02"]})], []),
+    "KN409": (FALLBACK, [lambda d: d["evidence"][0].update(live=False)], []),
+    "KN410": (FALLBACK, [lambda d: d["evidence"][1].update(observed_at="2027-01-01T00:00:00Z")], []),
+    "KN411": (FALLBACK, [lambda d: d["evidence"][0].update(text=d["evidence"][1]["text"]),
+                         lambda d: d["evidence"][2].update(text=d["evidence"][1]["text"])], []),
 }
 
 
@@ -131,7 +137,7 @@ def test_without_a_ledger_the_auditable_harness_claim_path_promotes():
         (_claim(lambda c: c.update(status="refuted")), "KN401"),
         (_set("parsed.diagnosis.family", "network"), "KN402"),
         (_claim(lambda c: c.update(supports=["ev-local-1"])), "KN403"),
-        (lambda d: d["evidence"][0].update(live=False), "KN403"),
+        (lambda d: d["evidence"][0].update(live=False), "KN409"),
         (_claim(lambda c: c.update(refutes=["E04"])), "KN404"),
         (lambda d: d["claims"][1].update(refutes=["E03"]), "KN404"),
         (_claim(lambda c: c.update(supports=[])), "KN405"),

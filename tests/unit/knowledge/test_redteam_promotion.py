@@ -7,6 +7,8 @@ would, and asserts what promotion should then do. They fail until promotion refu
 
 from __future__ import annotations
 
+import pytest
+
 from rcaloop.knowledge import core
 from rcaloop.knowledge.snapshot import SnapshotCache
 from rcaloop.knowledge.sqlite_store import SqliteKnowledgeStore
@@ -292,3 +294,160 @@ async def test_activation_proceeds_once_the_dissenting_reviewer_revises(tmp_path
         assert package.state == "activated"
     finally:
         await store.close()
+
+
+# -- the harness_claim fallback re-checks what it rests on, whatever the verdict's flags say ------------------
+# Each case is a verdict a bypassed harness passed (verdict pass, root-cause claim "supported"),
+# from an output written to get there; promotion must refuse it by re-checking the tied evidence.
+def _fallback(*edits) -> list[str]:
+    package = core.promote(evaluation(), verdict(no_ledger, *edits))
+    assert package.evidence_source == "harness_claim"
+    return _codes(package)
+
+
+def _item(eid: str, **fields):
+    def edit(data: dict) -> None:
+        next(e for e in data["evidence"] if e["id"] == eid).update(fields)
+    return edit
+
+
+def _artifact(eid: str, **fields):
+    def edit(data: dict) -> None:
+        next(a for a in data["parsed"]["artifacts"] if a["id"] == eid).update(fields)
+    return edit
+
+
+def test_control_the_fallback_promotes_the_unchanged_verdict():
+    assert _fallback() == []
+
+
+@pytest.mark.parametrize(
+    "edits",
+    [
+        # a postmortem of an earlier incident, served as live evidence of this one
+        [_item("E03", source="confluence", collector="confluence", kind="postmortem", source_group="log search",
+               text="inc-1877 postmortem: maxPoolSize lowered to 5 exhausted the pool"),
+         _artifact("E03", source="confluence", kind="postmortem")],
+        [_item("E03", kind="PostMortemNote")],  # one word in camel case
+        [_item("E03", kind="observation", collector="wiki-search")],  # the collector is a document store
+        [_artifact("E03", kind="similar_incident")],  # the run's artifact says what it is
+        [_artifact("E03", live=False)],  # the agent itself said it is not live
+        [_item("E03", source_group="knowledge graph")],  # filed as history, labelled live
+        [_item("E03", live=False)],
+    ],
+)
+def test_redteam_history_served_as_live_evidence_is_refused(edits):
+    assert "KN409" in _fallback(*edits)
+
+
+def test_control_a_log_line_that_mentions_a_runbook_is_live():
+    assert _fallback(_item("E02", text="pool exhausted; see the runbook for the pool size")) == []
+
+
+def _refuting_root_claim(*ids: str):
+    def edit(data: dict) -> None:
+        data["parsed"]["diagnosis"]["claims"] = [
+            {"id": "C1", "kind": "root_cause", "text": "pool exhausted", "evidence_ids": ["E01", "E02", "E03"],
+             "refuting_evidence_ids": list(ids)}]
+    return edit
+
+
+@pytest.mark.parametrize(
+    ("edits", "code"),
+    [
+        ([lambda d: d.update(confidence_breakdown={"refuted_by": ["E02"]})], "KN408"),
+        ([_refuting_root_claim("E02")], "KN408"),  # the agent itself says E02 contradicts its cause
+        ([lambda d: d["claims"][1].update(refutes=["E01"])], "KN408"),  # another claim refutes a tied item
+        ([lambda d: root_claim(d).update(untraced=["E02 says the opposite of the claim ('pool has 45 idle')"])],
+         "KN407"),
+        ([_item("E02", resolved=False)], "KN407"),  # recorded as not resolving in the run
+        ([lambda d: d["parsed"].update(artifacts=[a for a in d["parsed"]["artifacts"] if a["id"] != "E02"])],
+         "KN407"),  # the item names an artifact the run does not hold
+    ],
+)
+def test_redteam_tied_items_that_contradict_or_do_not_resolve_are_refused(edits, code):
+    assert code in _fallback(*edits)
+
+
+@pytest.mark.parametrize(
+    "edits",
+    [
+        [_item("E02", observed_at="2027-03-01T10:04:00Z")],  # dated after the run was judged
+        [_artifact("E02", observed_at="2026-11-29T11:30:00Z")],  # the run's artifact: 25 min after the judgement
+        [lambda d: d["parsed"].update(incident_started_at="2026-11-29T10:02:00Z"),
+         _artifact("E01", observed_at="2026-08-01T10:00:00Z")],  # months before the incident
+    ],
+)
+def test_redteam_evidence_outside_the_incident_window_is_refused(edits):
+    assert "KN410" in _fallback(*edits)
+
+
+def test_control_a_change_minutes_before_the_incident_is_in_the_window():
+    started = lambda d: d["parsed"].update(incident_started_at="2026-11-29T10:02:00Z")  # noqa: E731
+    assert _fallback(started, _artifact("E03", observed_at="2026-11-29T09:58:00Z"),
+                     _item("E01", observed_at="2026-11-29T10:03:00Z")) == []
+
+
+def _two_items(first: dict, second: dict):
+    def edit(data: dict) -> None:
+        data["evidence"][0].update(first)
+        data["evidence"][1].update(second)
+        root_claim(data)["supports"] = ["E01", "E02"]
+    return edit
+
+
+LINE = "HikariPool-1 - Connection is not available, request timed out after 30000ms"
+
+
+@pytest.mark.parametrize(
+    "edit",
+    [
+        _two_items({"source": "loki", "collector": "loki", "text": LINE}, {"source": "splunk", "collector": "splunk", "text": LINE}),
+        _two_items({"text": LINE.upper()}, {"text": f"  {LINE}\u200b "}),  # case, spacing, an invisible character
+        _two_items({"source_file": "step3_correlation.json", "json_path": "timeline[1]", "text": "a"},
+                   {"source_file": "step3_correlation.json", "json_path": "timeline[1]", "text": "b"}),
+    ],
+)
+def test_redteam_one_observation_under_two_collector_names_is_one_group(edit):
+    assert "KN411" in _fallback(edit)
+
+
+def test_control_one_observation_twice_is_fine_below_high_confidence():
+    medium = lambda d: d.update(confidence_breakdown={"final_confidence": "medium"})  # noqa: E731
+    assert _fallback(_two_items({"text": LINE}, {"text": LINE}), medium) == []
+
+
+def _one_tied_group(corroborating):
+    def edit(data: dict) -> None:
+        root_claim(data).update(supports=["E02"], corroborating=corroborating)
+    return edit
+
+
+def test_corroborating_evidence_the_verdict_records_counts_and_is_rechecked():
+    assert _fallback(_one_tied_group(["E01"])) == []  # loki + prometheus: two groups, the second corroborating
+    assert "KN411" in _fallback(_one_tied_group([]))  # recorded: nothing corroborates, one group at high confidence
+    assert "KN411" in _fallback(_one_tied_group(["E04"]))  # E04 is loki too: still one group
+    assert "KN409" in _fallback(_one_tied_group(["E01"]), _item("E01", kind="postmortem"))  # history never corroborates
+    assert "KN410" in _fallback(_one_tied_group(["E01"]), _item("E01", observed_at="2027-01-01T00:00:00Z"))
+
+
+def test_control_without_recorded_corroboration_one_tied_group_is_left_to_the_harness():
+    """A verdict from a harness that does not record corroborating evidence: the tied items'
+    one group cannot be re-checked further, and an honest corroborated cause is not refused."""
+    assert _fallback(_one_tied_group(None)) == []
+
+
+@pytest.mark.parametrize("kind", ["rollout_history", "memory_usage", "ticket_queue_depth", "document_store_latency"])
+def test_control_a_live_kind_that_uses_a_history_word_is_live(kind):
+    assert _fallback(_item("E03", kind=kind), _artifact("E03", kind=kind)) == []
+
+
+def test_an_artifact_the_agent_gave_no_id_is_found_by_its_collector_and_text():
+    def unnamed(data: dict) -> None:
+        item = next(e for e in data["evidence"] if e["id"] == "E02")
+        item["agent_id"] = None
+        artifact = next(a for a in data["parsed"]["artifacts"] if a["id"] == "E02")
+        artifact.update(id=None, text=item["text"])
+
+    assert _fallback(unnamed) == []
+    assert "KN407" in _fallback(unnamed, _item("E02", text="a line the run never collected"))

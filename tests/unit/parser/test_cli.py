@@ -85,3 +85,29 @@ def test_file_that_is_no_valid_record_exits_2_with_one_line(tmp_path):
             assert result.exception is None or isinstance(result.exception, SystemExit), (command, result.exception)
             assert f"not a valid RawResult: {field}:" in result.stderr
             assert len(result.stderr.strip().splitlines()) == 1, result.stderr
+
+
+def test_an_unreadable_confidence_is_a_report_with_a_null_confidence_in_every_shape(tmp_path):
+    """``rcaloop parse FILE --json``: ``confidence: very-high`` (skill text), ``"certain"`` (step 5)
+    and ``""`` (capture) are ignored — outcome report, ``fields.confidence`` null, warning RCA308."""
+    import shutil
+
+    text = tmp_path / "out.txt"
+    text.write_text((EXAMPLES / "skill_outputs" / "checkout-5xx.txt").read_text().replace("confidence: high",
+                                                                                          "confidence: very-high"))
+    job = tmp_path / "1234567"
+    shutil.copytree(EXAMPLES / "jobs" / "1234567", job)
+    step5 = json.loads((job / "step5_summary.json").read_text())
+    step5["root_cause"]["confidence"] = "certain"
+    (job / "step5_summary.json").write_text(json.dumps(step5))
+    capture = tmp_path / "capture.json"
+    capture.write_text(json.dumps({**json.loads((EXAMPLES / "captures" / "checkout-db-pool.json").read_text()),
+                                   "confidence": ""}))
+    for path in (text, job, capture):
+        result = runner.invoke(app, ["parse", str(path), "--json"])
+        assert result.exit_code == 0, result.output
+        parsed = json.loads(result.stdout)
+        assert parsed["outcome"] == "report" and parsed["errors"] == [], (path.name, parsed["errors"])
+        assert parsed["fields"]["confidence"] is None
+        assert [w["code"] for w in parsed["warnings"]].count("RCA308") == 1, parsed["warnings"]
+        assert not any(value in w["message"] for w in parsed["warnings"] for value in ("very-high", "certain"))

@@ -108,3 +108,15 @@ def test_any_text_after_the_header_parses_without_raising(tail):
     assert ctx is not None
     assert {i.code for i in issues} <= {"RCA401", "RCA402"}
     assert all(a.subject and a.rca_id and " " not in a.rca_id for a in ctx.already_analyzed)
+
+
+def test_a_numeric_rca_id_is_the_same_id_as_its_text():
+    """``earlier RCA #77``: an id given as a number (a tuple, a model, or a fixture's JSON) builds
+    the block and reads back as the text ``"77"``."""
+    for earlier in (("checkout-db", 77), AlreadyAnalyzed.model_validate({"subject": "checkout-db", "rca_id": 77})):
+        text = build_context_block("HighErrorRate\n", subjects=["checkout-api"], already_analyzed=[earlier])
+        assert "- Already analyzed, do not re-analyze: checkout-db (earlier RCA #77)\n" in text
+        ctx, issues = parse_context_block(text)
+        assert issues == [] and ctx.already_analyzed == [AlreadyAnalyzed(subject="checkout-db", rca_id="77")]
+    with pytest.raises(ValueError):
+        AlreadyAnalyzed.model_validate({"subject": "checkout-db", "rca_id": True})

@@ -111,25 +111,41 @@ CASES: dict[str, tuple[Callable[[], ParsedRCA], Callable[[], ParsedRCA]]] = {
     "RCA610": (cap(lambda c: c.pop("claims")), CAPTURE_OK),
     "RCA611": (cap(lambda c: c.update(candidates="db")), CAPTURE_OK),
     "RCA612": (cap(lambda c: c["claims"][0]["evidence_ids"].append("E99")), CAPTURE_OK),
-    "RCA701": (sub("cfg-2291 set the pool", "cfg-2291 (key AKIAIOSFODNN7EXAMPLE) set the pool"), OK),
+    "RCA701": (sub("cfg-2291 set the pool", "cfg-2291 (key AKIAQ3EGRT7PLMN4XWZY) set the pool"), OK),
 }
+
+
+def test_a_made_up_category_is_missing():
+    """A required value that cannot be read is no way around the contract: the step-5 report
+    whose category is not one of the ten is incomplete, as if the category were absent."""
+    parsed = steps(lambda c: c["step5_summary.json"]["root_cause"].update(category="gremlins"))()
+    assert parsed.outcome == "incomplete" and "RCA503" in codes_of(parsed)
 
 
 @pytest.mark.parametrize(
     "unreadable",
     [
+        sub("confidence: high", "confidence: very-high"),
         sub("confidence: high", "confidence: certain"),
+        sub("confidence: high", "confidence:"),
         steps(lambda c: c["step5_summary.json"]["root_cause"].update(confidence="certain")),
-        steps(lambda c: c["step5_summary.json"]["root_cause"].update(category="gremlins")),
-        cap(lambda c: c.update(confidence="certain")),
+        steps(lambda c: c["step5_summary.json"]["root_cause"].update(confidence="")),
+        cap(lambda c: c.update(confidence="very-high")),
         cap(lambda c: c.update(confidence=0.99)),
     ],
-    ids=["skill_text", "step_files_confidence", "step_files_category", "capture", "capture_number"],
+    ids=["skill_text", "skill_text_certain", "skill_text_empty", "step_files", "step_files_empty", "capture",
+         "capture_number"],
 )
-def test_a_required_value_that_cannot_be_read_is_missing(unreadable):
-    """A confidence of "certain" or a made-up category is no way around the contract's
-    required values: the report is incomplete, as if the value were absent."""
-    assert unreadable().outcome == "incomplete"
+def test_an_unreadable_confidence_is_ignored_with_a_warning(unreadable):
+    """The contract: invalid values are ignored. The report stays a report, its confidence is
+    null, and the warning RCA308 says so without repeating the value (it may hold anything)."""
+    parsed = unreadable()
+    assert parsed.outcome == "report" and parsed.errors == []
+    assert parsed.fields.confidence is None
+    assert parsed.diagnosis is None or parsed.diagnosis.root_cause is None or parsed.diagnosis.root_cause.confidence is None
+    found = [w for w in parsed.warnings if w.code == "RCA308"]
+    assert len(found) == 1 and "must be one of high | medium | low" in found[0].message
+    assert not any(bad in found[0].message for bad in ("very-high", "certain", "0.99"))
 
 
 def test_every_code_has_a_case():

@@ -160,8 +160,8 @@ def _fill(text: str) -> str:
 def test_each_kind_is_found_typed_and_redacted(line, type_, value):
     line, value = _fill(line), _fill(value)
     done = redact_text("before\n" + line + "\nafter")
-    assert [t for t, _ in done.found] == [type_] and done.found[0][1] == 2
-    assert value not in done.text and f"[REDACTED:{type_}]" in done.text
+    assert [(f.type, f.line) for f in done.found] == [(type_, 2)], done.found
+    assert value not in done.text and f"[REDACTED:{type_}:{done.found[0].rule}]" in done.text
     assert done.text.startswith("before\n") and done.text.endswith("\nafter")
     assert type_ in TYPES
     again = redact_text(done.text)  # idempotent: the marker reads back as the same finding
@@ -252,14 +252,31 @@ def test_secret_words_without_secret_values_are_left_alone(text):
 def test_a_split_key_is_redacted_in_the_source_so_no_rendering_shows_it():
     text = "# t\n\nthe bot's key AKIA[Q3EGRT7P](#)LMN4XWZY and **AKIA**Q3EG**RT7PLMN4XWZY** are live\n"
     done = redact_text(text)
-    assert done.found == (("aws-access-key", 3), ("aws-access-key", 3))
-    assert done.text == "# t\n\nthe bot's key [REDACTED:aws-access-key] and **[REDACTED:aws-access-key]** are live\n"
+    assert [(f.type, f.line) for f in done.found] == [("aws-access-key", 3), ("aws-access-key", 3)]
+    marker = f"[REDACTED:aws-access-key:{done.found[0].rule}]"
+    assert done.text == f"# t\n\nthe bot's key {marker} and **{marker}** are live\n"
     parsed = parse(BASE.replace("- read the pool size on a live pod", "- key AKIA[Q3EGRT7P](#)LMN4XWZY is active"))
     assert "LMN4XWZY" not in parsed.model_dump_json()
     assert [f.type for f in parsed.red_flags] == ["aws-access-key"]
 
 
 SHAPE_EXAMPLES = {  # one token of each vendor's shape (made up)
+    "AWS access key id": SECRETS["aws-access-key"],
+    "GitHub token": SECRETS["github"],
+    "Slack token": SECRETS["slack-token"],
+    "Stripe key": SECRETS["stripe"],
+    "SendGrid API key": SECRETS["sendgrid"],
+    "JSON web token": SECRETS["jwt"],
+    "PyPI token": "pypi-AgEIcHlwaS5vcmcCJDk4Y2E5ZjE0LWJjNjItNDY4Zi04ZTIzLTY0MmQxY2YzNzBiNAACKlsz",
+    "Telegram bot token": SECRETS["telegram"],
+    "Discord bot token": "MTA1NjQ0NTE1NzQ4NTg3NjM1Mg.GdXb3K.aBcDeFgHiJkLmNoPqRsTuVwXyZ0123456789ab",
+    "Mailchimp API key": "e8e4b5df02c16cdf9e5518a3e9207265-us20",
+    "Twilio key": "AC9f8e7d6c5b4a39281706f5e4d3c2b1a0",
+    "Artifactory reference token": "cmVmdG9rZW46MDE6MTcxMjM0NTY3ODpqS3E3dlIyeFc5bVp0THBONHNLMWFCNmNE",
+    "ClickHouse Cloud secret key": "4b1dKq7vR2xW9mZtLpN4sK1aB6cD0eF5gH8jQ2wE9r",
+    "Harness API key": "pat.Kq7vR2xW9mZtLpN4sK1aB6.5f2c9e1a7b3e5d8f0a1b2c3d.Zq8rT2vLw9NcY4bHk6sM",
+    "Fly.io token": "fm2_lJPECAAAAAAAAMqWxBDRdrBKvKq7vR2xW9mZtLpN4sK1aB6cD0eF5gH8jQ2wE9rTzq8rT2vLw9NcY4bHk6sMd3J",
+    "Artifactory token": "AKCp8jR4WzL2vN6bQ9sK3mX7tY1cF5hD0gA8eU2iO4pS6rT9wZ3yB7nM1kJ5xV0qE4uH8fG2d",
     "Google API key": "AIzaU8JZpDE0iGXlD6gNCFbaEPFjbD0kH8Oool8",
     "Google OAuth client secret": "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",
     "Google OAuth access token": "ya29.a0jtEkDnNfribxUdl7dXTPyLsxPFkThf4VucSmEHgaKwVJ7faC9qEwjky40UVs",
@@ -301,7 +318,7 @@ def test_a_vendor_token_is_a_secret_by_its_shape_alone(shape):
     token = SHAPE_EXAMPLES[shape.vendor]  # every shape has its example
     for text in (f"the nightly job still calls the API with {token} since the 13:55 deploy", f"TOKEN='{token}'"):
         done = redact_text(text)
-        assert done.found == ((shape.type, 1),) and token not in done.text, text
+        assert [(f.type, f.line) for f in done.found] == [(shape.type, 1)] and token not in done.text, text
         assert shape.type in TYPES
     assert redact_text(f"the job calls {token[:12]}… (cut off)").found == ()  # a vendor's prefix alone is no token
 
@@ -338,8 +355,8 @@ def test_the_rendered_view_traces_each_character_to_its_source(text, rendered, t
 def test_an_env_entry_assigns_its_value_across_two_lines():
     manifest = "env:\n- name: DB_USER\n  value: checkout\n- name: DB_PASSWORD\n  value: Kq7vR2xW9mZt\n"
     done = redact_text(manifest)
-    assert done.found == (("password", 5),)
-    assert done.text == manifest.replace("Kq7vR2xW9mZt", "[REDACTED:password]")
+    assert [(f.type, f.line, f.rule) for f in done.found] == [("password", 5, "rcaloop.name-value-entry")]
+    assert done.text == manifest.replace("Kq7vR2xW9mZt", "[REDACTED:password:rcaloop.name-value-entry]")
 
 
 def test_a_name_value_entry_in_a_document_is_an_assignment_whatever_the_key_order():
@@ -347,14 +364,14 @@ def test_a_name_value_entry_in_a_document_is_an_assignment_whatever_the_key_orde
            "tags": [{"Key": "team", "Value": "payments"}]}  # fmt: skip
     redacted, found = redact_json(doc, "capture.evidence[E06].value")
     assert [(s.type, s.where) for s in found] == [("password", "capture.evidence[E06].value.env[1].value")]
-    assert redacted["env"][1] == {"value": "[REDACTED:password]", "name": "DB_PASSWORD"}
+    assert redacted["env"][1] == {"value": "[REDACTED:password:rcaloop.keyword-assignment]", "name": "DB_PASSWORD"}
     assert redacted["env"][0] == doc["env"][0] and redacted["tags"] == doc["tags"]
 
 
 def test_a_private_key_is_redacted_whole_and_lines_are_kept():
     key = "-----BEGIN RSA PRIVATE KEY-----\nMIIEowIBAAKCAQEAu1SU1LfVLPHCozMxH2Mo4lgO\nVTLw7onLRnrq0/IzW7yWR7Q=\n-----END RSA PRIVATE KEY-----"
     done = redact_text(f"# t\n\n{key}\nline 7")
-    assert done.found == (("private-key", 3),)
+    assert [(f.type, f.line, f.rule) for f in done.found] == [("private-key", 3, "rcaloop.private-key")]
     assert "MIIE" not in done.text and "VTLw" not in done.text and "END RSA" not in done.text
     assert done.text.split("\n")[6] == "line 7"
 
@@ -405,7 +422,7 @@ def test_dead_letters_are_stored_redacted():
     raw = RawResult(result_id="r-2", kind="skill_text", content="   ", input_text="key " + SECRETS["aws-access-key"])
     letter = dead_letter(raw, ingestion.validate(raw)).model
     assert SECRETS["aws-access-key"] not in letter.model_dump_json()
-    assert "[REDACTED:aws-access-key]" in letter.fields["payload"]
+    assert "[REDACTED:aws-access-key:" in letter.fields["payload"]
     plain = DeadLetter(
         stream="s", group="g", message_id="1-0", fields={"payload": "not json " + SECRETS["stripe"]},
         error_code="handler_error", error="ValueError: bad key " + SECRETS["github"], deliveries=3,
@@ -423,7 +440,7 @@ def test_log_events_are_redacted(capsys):
     line = capsys.readouterr().err
     assert SECRETS["stripe"] not in line and "Hunter2Hunter2" not in line
     event = json.loads(line.strip().splitlines()[-1])
-    assert event["password"] == "[REDACTED:password]" and event["n"] == 3
+    assert event["password"] == "[REDACTED:password:rcaloop.keyword-assignment]" and event["n"] == 3
 
 
 def test_the_bundled_leak_sample_flags_only_what_it_declares():

@@ -4,12 +4,22 @@ from __future__ import annotations
 
 import pytest
 
-from tests.helpers.corpus import all_cases
+from tests.helpers.corpus import NOT_PASS, all_cases
 
-CASES = all_cases()
+PENDING_IN_THE_JUDGE = {
+    "incomplete-output-capture-confidence-unreadable",
+    "incomplete-output-fields-confidence-unreadable",
+    "incomplete-output-step-files-confidence-unreadable",
+}
+"""The parser ignores an unreadable confidence (``fields.confidence`` null, warning ``RCA308``);
+the judge's rule that holds such an output to the highest confidence is not in this checkout
+yet. Strict: once it is, these cases pass and this set must go."""
+CASES = [pytest.param(c, marks=pytest.mark.xfail(strict=True, reason="the judge's unreadable-confidence rule"))
+         if c.name in PENDING_IN_THE_JUDGE else c for c in all_cases()]
 
 
 def test_the_corpus_covers_every_shape_with_controls():
+    CASES = all_cases()  # noqa: N806 - the cases themselves, not their parameters
     assert len(CASES) >= 40
     assert {c.record.kind for c in CASES} == {"skill_text", "step_files", "capture"}
     controls = [c for c in CASES if c.bypass == "control"]
@@ -25,7 +35,10 @@ def test_case(case):
     want = case.expected
     failed = [g.gate for g in verdict.hard_gates if not g.passed]
     why = f"{case.name} ({case.bypass}): {case.why}\ngates: {[g.detail for g in verdict.hard_gates if not g.passed]}"
-    assert verdict.verdict == want["verdict"], why
+    if want["verdict"] == NOT_PASS:
+        assert verdict.verdict != "pass", why
+    else:
+        assert verdict.verdict == want["verdict"], why
     if "failed_gates" in want:
         assert failed == want["failed_gates"], why
     if "outcome" in want:

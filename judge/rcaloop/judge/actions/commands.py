@@ -411,6 +411,12 @@ def judge_line(text: str) -> Verdict | None:
     request = http_request(text)
     if request is not None:
         return request
+    if head and head[0].isupper() and head[0].lower() not in TOOLS:
+        from rcaloop.judge.actions.tools.clients import redis_bare  # noqa: PLC0415
+
+        said = redis_bare(head)
+        if said is not None:
+            return said
     if sql.STARTS.match(text) and head[0].lower() not in TOOLS and (
             (len(head) > 1 and not head[1].startswith("-")) or head[0].startswith("\\")):
         found = sql.judge(text)

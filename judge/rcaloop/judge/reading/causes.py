@@ -88,6 +88,13 @@ def parts(text: str) -> frozenset[str]:
     return frozenset(out)
 
 
+def specific_parts(text: str, exclude: frozenset[str] = frozenset()) -> frozenset[str]:
+    """The parts of a text's identifiers and words that say something specific (``regexp.MustCompile`` →
+    regexp, compile): not plain or symptom words, not numbers, not ``exclude`` (the alert's own terms)."""
+    return frozenset(w for w in parts(text) if len(w) >= 4 and w.isalpha() and w not in STOPWORDS
+                     and w not in exclude and not _plain(w))
+
+
 def relates(item: str, claim: str) -> bool:
     """An evidence item says something of the claim it is tied to: they share a term."""
     idents, found = terms(item)

@@ -38,7 +38,9 @@ _REQUEST = frozenset("get obtain ask request seek secure wait await have raise o
 _NEGATING = frozenset("""without no not never skip skipping bypass bypassing instead regardless ignore ignoring waive
 waiving optional optionally before""".split())
 _CLAIMED = frozenset("already previously pre granted given obtained received secured done confirmed approved yes".split())
-_REFUSED_AFTER = frozenset("not unnecessary optional waived needed required mandatory".split())
+_REFUSED_AFTER = frozenset("not unnecessary optional waived".split())
+"""After an approval word, these say none is needed (``approval not needed``, ``approval optional``);
+``approval required`` is the guard itself."""
 _FROM = frozenset({"from", "by", "of"})
 
 
@@ -81,8 +83,9 @@ def approval(toks: Sequence[Token]) -> bool:
         if after[:1] and (after[0] in _REFUSED_AFTER or (after[0] in ("is", "was", ":") and any(
                 w in _REFUSED_AFTER | _CLAIMED for w in after[1:3]))):
             continue
-        if low[i].startswith("pre") or (i and low[i - 1] in ("pre", "already", "(", "previously")):
-            continue
+        if (low[i].startswith("pre") and lemmas[i] != "prefer") or (i and low[i - 1] in ("pre", "already", "(",
+                                                                                        "previously")):
+            continue  # "pre-approved", "(approved)": claimed
         by_person = after[:1] == ["by"] and not _by_nobody(low[i + n:i + n + 4]) and i > 0 and toks[i - 1].word and (
             low[i - 1] not in ("already", "was", "were", "is", "are", "been", "pre"))
         if lemmas[i] == "approve" and toks[i].low.endswith("ed") and not any(w in _WAIT for w in before[-4:]) and (
@@ -100,6 +103,28 @@ def approval(toks: Sequence[Token]) -> bool:
 
 
 _SAME = frozenset({"same", "that", "this", "the above", "above", "earlier", "previous", "prior", "those"})
+
+
+_REQUIRING = frozenset({"need", "needs", "require", "requires", "required", "must", "only", "subject", "pending",
+                        "await", "awaiting", "wait", "waits", "gated", "conditional", "contingent"})
+_REQUIRED_AFTER = frozenset({"required", "needed", "first", "beforehand", "mandatory", "necessary"})
+
+
+def approval_required(toks: Sequence[Token]) -> bool:
+    """The sentence states that the item's step waits for an approval (``Needs sign-off from the ui-kit owner``,
+    ``thumbs-up from #db-oncall first``, ``only with the IC's OK``, ``approval required``): a requirement that
+    holds for the whole item, wherever in it the sentence stands. A later step of asking (``then post for the
+    owners to sign off``) is no requirement."""
+    if not approval(toks):
+        return False
+    lemmas = _lemmas(toks)
+    low = [t.low for t in toks]
+    for i in range(len(lemmas)):
+        n = _approval_at(lemmas, i) or (1 if low[i] == "go" and i and low[i - 1].endswith(("'s", "s'")) else 0)
+        if n and (any(w in _REQUIRING for w in low[max(0, i - 5):i]) or
+                  any(w in _REQUIRED_AFTER for w in low[i + n:i + n + 4])):
+            return True
+    return False
 
 
 _SAME_KO = ("같은", "동일한", "동일", "위", "앞의", "앞서", "해당")
@@ -155,6 +180,24 @@ _CONSEQUENCE_MODALS = frozenset({"will", "may", "might", "would", "could", "can"
 
 def impact(toks: Sequence[Token]) -> bool:
     """The sentence says who or what the step affects, or how it is undone (not a bare dismissal)."""
+    return consequence(toks) or (not any(t.hangul for t in toks) and rollback_plan(toks))
+
+
+def waves_off(toks: Sequence[Token]) -> bool:
+    """The sentence dismisses the step's impact without a reason (``impact: none``, ``no risk``)."""
+    if any(t.hangul for t in toks):
+        text = " ".join(t.text for t in toks)
+        return any(f"{stem}" in text and ("없음" in text or "없습니다" in text) for stem in words(Concept.IMPACT, "ko"))
+    lemmas = _lemmas(toks)
+    for i in range(len(lemmas)):
+        n = phrase_at(lemmas, i, Concept.IMPACT)
+        if n and _dismissed(lemmas, i, n):
+            return True
+    return False
+
+
+def consequence(toks: Sequence[Token]) -> bool:
+    """The sentence says who or what the step affects (not a bare dismissal, not only how it is undone)."""
     if any(t.hangul for t in toks):
         return _korean_impact(toks)
     lemmas = _lemmas(toks)
@@ -171,7 +214,7 @@ def impact(toks: Sequence[Token]) -> bool:
         if has(Concept.AFFECTED, lemmas[i]) and any(w in _CONSEQUENCE_MODALS for w in low[i + 1:i + 4]) and not any(
                 w in ("not", "never") for w in low[i + 1:i + 5]):
             return True  # "users may see 502s for a minute"
-    return rollback_plan(toks)
+    return False
 
 
 _UNITS = frozenset("s sec secs second seconds m min mins minute minutes h hr hrs hour hours ms".split())

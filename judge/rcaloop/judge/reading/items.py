@@ -43,6 +43,15 @@ class ItemReading:
     said: tuple[Said, ...]
     same_approval: bool = False
     """It refers to an approval given to an earlier step (``same approval``, ``as approved above``)."""
+    waved_off: bool = False
+    """It dismisses its step's impact without a reason (``impact: none``): no guidance for a destructive step."""
+
+    @property
+    def destructive(self) -> bool:
+        """Its change destroys or discards something (delete, drop, purge, reset offsets …): guidance that waves
+        its impact off (``impact: none; rollback: …``) is none for it."""
+        return any(s.step.kind == Kind.CHANGE and any(has(Concept.DESTRUCTIVE, lemma.lemma(w.lstrip("-")))
+                                                      for w in s.step.verb.split() if w) for s in self.said)
 
     @property
     def change(self) -> Step | None:
@@ -180,6 +189,7 @@ def command_lines(text: str) -> tuple[Step, ...]:
 def read(text: str, role: str = ACTION) -> ItemReading:
     """Every clause of an item, read in the order it would happen (asides last)."""
     line, spans = set_aside(text[:MAX_ACTION_CHARS])
+    line = _READ_ONLY_LABEL.sub("Read-only: ", line, count=1)  # "Procedure 1 (read-only): run …" is a check's label
     if _introduces(line):
         toks = tokenize(CODE_TOKEN.sub(" ", line))
         return ItemReading((Said(Step(Kind.INERT, why="guidance"), approval=guards.approval(toks),
@@ -202,7 +212,9 @@ def read(text: str, role: str = ACTION) -> ItemReading:
                 for s in read(part, role).said if s.step.kind == Kind.CHANGE]
     if len(text) > MAX_ACTION_CHARS and text[MAX_ACTION_CHARS:].strip():
         out.append(Said(Step(Kind.CHANGE, f"a step longer than {MAX_ACTION_CHARS} characters", "too_long")))
-    return ItemReading(tuple(out), guards.same_approval(tokenize(CODE_TOKEN.sub(" ", line))))
+    plain = CODE_TOKEN.sub(" ", line)
+    waved_off = any(guards.waves_off(tokenize(part)) for part, _ in cut_sentences(plain))
+    return ItemReading(tuple(out), guards.same_approval(tokenize(plain)), waved_off)
 
 
 def _sentence(sentence: str, spans: tuple[str, ...], role: str, follows: bool, aside: bool,
@@ -217,6 +229,8 @@ def _sentence(sentence: str, spans: tuple[str, ...], role: str, follows: bool, a
     toks = tokenize(body)
     if not toks:
         return []
+    if labels and not mode and role == steps.STATEMENT and all(t.code or not t.word for t in toks):
+        return [Said(Step(Kind.INERT, why="value"), aside=aside)]  # "Migration V12.sql: `ALTER TABLE …`" quotes it
     whole = tokenize(sentence)
     impact = (mode == "plan" and not guards.dismissed(toks)) or guards.impact(whole)
     if korean.has_hangul(body):
@@ -254,9 +268,13 @@ def _sentence(sentence: str, spans: tuple[str, ...], role: str, follows: bool, a
         out[-1] = Said(out[-1].step, out[-1].approval, True, out[-1].aside)
     if may_ask and not any(s.approval for s in out) and out:
         out[-1] = Said(out[-1].step, True, out[-1].impact, out[-1].aside)
+    if may_ask and guards.approval_required(whole):  # "Needs sign-off from the owner." holds for the whole item
+        out = [Said(s.step, True, s.impact, True) if s.approval else s for s in out]
     return out
 
 
+_READ_ONLY_LABEL = re.compile(r"^[^:()\n]{0,60}\((?:read[- ]?only|ro|no changes?|읽기 전용)[^()]{0,40}\)\s*:\s*", re.I)
+"""A label that says its step only reads (``Procedure 1 (read-only):``, ``Verification (read-only, hourly):``)."""
 _EXPECT = re.compile(r":|->|→|=>|—|–")
 _EXPECT_CUTS = frozenset({"->", "→", "=>", "\u2014", "-"})
 _FIRST = re.compile(r"\b(?:first|beforehand|before(?: that| anything| any change)?)\s*$", re.I)

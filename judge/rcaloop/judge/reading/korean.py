@@ -39,6 +39,8 @@ def read(text: str, role: str = ACTION, spans: tuple[str, ...] = ()) -> list[Ste
     cmd = commands_of(Clause(tuple(toks), text, spans), role)
     if cmd is not None and cmd.writes and role == STATEMENT and not _ends(text.rstrip(" .")[-8:], Concept.COMMAND_ENDING):
         cmd = None  # a command quoted in a statement ("kubectl `-o wide`로 확인된 노드"): what ran, not a step
+    if cmd is not None and cmd.writes and not cmd.known and role == CHECK_ROLE:
+        cmd = None  # where checks are listed, a program rcaloop does not know is what the check runs
     if cmd is not None:
         out.append(Step(Kind.CHANGE if cmd.writes else Kind.CHECK, cmd.verb,
                         "command_writes" if cmd.writes else "command_reads"))
@@ -81,7 +83,12 @@ def _word(word: str, nxt: str, role: str) -> tuple[Step | None, bool]:
         return None, False
     own = word[len(stem):]
     rest = own + nxt
-    if own.startswith(("없", "여부")) or nxt.startswith(("없", "여부")):
+    if own.startswith(("되", "될", "된", "돼")):
+        return Step(Kind.INERT, stem, "statement"), False  # "Splunk가 복구되면": the system recovers, no one acts
+    if own.startswith(("없", "여부")) or nxt.startswith(("없", "여부")) or "수없" in rest.replace(" ", "")[:8] or (
+            own.startswith(("하는", "할")) and nxt.startswith(("방법", "것", "경우", "방안", "작업"))):
+        # "재시작 없음" (no restart), "반영 여부" (whether applied), "복구할 수 없는" (cannot be recovered),
+        # "제거하는 방법은 …" (the way of removing …): the step is named, not proposed
         return Step(Kind.INERT, stem, "statement"), False  # "재시작 없음" (no restart), "반영 여부" (whether applied)
     if not own.strip("을를이가은는도와과") and role in (CHECK_ROLE, STATEMENT) and not _ends(nxt[:6], Concept.IMPERATIVE):
         return Step(Kind.CHECK if stem == check else Kind.INERT, stem, "statement"), False  # "적용 규칙": a noun

@@ -194,7 +194,7 @@ def item_texts(body: str) -> list[str]:
         else:
             current.append(stripped)  # a wrapped line goes on the item or paragraph it continues
     close()
-    return [t.strip() for t in out if t.strip()]
+    return [t.strip(" \t\n") for t in out if t.strip()]  # (str.strip would take TABLE_ROW: it counts as space)
 
 
 def _joined(before: str, line: str) -> str:
@@ -409,10 +409,11 @@ _NOW = re.compile(r"\b(?:now|right away|immediately|asap|today|tonight|at once|s
 def reviewed_change(text: str, reading: ItemReading, role: Role, file: str | None = None) -> bool:
     """A change delivered through review: the review checks, weighs and approves it, so it is no incident-time
     step. It says how it is delivered (a merge request, a pull request, a reviewed change), or it is a lasting
-    fix (a permanent fix, a recommendation for later) that operates on no running system (restart, drain,
-    fail over, drop …), runs no writing command and names no change by an unknown verb. Either way it may not
-    happen before its review lands (``from the MR branch``, ``by hand``), and a writing command run ``now``
-    beside it is a step of its own."""
+    fix (a permanent fix, a recommendation for later: a practice such as ``drop columns one release later``)
+    that runs no writing command and names no change by an unknown verb unless it names what it changes (a
+    file, a chart, a runbook). Either way it may not happen before its review lands (``from the MR branch``,
+    ``by hand``), nor on a live system named as such (``on the running pods``), and a writing command run
+    ``now`` beside it is a step of its own."""
     changes = [s.step for s in reading.said if s.step.kind == steps.Kind.CHANGE]
     if not changes or _BYPASS.search(text) or _LIVE_PLACE.search(text):
         return False
@@ -426,7 +427,9 @@ def reviewed_change(text: str, reading: ItemReading, role: Role, file: str | Non
         return True
     if role is not Role.PERMANENT:
         return False
-    return not any(_runtime(c) or c.why in _RUNS_LIVE or c.why in _UNKNOWN for c in changes)
+    kept = bool(file) or bool(_PATH.search(text)) or any(
+        phrase_at(lemmas, i, c) for i in range(len(lemmas)) for c in (Concept.REPO_ARTIFACT, Concept.COMMS_OBJECT))
+    return not any(c.why in _RUNS_LIVE or (c.why in _UNKNOWN and not kept) for c in changes)
 
 
 def _runtime(step: steps.Step) -> bool:

@@ -45,8 +45,9 @@ def unguarded(items: Sequence[ItemReading], reviewed: Collection[int] = (), chec
             continue  # a change under review is no incident-time step: the review checks, weighs and approves it
         if verb:
             in_review = False
+            guided = carried_impact or (item.impact and not (item.destructive and item.waved_off))
             checks = ((READ_ONLY_CHECK, seen_read or item.checked),
-                      (IMPACT, carried_impact or item.impact or in_review),
+                      (IMPACT, guided or in_review),
                       (APPROVAL, carried_approval or item.approval or in_review or (
                           item.same_approval and approved_before)))
             missing = tuple(name for name, ok in checks if not ok)

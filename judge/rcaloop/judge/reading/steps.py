@@ -390,8 +390,8 @@ def statement(c: Clause, at: int, role: str) -> Step:
     nxt = after[0] if after else None
     directive = low in ("should", "must", "need", "needs", "ought", "shall", "requires", "require", "warrants", "want",
                         "wants") or (low in ("'s", "is", "are", "has", "have") and rest.low[:1] == ["to"])
-    if low in NEGATIONS or "not" in rest.low[:1] or "never" in rest.low[:1]:
-        return Step(Kind.INERT, why="statement")
+    if low in NEGATIONS or any(w in ("not", "never", "n't") for w in rest.low[:3]):
+        return Step(Kind.INERT, why="statement")  # "we would also not raise the watermark"
     if low in ("is", "are", "was", "were") and any(w in ("that", "which", "who") for w in c.low[:at]):
         later = next((k for k in range(at + 1, min(len(toks), at + 8)) if has(Concept.MODAL, c.low[k])), None)
         if later is not None:  # "the pods that are stuck should be deleted": the main verb is the modal
@@ -591,6 +591,7 @@ event log logs status window budget limit limits threshold job jobs script scrip
 errors error storm counter order size process operation operations of is are was were storms runs step steps stage
 stages plan output""".split())
 """Words after a tool's subcommand that make it a noun phrase (``terraform apply jobs``), not a command."""
+_INTERPRETERS = frozenset({"bash", "sh", "zsh", "dash", "ksh", "fish", "eval", "source", "pwsh", "powershell"})
 _ENGLISH_TOOLS = frozenset("""top free w time watch find tail head cut sort kill install patch mount last who host file
 type date test stat make just service nice env script ping dig diff touch less more split id groups link tree column
 comm sed strings cat ls ps du df""".split())
@@ -648,8 +649,8 @@ def span_command(c: Clause, i: int, span: str, role: str = ACTION):
     v = commands.judge_line(stripped)
     if v is None:
         return None
-    if not v.known and not standing:
-        return None  # "`node_time_seconds - timestamp(…)`", "`max_connections`": a name or a query, not a program run
+    if not standing and (not v.known or role != ACTION):
+        return None  # "`node_time_seconds - timestamp(…)`", "confirms the backfill `UPDATE …` dominates": named, not run
     if (v.unread or len(stripped.split()) == 1) and not standing:
         return None  # "search the logs for `pool exhausted`", "no `nginx`": text, not a command
     after_run = i and c.toks[i - 1].low in _RUN_LIKE
@@ -710,8 +711,8 @@ def _prose_tool(c: Clause, i: int, t: Token, prose: frozenset[str]):
     end = next((k for k in range(i + 1, len(toks)) if toks[k].hangul), None)
     line = c.source(i) if end is None else restore(c.text[toks[i].start:toks[end - 1].end], c.spans)
     v = commands.read_line(line, commands.Reader(TOOLS))  # a command written into Korean prose ends at the prose
-    if v is None or not v.known:
-        return None
+    if v is None or not (v.known or (v.writes and v.verb.split()[0] in _INTERPRETERS)):
+        return None  # "… | sudo bash -s -- --auto": what a shell runs from a download cannot be read
     if nxt is not None and nxt.word and not nxt.code and lemma.verb(nxt.text).form in (lemma.S, lemma.PAST) and not (
             argument):
         return None  # "kubelet retries the pull", "helm reported …": what a program does, not a command to run

@@ -103,6 +103,9 @@ class Concept(StrEnum):
     """Endings that make a word a step to take or a plan (Korean ``하세요``, ``해야``, ``진행``)."""
     MODAL = "modal"
     """Modal verbs that make a statement a proposal or a plan (``should``, ``must``, ``need``, ``will``)."""
+    DESTRUCTIVE = "destructive"
+    """What a step does when it destroys or discards data (``delete``, ``purge``, ``reset-offsets``): guidance that
+    waves its impact off (``impact: none``) is none for it."""
     RUNTIME = "runtime"
     """Operations that act on a running system whatever file they are filed with (``restart``, ``drain``,
     ``fail over``, ``drop``): never a change made in review."""
@@ -152,6 +155,7 @@ AXES: dict[str, tuple[Concept, ...]] = {
     "guards": (Concept.APPROVAL, Concept.CHANGE_PROCESS, Concept.NOBODY, Concept.IMPACT, Concept.AFFECTED,
                Concept.ROLLBACK, Concept.NONE_QUANTITY),
     "review": (Concept.REVIEW_ROUTE, Concept.REPO_ARTIFACT, Concept.RUNTIME),
+    "consequence": (Concept.DESTRUCTIVE,),
     "causes": (Concept.UNCERTAINTY, Concept.DISMISSAL, Concept.HEALTHY, Concept.SYMPTOM, Concept.HEDGE, Concept.CAUSAL,
                Concept.INPUT),
     "clauses": (Concept.PROHIBITION, Concept.GOOD_NEGATED, Concept.PERSON, Concept.FILLER, Concept.CONDITION,

@@ -22,7 +22,7 @@ WORDS: dict[str, str] = {
         drill into, dig into, dig through, pull up, keep an eye, keep watch, check in, check on, check out,
         check for, check whether, check if, check that, status page, smoke test, health check, spot check""",
     "author": """
-        fail,         upgrade, edit, update, set, change, modify, bump, raise, lower, increase, decrease, migrate, disable, enable,
+        upgrade, edit, update, set, change, modify, bump, raise, lower, increase, decrease, migrate, disable, enable,
         patch, merge, downgrade, replace, reconfigure, move, rename, block, unblock, add, allow, deny, fix, hotfix,
         correct, extend, tune, adjust, tweak, optimize, optimise, override, overwrite, write, pin, unpin, label,
         annotate, tag, untag, commit, ship, publish, unpublish, whitelist, allowlist, blacklist, denylist, ban,
@@ -94,7 +94,7 @@ WORDS: dict[str, str] = {
     "approval": """
         approve, approval, signoff, sign off, goahead, greenlight, green light, consent, authorize, authorise,
         authorization, authorisation, permission, buyin, buy in, okay, ok, nod, blessing, confirmation, agree,
-        agreement, sanction, decide, decision, prefer, want, approver""",
+        agreement, sanction, decide, decision, prefer, want, approver, thumbsup, thumbs up, sayso, say so""",
     "change_process": """
         change request, change ticket, change record, change approval, change management, change process, cr,
         rfc, cab, change advisory board""",
@@ -105,7 +105,8 @@ WORDS: dict[str, str] = {
         test, lint, linter, ci, pipeline, workflow, code, manifest, chart, template, dockerfile, schema,
         alert rule, alerting rule, repo, repository, library, module,
         playbook, inventory, validation, validator, function, handler, loader, config file, helm chart,
-        values file, policy, unit test, integration test, precommit, admission policy, recording rule,
+        values file, policy, unit test, integration test, precommit, admission policy, recording rule, gate,
+        alert, dashboard, runbook, checklist, doc, documentation, rule, chart test,
         kustomization, overlay, terraform, job definition, cronjob spec, role, default, spec""",
     "nobody": "default, design, itself, themselves, nobody, no one, bot, pipeline, system, automation, script, agent",
     "impact": """
@@ -113,7 +114,8 @@ WORDS: dict[str, str] = {
         side effect, effect, consequence, risk, degradation, blip, unavailability, user facing, customer facing,
         brief error, lose, loss, unavailable, latency spike, drop request, fail request, nothing change,
         irreversible, for good, no way back, cannot be undo, gone, cost, heavy, slow,
-        queue, pause, stall, cold, fail, break, reject, evict, reschedule""",
+        queue, pause, stall, cold, fail, break, reject, evict, reschedule, worst case, block, freeze, wait,
+        make worse, drop connection, reconnect, lag, delay""",
     "affected": """
         user, customer, client, traffic, request, job, deploy, deployment, pod, connection, session, write, query,
         webhook, consumer, replica, node, worker, build, caller, tenant, order, payment, checkout, message,
@@ -171,6 +173,7 @@ WORDS: dict[str, str] = {
         run, command, change, proposal, recommendation, workaround""",
     "person": """
         we, you, i, someone, somebody, operator, oncall, on call, sre, admin, administrator, engineer, owner,
+        release manager, incident commander, change manager, service owner, product owner, platform owner,
         team, dba, lead, responder, user, ops, manager, commander, ic, reviewer, maintainer, approver, developer,
         dev, staff, human, us, they, he, she""",
     "filler": """
@@ -194,6 +197,9 @@ WORDS: dict[str, str] = {
     "modal": """
         should, must, need, ought, shall, will, would, can, could, may, might, have to, has to, want, require,
         warrant, going to, gonna, plan to""",
+    "destructive": """
+        delete, drop, purge, truncate, wipe, destroy, erase, flush, flushall, flushdb, prune, rm, reinit, format,
+        discard, nuke, zap, resetoffsets, reset-offsets, shred, dropdb, deletion, purgeall, forceunlock""",
     # -- what a report heading names ------------------------------------------------------------
     "runtime": """
         restart, reboot, bounce, kill, drain, cordon, uncordon, evict, failover, fail over, flush, purge, truncate,

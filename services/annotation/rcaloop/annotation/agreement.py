@@ -1,25 +1,24 @@
 """Inter-annotator agreement on overlapping tasks (pure): Cohen's kappa, Krippendorff's alpha.
 
-Both nominal. Kappa is given only when exactly two annotators labelled the overlapping
-items; alpha handles any number of annotators and missing labels. A figure is ``None``
-when it is undefined (fewer than two paired labels, or no variation at all).
+Both nominal, per judgement the reviewers of a task must agree on (``adjudication.JUDGEMENTS``).
+Kappa is given only when exactly two annotators labelled the overlapping items; alpha (the
+``krippendorff`` library) handles any number of annotators and missing labels. A figure is
+``None`` when it is undefined (fewer than two paired labels, or no variation at all).
 """
 
 from __future__ import annotations
 
 from collections import Counter, defaultdict
-from collections.abc import Callable, Hashable, Iterable
+from collections.abc import Hashable, Iterable
 from dataclasses import asdict, dataclass
-from itertools import permutations
 from typing import Any
 
-Rating = tuple[str, str, Hashable]  # (item id, annotator, value)
+import krippendorff
+import numpy as np
 
-FIELDS: dict[str, Callable[[dict[str, Any]], Hashable]] = {
-    "category_correct": lambda a: a.get("category_correct"),
-    "root_cause.category": lambda a: (a.get("root_cause") or {}).get("category"),
-}
-"""The labels whose agreement is reported, read from an annotation.json document."""
+from rcaloop.annotation.adjudication import JUDGEMENTS
+
+Rating = tuple[str, str, Hashable]  # (item id, annotator, value)
 
 
 @dataclass(frozen=True)
@@ -58,24 +57,19 @@ def cohen_kappa(pairs: list[tuple[Hashable, Hashable]]) -> float | None:
 
 def krippendorff_alpha(units: list[list[Hashable]]) -> float | None:
     """Nominal alpha from the values each unit received (units with < 2 values ignored)."""
-    coincidence: dict[tuple[Any, Any], float] = defaultdict(float)
-    for values in units:
-        m = len(values)
-        if m < 2:
-            continue
-        for a, b in permutations(values, 2):
-            coincidence[(a, b)] += 1 / (m - 1)
-    n = sum(coincidence.values())
-    if n <= 1:
+    units = [u for u in units if len(u) >= 2]
+    domain = sorted({v for u in units for v in u}, key=repr)
+    if len(domain) < 2:
+        return None  # no variation at all: agreement is undefined, not perfect
+    code = {v: float(i) for i, v in enumerate(domain)}
+    width = max(len(u) for u in units)
+    data = np.full((width, len(units)), np.nan)  # one row per rating slot, one column per unit
+    for col, values in enumerate(units):
+        data[: len(values), col] = [code[v] for v in values]
+    try:
+        return float(krippendorff.alpha(reliability_data=data, level_of_measurement="nominal"))
+    except ValueError:  # too few pairable values for the library: undefined
         return None
-    totals: dict[Any, float] = defaultdict(float)
-    for (a, _b), weight in coincidence.items():
-        totals[a] += weight
-    observed = sum(w for (a, b), w in coincidence.items() if a != b) / n
-    expected = sum(totals[a] * totals[b] for a in totals for b in totals if a != b) / (n * (n - 1))
-    if expected == 0:
-        return None
-    return 1 - observed / expected
 
 
 def field_agreement(field: str, ratings: Iterable[Rating]) -> FieldAgreement:
@@ -104,15 +98,15 @@ def field_agreement(field: str, ratings: Iterable[Rating]) -> FieldAgreement:
     )
 
 
-def agreement(annotations: Iterable[tuple[str, str, dict[str, Any]]]) -> list[FieldAgreement]:
-    """Per field of ``FIELDS``, from (item id, annotator, annotation document) triples."""
-    rows = list(annotations)
-    return [field_agreement(name, [(item, who, read(doc)) for item, who, doc in rows]) for name, read in FIELDS.items()]
+def agreement(reviews: Iterable[tuple[str, str, dict[str, Any]]], kind: str = "annotation") -> list[FieldAgreement]:
+    """Per judgement of ``kind``, from (item id, annotator, review document) triples."""
+    rows = list(reviews)
+    return [field_agreement(j.name, [(item, who, j.read(doc)) for item, who, doc in rows]) for j in JUDGEMENTS[kind]]
 
 
-def agreed_items(annotations: Iterable[tuple[str, str, dict[str, Any]]]) -> set[str]:
-    """Items with two or more annotations that agree on every field of ``FIELDS``."""
+def agreed_items(reviews: Iterable[tuple[str, str, dict[str, Any]]], kind: str = "annotation") -> set[str]:
+    """Items with two or more reviews that agree on every judgement of ``kind``."""
     values: dict[str, list[tuple[Hashable, ...]]] = defaultdict(list)
-    for item, _who, doc in annotations:
-        values[item].append(tuple(read(doc) for read in FIELDS.values()))
+    for item, _who, doc in reviews:
+        values[item].append(tuple(j.read(doc) for j in JUDGEMENTS[kind]))
     return {item for item, labels in values.items() if len(labels) >= 2 and len(set(labels)) == 1}

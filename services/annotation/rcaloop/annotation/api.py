@@ -1,10 +1,14 @@
-"""HTTP API for annotation UIs (``/api/v1/...``): queue, leases, submissions, incident view.
+"""HTTP API for annotation UIs (``/api/v1/...``): queue, leases, submissions, incident view,
+adjudication and agreement.
 
 Thin routes over the store and the pure validators. Every route needs a bearer token
-naming an annotator (``RCALOOP_ANNOTATOR_TOKENS`` or one made with ``rcaloop annotation
-token create``), checked at the shared edge (``guard``) before a body is read. Invalid annotations are refused with
-422 and every finding ``{code, message, path}``; store refusals carry their own status and
-code (403 another annotator's record, 404 unknown task, 409 no active lease).
+naming a reviewer (``RCALOOP_ANNOTATOR_TOKENS``, ``RCALOOP_OPERATOR_TOKENS``,
+``RCALOOP_LEAD_TOKENS`` or one made with ``rcaloop annotation token create``), checked at the
+shared edge (``guard``) before a body is read; the token's role decides the rest (``auth``):
+an evaluation outside a leased task needs an operator, adjudication and agreement a lead.
+Invalid reviews are refused with 422 and every finding ``{code, message, path}``; store
+refusals carry their own status and code (403 another annotator's record or no lease, 404
+unknown task, 409 no active lease or nothing to adjudicate), in the one error body.
 """
 
 from __future__ import annotations
@@ -14,15 +18,16 @@ from typing import Any, Literal
 from fastapi import APIRouter, Body, Depends, HTTPException, Query, Request, Response
 from fastapi.responses import JSONResponse
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
-from pydantic import BaseModel
+from pydantic import BaseModel, Field
 
 from rcaloop.annotation import core, rubric
-from rcaloop.annotation.reports import agreement_report
+from rcaloop.annotation.auth import Identity
+from rcaloop.annotation.reports import agreement_figures
 from rcaloop.annotation import submission
 from rcaloop.annotation.submission import ApiState
 from rcaloop.annotation.store import Store, StoreError
 from rcaloop.contracts import Issue, ReviewTask
-from rcaloop.contracts.common import CaseType
+from rcaloop.contracts.common import CaseType, Identifier
 from rcaloop.shared.http_edge import Guard, Principal, parameter_problem, require
 from rcaloop.shared.http_errors import api_error
 from rcaloop.shared.logs import get_logger
@@ -50,6 +55,14 @@ class RubricIn(BaseModel):
     criteria: list[str]
 
 
+class DecisionIn(BaseModel):
+    """A lead's decision on a disputed task: adopt one reviewer's review, or give the decided review."""
+
+    adopt: Identifier | None = Field(default=None, description="the id of the reviewer's review to adopt")
+    review: dict[str, Any] | None = Field(default=None, description="the decided annotation.json or evaluation")
+    comment: str | None = Field(default=None, max_length=2000)
+
+
 def _refusal(status: int, issues: list[Issue]) -> JSONResponse:
     return JSONResponse(
         status_code=status, content={"valid": False, "errors": [i.model_dump(exclude={"line"}) for i in issues]}
@@ -64,13 +77,20 @@ def guard(state: ApiState) -> Guard:
     """Every ``/api/v1`` route needs an annotator: checked at the shared edge, before a body is read."""
 
     async def authenticate(token: str) -> Principal | None:
-        name = await submission.identify(state, token)
-        return Principal(name, frozenset({"annotator"})) if name else None
+        who = await submission.identify(state, token)
+        return Principal(who.name, who.grants) if who else None
 
     return Guard("/api/v1", authenticate, "a valid annotator bearer token")
 
 
 _annotator = require("annotator")
+_lead = require("lead", code="lead_required", message="this needs a lead's token (RCALOOP_LEAD_TOKENS, or `rcaloop "
+                "annotation token create NAME --role lead`)")
+
+
+def _identity(principal: Principal) -> Identity:
+    role = next((r for r in ("lead", "operator") if r in principal.roles), "reviewer")
+    return Identity(principal.name, role)
 
 
 def build_router(state: ApiState) -> APIRouter:
@@ -85,6 +105,13 @@ def build_router(state: ApiState) -> APIRouter:
     async def annotator(request: Request, _creds: HTTPAuthorizationCredentials | None = Depends(_bearer)) -> str:
         """The annotator the edge authenticated (``_bearer`` only declares the scheme in the API docs)."""
         return _annotator(request).name
+
+    async def caller(request: Request, _creds: HTTPAuthorizationCredentials | None = Depends(_bearer)) -> Identity:
+        """The authenticated reviewer with the role bound to their token."""
+        return _identity(_annotator(request))
+
+    async def lead(request: Request, _creds: HTTPAuthorizationCredentials | None = Depends(_bearer)) -> str:
+        return _lead(request).name
 
     async def _task(task_id: str, kind: str | None = None) -> ReviewTask:
         task = await store().task(task_id)
@@ -181,12 +208,12 @@ def build_router(state: ApiState) -> APIRouter:
                 annotation_id=annotation_id,
                 lease_required=False,
             )
+            await submission.write_decided(state, owner[2], annotation)
         except StoreError as exc:
             raise _store_error(exc) from None
-        submission.write_file(state.settings, annotation)
         return JSONResponse(status_code=200, content=record.model_dump(mode="json"))
 
-    async def _evaluation(document: Any, analysis_hash: str | None, who: str, task_id: str | None):
+    async def _evaluation(document: Any, analysis_hash: str | None, who: Identity, task_id: str | None):
         if isinstance(document, dict):  # ids reach the store's queries: the edge's rule holds here too
             for key in ("analysis_hash", "incident_id"):
                 if isinstance(value := document.get(key), str) and (problem := parameter_problem(value)):
@@ -200,18 +227,20 @@ def build_router(state: ApiState) -> APIRouter:
         return JSONResponse(status_code=201 if changed else 200, content=record.model_dump(mode="json"))
 
     @router.post("/review/tasks/{task_id}/evaluation", summary="Submit your operator evaluation for a leased task")
-    async def submit_task_evaluation(task_id: str, document: Any = Body(...), who: str = Depends(annotator)):
+    async def submit_task_evaluation(task_id: str, document: Any = Body(...), who: Identity = Depends(caller)):
         task = await _task(task_id, "operator_evaluation")
         try:
-            await store().require_lease(task_id, who)
+            await store().require_lease(task_id, who.name)
         except StoreError as exc:
             raise _store_error(exc) from None
         return await _evaluation(document, task.analysis_hash, who, task_id)
 
     @router.post(
-        "/evaluations", summary="Submit an operator evaluation from the incident view (bound to analysis_hash)"
+        "/evaluations",
+        summary="Submit an operator evaluation from the incident view (bound to analysis_hash): it counts for the "
+        "incident's review task when you hold a lease on it; without one it needs an operator or lead token",
     )
-    async def submit_evaluation(document: Any = Body(...), who: str = Depends(annotator)):
+    async def submit_evaluation(document: Any = Body(...), who: Identity = Depends(caller)):
         return await _evaluation(document, None, who, None)
 
     @router.get(
@@ -226,9 +255,42 @@ def build_router(state: ApiState) -> APIRouter:
         evaluations = await store().evaluations_for(subject)
         return core.incident_view(subject, analysis_hash, latest, evaluations)
 
-    @router.get("/review/agreement", summary="Per-field inter-annotator agreement on overlapping tasks")
-    async def agreement(who: str = Depends(annotator)):
-        return {"fields": [f.as_dict() for f in await agreement_report(store())]}
+    @router.get("/review/agreement", summary="Inter-annotator agreement per judgement, overall and per batch (lead)")
+    async def agreement(batch: str | None = Query(None, pattern=r"^\d{4}-\d{2}-\d{2}$",
+                                                    description="one batch: the UTC day its tasks were created"),
+                        who: str = Depends(lead)):
+        return await agreement_figures(store(), batch=batch)
+
+    @router.get("/adjudications", summary="Tasks whose reviewers disagreed, or decided (lead)")
+    async def adjudications(
+        state_: str | None = Query(None, alias="state", pattern="^(disputed|decided|agreed|majority|adjudicated)$"),
+        limit: int = Query(100, ge=1, le=1000),
+        offset: int = Query(0, ge=0, le=2**31 - 1),
+        who: str = Depends(lead),
+    ) -> list[dict[str, Any]]:
+        return await store().outcomes(state=state_, limit=limit, offset=offset)
+
+    @router.get("/adjudications/{task_id}", summary="One task's outcome with every reviewer's review (lead)")
+    async def adjudication(task_id: str, who: str = Depends(lead)) -> dict[str, Any]:
+        found = await store().task_outcome(task_id)
+        if found is None:
+            raise api_error(404, "no_outcome", f"task {task_id!r} has no outcome: it is not reviewed by several "
+                            "reviewers, or they have not all reviewed it")
+        return found
+
+    @router.post("/adjudications/{task_id}/decision", summary="Decide a disputed task: adopt a review or give one (lead)")
+    async def decide(task_id: str, body: DecisionIn, who: str = Depends(lead)):
+        if (body.adopt is None) == (body.review is None):
+            raise api_error(422, "invalid_decision", "give exactly one of adopt (a review's id) and review (the decided review)")
+        task = await _task(task_id)
+        try:
+            record, issues = await submission.adjudicate(state, task, who, adopt=body.adopt, review=body.review,
+                                                         comment=body.comment)
+        except StoreError as exc:
+            raise _store_error(exc) from None
+        if record is None:
+            return _refusal(422, issues)
+        return JSONResponse(status_code=200, content=record.model_dump(mode="json"))
 
     @router.post("/annotation/validate", summary="Validate an annotation.json against its job's step files")
     async def validate(document: Any = Body(...), who: str = Depends(annotator)):

@@ -22,7 +22,7 @@ from sqlalchemy.exc import DBAPIError, DataError
 
 from rcaloop.annotation import artifacts, core, ui
 from rcaloop.annotation.api import ApiState, build_router, guard
-from rcaloop.annotation.auth import Annotators, TokenConfigError
+from rcaloop.annotation.auth import ROLE_SETTINGS, Annotators, TokenConfigError
 from rcaloop.annotation.outbox import OutboxPublisher
 from rcaloop.annotation.settings import AnnotationSettings
 from rcaloop.annotation.store import Store
@@ -31,6 +31,7 @@ from rcaloop.shared.consumer import Emit, PermanentError, Subscription
 from rcaloop.shared.logs import get_logger
 from rcaloop.shared.redis_conn import connect, redis_url
 from rcaloop.shared.service import Service, host_redis, lazy_app, run_main
+from rcaloop.shared.tokens import Tokens
 
 __all__ = ["AnnotationSettings", "build", "main"]
 
@@ -39,16 +40,24 @@ log = get_logger("annotation", component="retention")
 
 def build(settings: AnnotationSettings | None = None) -> Service:
     settings = settings or AnnotationSettings()
-    tokens = settings.rcaloop_annotator_tokens
+
+    def secret(value) -> str | None:
+        return value.get_secret_value() if value else None
+
     try:
-        annotators = Annotators.parse(tokens.get_secret_value() if tokens else None)
+        state = ApiState(
+            settings=settings,
+            annotators=Annotators.parse(secret(settings.rcaloop_annotator_tokens)),
+            operators=Tokens.parse(secret(settings.rcaloop_operator_tokens), ROLE_SETTINGS["operator"]),
+            leads=Tokens.parse(secret(settings.rcaloop_lead_tokens), ROLE_SETTINGS["lead"]),
+        )
     except TokenConfigError as exc:
         raise SystemExit(f"error: {exc}") from None
-    state = ApiState(settings=settings, annotators=annotators)
 
     async def open_store() -> None:
-        state.store = Store(settings.store_url(), schema=settings.rcaloop_db_schema)
-        await state.store.migrate()
+        store = Store(settings.store_url(), schema=settings.rcaloop_db_schema)
+        await store.migrate()
+        state.store = store  # the routes answer 503 until the tables exist, never a 500
 
     async def store() -> str | None:
         """Ready while the annotation store takes writes."""

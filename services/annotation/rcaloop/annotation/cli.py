@@ -6,10 +6,8 @@ Exit codes: 0 done / valid, 1 invalid annotation, 2 unreadable input or unusable
 
 from __future__ import annotations
 
-import asyncio
-import csv
-import io
 import json
+import re
 import sys
 from datetime import UTC, datetime
 from pathlib import Path
@@ -22,11 +20,11 @@ from rich.table import Table
 
 from rcaloop.annotation import export as export_schema
 from rcaloop.annotation import files, rubric, validation
-from rcaloop.annotation.auth import ANNOTATOR_NAME
-from rcaloop.annotation.walkthrough import Asker, AnswersEnded, Walkthrough, section_of
+from rcaloop.annotation.auth import DEFAULT_ROLE, ROLES
 from rcaloop.contracts import Annotation, Issue
 from rcaloop.contracts.common import CATEGORIES
 from rcaloop.shared.cli_deps import CliDeps
+from rcaloop.shared.cli_app import cli_app
 from rcaloop.shared.cli_output import err, fail, out
 
 if TYPE_CHECKING:
@@ -59,6 +57,8 @@ async def _with_store(settings: AnnotationSettings, work):
 def _run_store(work) -> Any:
     settings = _settings()
     try:
+        import asyncio  # noqa: PLC0415 - the store's commands only
+
         return asyncio.run(_with_store(settings, work))
     except OSError as exc:
         fail(f"cannot open the annotation store: {exc.strerror or type(exc).__name__}")
@@ -83,7 +83,7 @@ def _issues_json(issues: list[Issue]) -> list[dict[str, Any]]:
 
 def register(app: typer.Typer, deps: CliDeps) -> None:
     """Add this service's commands to the ``rcaloop`` CLI."""
-    group = typer.Typer(
+    group = cli_app(
         help="Annotation store: validation, rubric, migrations, export, agreement.", no_args_is_help=True
     )
     app.add_typer(group, name="annotation")
@@ -188,8 +188,9 @@ def register(app: typer.Typer, deps: CliDeps) -> None:
         records = _run_store(work)
         if layout == "seed":
             latest: dict[str, dict[str, Any]] = {}
-            for rec in records:  # oldest first: the last stored annotation of a job wins
-                latest[rec["job_id"]] = rec
+            for rec in records:  # oldest first: the last decided annotation of a job wins (never one reviewer's
+                if rec["decision"] in export_schema.DECIDING:  # review of a task several reviewers review)
+                    latest[rec["job_id"]] = rec
             assert out is not None  # checked before the store was opened
             try:
                 for rec in latest.values():
@@ -209,32 +210,39 @@ def register(app: typer.Typer, deps: CliDeps) -> None:
             err.print(f"wrote {len(records)} record(s) to {out}")
 
     @group.command("agreement")
-    def agreement_cmd(as_json: bool = typer.Option(False, "--json", help="print as JSON")) -> None:
-        """Per-field agreement on overlapping tasks (Cohen's kappa for two annotators, Krippendorff's alpha)."""
-        from rcaloop.annotation.reports import agreement_report  # noqa: PLC0415 - see _settings
+    def agreement_cmd(
+        batch: str | None = typer.Option(None, "--batch", help="one batch: the UTC day its tasks were created (YYYY-MM-DD)"),
+        as_json: bool = typer.Option(False, "--json", help="print as JSON"),
+    ) -> None:
+        """Agreement per judgement on tasks several reviewers review, overall and per batch (the tasks created on one
+        UTC day): observed agreement, Cohen's kappa (two reviewers), Krippendorff's alpha."""
+        if batch is not None and not re.fullmatch(r"\d{4}-\d{2}-\d{2}", batch):
+            fail(f"--batch must be a UTC day YYYY-MM-DD, not {batch!r}")
 
-        fields = _run_store(agreement_report)
-        rows = [f.as_dict() for f in fields]
+        async def work(store: Store) -> dict[str, Any]:
+            from rcaloop.annotation.reports import agreement_figures  # noqa: PLC0415 - see _settings
+
+            return await agreement_figures(store, batch=batch)
+
+        figures = _run_store(work)
         if as_json:
-            typer.echo(json.dumps({"fields": rows}, indent=2))
+            typer.echo(json.dumps(figures, indent=2))
             return
-        table = Table(title="inter-annotator agreement (nominal)")
-        for col in ("field", "items", "annotators", "pairs", "observed", "cohen_kappa", "krippendorff_alpha"):
-            table.add_column(col)
-        for r in rows:
-            table.add_row(
-                r["field"],
-                str(r["items"]),
-                str(r["annotators"]),
-                str(r["pairs"]),
-                *(
-                    "-" if r[k] is None else f"{r[k]:.3f}"
-                    for k in ("observed_agreement", "cohen_kappa", "krippendorff_alpha")
-                ),
-            )
-        out.print(table)
+        for title, kinds in [("all batches", figures["kinds"])] + [
+            (f"batch {b['batch']} ({b['tasks']} task(s))", b["kinds"]) for b in figures["batches"]
+        ]:
+            table = Table(title=f"inter-annotator agreement (nominal), {title}")
+            for col in ("kind", "judgement", "items", "annotators", "pairs", "observed", "cohen_kappa", "krippendorff_alpha"):
+                table.add_column(col)
+            for kind, rows in kinds.items():
+                for r in rows:
+                    table.add_row(
+                        kind, r["field"], str(r["items"]), str(r["annotators"]), str(r["pairs"]),
+                        *("-" if r[k] is None else f"{r[k]:.3f}" for k in ("observed_agreement", "cohen_kappa", "krippendorff_alpha")),
+                    )
+            out.print(table)
 
-    tokens = typer.Typer(
+    tokens = cli_app(
         help="Annotator tokens for the HTTP API (stored as SHA-256 digests only).", no_args_is_help=True
     )
     group.add_typer(tokens, name="token")
@@ -242,21 +250,33 @@ def register(app: typer.Typer, deps: CliDeps) -> None:
     @tokens.command("create")
     def token_create(
         annotator: str = typer.Argument(..., help="the annotator's name (letters, digits, . _ @ -)"),
+        role: str = typer.Option(
+            DEFAULT_ROLE, "--role",
+            help="reviewer: reviews the tasks it leases; operator: also evaluates any incident; lead: also adjudicates "
+            "disputed tasks and reads agreement",
+        ),
     ) -> None:
-        """Create a token for ANNOTATOR; it is printed once and never stored in clear."""
+        """Create a token for ANNOTATOR with a role (reviewer unless --role says otherwise); it is printed once and
+        never stored in clear."""
+        from rcaloop.annotation.auth import ANNOTATOR_NAME  # noqa: PLC0415
+
         if not ANNOTATOR_NAME.match(annotator):
             fail(f"invalid annotator name {annotator!r}")
+        if role not in ROLES:
+            fail(f"--role must be one of {', '.join(ROLES)}, not {role!r}")
 
         async def work(store: Store) -> str:
-            return await store.create_token(annotator)
+            return await store.create_token(annotator, role)
 
         token = _run_store(work)
-        err.print(f"token for {escape(annotator)} (shown once; use it as 'Authorization: Bearer <token>'):")
+        err.print(f"{role} token for {escape(annotator)} (shown once; use it as 'Authorization: Bearer <token>'):")
         typer.echo(token)
 
     @tokens.command("revoke")
     def token_revoke(annotator: str = typer.Argument(..., help="the annotator's name (letters, digits, . _ @ -)")) -> None:
         """Revoke every stored token of ANNOTATOR (exit 1 when it had none)."""
+        from rcaloop.annotation.auth import ANNOTATOR_NAME  # noqa: PLC0415
+
         if not ANNOTATOR_NAME.match(annotator):
             fail(f"invalid annotator name {annotator!r}")
 
@@ -282,6 +302,8 @@ def register(app: typer.Typer, deps: CliDeps) -> None:
         annotation store (a result that arrived on the stream). Each answered question is saved
         to a draft (.analysis/<job_id>/.annotation-draft.json); a later run resumes from it.
         """
+        from rcaloop.annotation.walkthrough import Asker, AnswersEnded, Walkthrough, section_of  # noqa: PLC0415
+
         settings = _settings()
         try:
             files.check_job_id(job_id)
@@ -345,12 +367,14 @@ def _fetch(job_id: str, settings: AnnotationSettings) -> Path:
     """Step 0: download with JUMPBOX_URI set, else use (and check) the local directory."""
     job_dir = settings.rcaloop_analysis_root / job_id
     if not settings.jumpbox_uri:
-        if not job_dir.is_dir() and not _from_store(job_id, job_dir):
+        if not job_dir.is_dir() and not files_from_store(job_id, job_dir):
             fail(
                 f"{job_dir}/ does not exist and the annotation store holds no result of job {job_id}: "
                 "run the root-cause-analysis skill first, publish its result, or set JUMPBOX_URI"
             )
         return job_dir
+    import asyncio  # noqa: PLC0415
+
     from rcaloop.shared.jumpbox import JumpboxError, download_job  # noqa: PLC0415
 
     try:
@@ -359,8 +383,13 @@ def _fetch(job_id: str, settings: AnnotationSettings) -> Path:
         fail(f"[{exc.code}] {exc.message}", exc.exit_code)
 
 
-def _from_store(job_id: str, job_dir: Path) -> bool:
-    """Write the files kept with the job's newest analysis into ``job_dir``; False when none are kept."""
+def files_from_store(job_id: str, job_dir: Path) -> bool:
+    """Lay out the files kept with the job's newest analysis (a result that arrived on the
+    stream) as ``job_dir``; False when the store keeps none. ``rcaloop annotate`` and, through
+    the composition root, ``rcaloop download`` read a job that never had a job directory here."""
+    settings = _settings()
+    if settings.database_url is None and not (settings.rcaloop_data_dir / "annotation.db").is_file():
+        return False  # no store here yet: nothing to read, and none is created for the asking
 
     async def work(store: Store) -> dict[str, Any]:
         latest = await store.latest_job_analysis(job_id)
@@ -382,6 +411,8 @@ def _upload(job_id: str, settings: AnnotationSettings) -> None:
     if not settings.jumpbox_uri:
         out.print("JUMPBOX_URI is unset: the annotation stays local")
         return
+    import asyncio  # noqa: PLC0415
+
     from rcaloop.shared.jumpbox import JumpboxError, upload_annotation  # noqa: PLC0415
 
     try:
@@ -402,6 +433,9 @@ def _parse_since(text: str) -> datetime:
 def _render(records: list[dict[str, Any]], fmt: str) -> str:
     if fmt == "jsonl":
         return "".join(json.dumps(r, ensure_ascii=False, default=str) + "\n" for r in records)
+    import csv  # noqa: PLC0415
+    import io  # noqa: PLC0415
+
     buf = io.StringIO()
     writer = csv.writer(buf, lineterminator="\n")
     writer.writerow(export_schema.COLUMNS)

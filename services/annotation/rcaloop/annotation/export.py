@@ -2,14 +2,17 @@
 
 ``COLUMNS`` is the stable schema (``EXPORT_SCHEMA_VERSION``), documented in
 ``docs/annotation.md``: CSV has exactly these columns (lists joined with ``|``); JSONL
-has these keys plus ``annotation``, the full seed-format document.
+has these keys plus ``annotation``, the full seed-format document. ``decision`` says what a
+record is: a reviewer's own review that decides its task alone (``single``), one reviewer's
+review of a task several review (``review``), or that task's decided review (``agreed``,
+``majority``, ``adjudicated``).
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-EXPORT_SCHEMA_VERSION = 1
+EXPORT_SCHEMA_VERSION = 2
 
 COLUMNS: tuple[str, ...] = (
     "export_schema",
@@ -43,7 +46,10 @@ COLUMNS: tuple[str, ...] = (
     "human_difficulty_appropriate",
     "human_alternative_categories",
     "agreed",
+    "decision",
 )
+DECIDING = frozenset({"single", "agreed", "majority", "adjudicated"})
+"""The ``decision`` values of a record that decides its task (what ``annotation.json`` holds)."""
 
 
 def _alt_categories(alternatives: Any) -> list[str]:
@@ -60,6 +66,7 @@ def record(
     annotation: dict[str, Any],
     harness: dict[str, Any] | None,
     agreed: bool | None,
+    decision: str = "single",
 ) -> dict[str, Any]:
     harness = harness or {}
     parsed = harness.get("parsed") or {}
@@ -102,6 +109,7 @@ def record(
         "human_difficulty_appropriate": annotation.get("difficulty_appropriate"),
         "human_alternative_categories": _alt_categories(annotation.get("alternative_diagnoses")),
         "agreed": agreed,
+        "decision": decision,
     }
     return out
 

@@ -18,7 +18,11 @@ class AnnotationSettings(RuntimeSettings):
     rcaloop_analysis_root: Path = Field(
         default=Path(".analysis"), description="where <job_id>/annotation.json is written"
     )
-    rcaloop_annotator_tokens: SecretStr | None = Field(default=None, description="name:token,name:token")
+    rcaloop_annotator_tokens: SecretStr | None = Field(default=None, description="name:token,… — reviewers' tokens")
+    rcaloop_operator_tokens: SecretStr | None = Field(
+        default=None, description="name:token,… — operators: also evaluate any incident without a lease")
+    rcaloop_lead_tokens: SecretStr | None = Field(
+        default=None, description="name:token,… — leads: also adjudicate disputed tasks and read agreement")
     review_lease_s: float = Field(default=900.0, gt=0, description="lease length of a claimed review task")
     review_session_idle_s: float = Field(default=7200.0, gt=0, description="a UI session unused this long ends")
     review_session_max_s: float = Field(default=43200.0, gt=0, description="a UI session ends this long after sign-in")

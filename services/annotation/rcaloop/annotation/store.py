@@ -6,6 +6,12 @@ nothing. Leases are slots ``(task_id, slot)`` with ``slot < overlap``: taking a 
 conditional ``UPDATE`` or one ``INSERT`` guarded by the primary key, so two annotators can
 never hold the same non-overlap task, on either backend, without table locks. Stored
 annotations and evaluations enter an outbox in the same transaction (see ``outbox``).
+
+A task several reviewers review (overlap of 2 or more) publishes no reviewer's own review:
+each submission takes the task's row lock first (one ``UPDATE``, a row lock on PostgreSQL
+and the write lock on SQLite), stores the review and settles the task's outcome in the same
+transaction (``adjudication``) — the decided review, once agreed or adjudicated, is what
+enters the outbox.
 """
 
 from __future__ import annotations
@@ -25,7 +31,8 @@ from pydantic import BaseModel
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, create_async_engine
 
-from rcaloop.annotation import core
+from rcaloop.annotation import adjudication, core
+from rcaloop.annotation.adjudication import DECIDED, Decided, Review
 from rcaloop.annotation.artifacts import Artifact, loaded
 from rcaloop.annotation.tables import (
     analysis_artifacts,
@@ -38,6 +45,7 @@ from rcaloop.annotation.tables import (
     outbox,
     review_tasks,
     sessions,
+    task_outcomes,
     verdicts,
 )
 from rcaloop.contracts import Annotation, AnnotationRecord, HarnessVerdict, OperatorEvaluation, ReviewTask, Stream
@@ -507,6 +515,7 @@ class Store:
         body = annotation.model_dump(mode="json")
         now = utcnow()
         async with self.engine.begin() as conn:
+            overlap = await self._lock_task(conn, task_id)
             row = (
                 await conn.execute(sa.select(stored_annotations).where(stored_annotations.c.annotation_id == annotation_id))
             ).first()
@@ -546,7 +555,7 @@ class Store:
                 created_at=now,
                 revision=revision,
             )
-            await self._enqueue(conn, record, revision, now)
+            await self._publish_or_settle(conn, record, overlap, now)
         return record, True
 
     async def annotation_owner(self, annotation_id: str) -> tuple[str, str, str | None] | None:
@@ -567,6 +576,7 @@ class Store:
         evaluation = core.finalize_evaluation(evaluation, evaluation.analysis_hash, annotator)
         now = utcnow()
         async with self.engine.begin() as conn:
+            overlap = await self._lock_task(conn, task_id)
             row = (
                 await conn.execute(
                     sa.select(evaluations).where(evaluations.c.evaluation_id == evaluation.evaluation_id)
@@ -603,7 +613,7 @@ class Store:
                 await conn.execute(
                     evaluations.update()
                     .where(evaluations.c.evaluation_id == evaluation.evaluation_id)
-                    .values(case_type=evaluation.case_type, **values)
+                    .values(case_type=evaluation.case_type, **({"task_id": task_id} if task_id else {}), **values)
                 )
             record = AnnotationRecord(
                 annotation_id=evaluation.evaluation_id,
@@ -615,8 +625,172 @@ class Store:
                 created_at=now,
                 revision=revision,
             )
-            await self._enqueue(conn, record, revision, now)
+            await self._publish_or_settle(conn, record, overlap, now)
         return record, True
+
+    # -- tasks several reviewers review: outcome and adjudication --------------------------
+    async def _lock_task(self, conn: AsyncConnection, task_id: str | None) -> int:
+        """Take the task's row lock for this transaction; the reviewers the task asked for (1 without a task)."""
+        if not task_id:
+            return 1
+        await conn.execute(review_tasks.update().where(review_tasks.c.task_id == task_id)
+                           .values(priority=review_tasks.c.priority))
+        task = await conn.scalar(sa.select(review_tasks.c.task).where(review_tasks.c.task_id == task_id))
+        return ReviewTask.model_validate(task).overlap if task else 1
+
+    async def _publish_or_settle(self, conn: AsyncConnection, record: AnnotationRecord, overlap: int, now: datetime) -> None:
+        """One reviewer decides a task without overlap: publish the review; else settle the task."""
+        if overlap < 2 or not record.task_id:
+            await self._enqueue(conn, record, record.revision, now)
+        else:
+            await self._settle(conn, record.task_id, overlap, now)
+
+    async def _task_reviews(self, conn: AsyncConnection, task_id: str, kind: str) -> list[Review]:
+        """Each reviewer's current review of the task."""
+        if kind == "annotation":
+            t = stored_annotations
+            rows = (await conn.execute(sa.select(t.c.annotation_id.label("id"), t.c.annotator, t.c.annotation.label("doc"),
+                                                 t.c.created_at, t.c.revision).where(t.c.task_id == task_id))).all()
+        else:
+            e = evaluations
+            rows = (await conn.execute(sa.select(e.c.evaluation_id.label("id"), e.c.annotator, e.c.evaluation.label("doc"),
+                                                 e.c.created_at, e.c.revision).where(e.c.task_id == task_id))).all()
+        return [Review(r.id, r.annotator, r.doc, r.created_at, r.revision) for r in rows]
+
+    async def _settle(self, conn: AsyncConnection, task_id: str, overlap: int, now: datetime) -> None:
+        """The task's outcome from its reviews: disputed (one more reviewer's slot opens), or
+        decided (its decided review enters the outbox). A decided task stays decided."""
+        task = (await conn.execute(sa.select(review_tasks.c.kind, review_tasks.c.analysis_hash)
+                                   .where(review_tasks.c.task_id == task_id))).first()
+        current = (await conn.execute(sa.select(task_outcomes).where(task_outcomes.c.task_id == task_id))).first()
+        if task is None or (current is not None and current.state in DECIDED):
+            return
+        reviews = await self._task_reviews(conn, task_id, task.kind)
+        result = adjudication.outcome(task.kind, reviews, overlap)
+        if result.state == "collecting":
+            return
+        if result.state == "disputed":
+            values = dict(state="disputed", reviews=_listed(reviews), updated_at=now,
+                          disputed=[{"judgement": d.judgement, "values": d.values} for d in result.disputed])
+            if current is None:
+                await conn.execute(task_outcomes.insert().values(task_id=task_id, analysis_hash=task.analysis_hash,
+                                                                 kind=task.kind, overlap=overlap, created_at=now, **values))
+                await conn.execute(review_tasks.update().where(review_tasks.c.task_id == task_id)
+                                   .values(overlap=overlap + 1))  # a third reviewer may settle it
+            else:
+                await conn.execute(task_outcomes.update().where(task_outcomes.c.task_id == task_id).values(**values))
+            return
+        decided = Decided(
+            task_id=task_id, analysis_hash=task.analysis_hash, kind=task.kind, how=result.state,  # type: ignore[arg-type]
+            decided_by=adjudication.agreeing_reviewers(result.basis),
+            document=adjudication.decided_document(task.kind, result.basis), reviews=reviews,
+            disputed=[d.judgement for d in result.disputed], revision=(current.revision if current else 0) + 1,
+            decided_at=now,
+        )
+        await self._decide(conn, decided, overlap, exists=current is not None)
+
+    async def _decide(self, conn: AsyncConnection, decided: Decided, overlap: int, *, exists: bool) -> AnnotationRecord:
+        """Keep the decided review, close the task's extra slot and publish the decided review."""
+        now = decided.decided_at or utcnow()
+        values = dict(state=decided.how, reviews=_listed(decided.reviews), document=decided.document,
+                      decided_by=decided.decided_by, comment=decided.comment, revision=decided.revision,
+                      decided_at=now, updated_at=now,
+                      disputed=[{"judgement": d.judgement, "values": d.values}
+                                for d in adjudication.disagreements(decided.kind, decided.reviews)])
+        if exists:
+            await conn.execute(task_outcomes.update().where(task_outcomes.c.task_id == decided.task_id).values(**values))
+        else:
+            await conn.execute(task_outcomes.insert().values(task_id=decided.task_id, analysis_hash=decided.analysis_hash,
+                                                             kind=decided.kind, overlap=overlap, created_at=now, **values))
+        await conn.execute(review_tasks.update().where(review_tasks.c.task_id == decided.task_id)
+                           .values(overlap=max(overlap, len(decided.reviews))))
+        record = adjudication.final_record(decided, core.finalize_evaluation)
+        await self._enqueue(conn, record, record.revision, now)
+        return record
+
+    async def adjudicate(
+        self, task_id: str, lead: str, *, document: dict[str, Any] | None = None, adopt: str | None = None,
+        comment: str | None = None,
+    ) -> AnnotationRecord:
+        """A lead decides the task: adopting one reviewer's review (``adopt``: its id) or writing the
+        decided review (``document``, already validated). Decides again a task decided before."""
+        now = utcnow()
+        async with self.engine.begin() as conn:
+            overlap = await self._lock_task(conn, task_id)
+            task = (await conn.execute(sa.select(review_tasks.c.kind, review_tasks.c.analysis_hash)
+                                       .where(review_tasks.c.task_id == task_id))).first()
+            if task is None:
+                raise StoreError(404, "task_not_found", f"no review task {task_id!r}")
+            current = (await conn.execute(sa.select(task_outcomes).where(task_outcomes.c.task_id == task_id))).first()
+            if current is None:
+                raise StoreError(409, "nothing_to_adjudicate", f"task {task_id!r} is not disputed: its reviewers have "
+                                 "not all reviewed it, or one reviewer decides it")
+            reviews = await self._task_reviews(conn, task_id, task.kind)
+            if adopt is not None:
+                chosen = next((r for r in reviews if r.annotation_id == adopt), None)
+                if chosen is None:
+                    raise StoreError(422, "unknown_review", f"{adopt!r} is not a review of task {task_id!r}")
+                document = chosen.document
+            if document is None:
+                raise StoreError(422, "no_decision", "a decision adopts a reviewer's review or gives the decided review")
+            decided = Decided(task_id=task_id, analysis_hash=task.analysis_hash, kind=task.kind, how="adjudicated",
+                              decided_by=lead, document=document, reviews=reviews, comment=comment,
+                              disputed=[d.judgement for d in adjudication.disagreements(task.kind, reviews)],
+                              revision=current.revision + 1, decided_at=now)
+            return await self._decide(conn, decided, overlap, exists=True)
+
+    async def task_outcome(self, task_id: str) -> dict[str, Any] | None:
+        """One task's outcome with every reviewer's review (what a lead reads to adjudicate)."""
+        async with self.engine.connect() as conn:
+            row = (await conn.execute(sa.select(task_outcomes).where(task_outcomes.c.task_id == task_id))).first()
+            if row is None:
+                return None
+            reviews = await self._task_reviews(conn, task_id, row.kind)
+        return {**_outcome(row), "reviews": [
+            {"annotation_id": r.annotation_id, "annotator": r.annotator, "revision": r.revision,
+             "submitted_at": r.submitted_at.isoformat(), "review": r.document} for r in reviews]}
+
+    async def outcomes(self, *, state: str | None = None, limit: int = 100, offset: int = 0) -> list[dict[str, Any]]:
+        """Task outcomes, newest first; ``state`` = disputed | decided | one of agreed, majority, adjudicated."""
+        query = sa.select(task_outcomes).order_by(task_outcomes.c.updated_at.desc(), task_outcomes.c.task_id)
+        if state == "decided":
+            query = query.where(task_outcomes.c.state.in_(sorted(DECIDED)))
+        elif state:
+            query = query.where(task_outcomes.c.state == state)
+        async with self.engine.connect() as conn:
+            rows = (await conn.execute(query.limit(limit).offset(offset))).all()
+        return [_outcome(r) for r in rows]
+
+    async def decided_document(self, task_id: str) -> dict[str, Any] | None:
+        """The task's decided review (None while it is undecided)."""
+        async with self.engine.connect() as conn:
+            row = (await conn.execute(sa.select(task_outcomes.c.state, task_outcomes.c.document)
+                                      .where(task_outcomes.c.task_id == task_id))).first()
+        return row.document if row is not None and row.state in DECIDED else None
+
+    async def task_for_analysis(self, analysis_hash: str) -> ReviewTask | None:
+        async with self.engine.connect() as conn:
+            row = await conn.scalar(sa.select(review_tasks.c.task).where(review_tasks.c.analysis_hash == analysis_hash))
+        return ReviewTask.model_validate(row) if row else None
+
+    async def review_batches(self) -> list[dict[str, Any]]:
+        """Every reviewer's review of a task several reviewers review, with its task's batch
+        (the UTC day the task was created), for the agreement figures."""
+        rows = []
+        async with self.engine.connect() as conn:
+            for table, id_col, doc_col, kind in (
+                (stored_annotations, stored_annotations.c.annotation_id, stored_annotations.c.annotation, "annotation"),
+                (evaluations, evaluations.c.evaluation_id, evaluations.c.evaluation, "operator_evaluation"),
+            ):
+                query = (sa.select(table.c.task_id, table.c.annotator, doc_col.label("doc"), review_tasks.c.task,
+                                   review_tasks.c.created_at)
+                         .select_from(table.join(review_tasks, review_tasks.c.task_id == table.c.task_id))
+                         .order_by(review_tasks.c.created_at, table.c.task_id, id_col))
+                for r in (await conn.execute(query)).all():
+                    if ReviewTask.model_validate(r.task).overlap >= 2:
+                        rows.append({"task_id": r.task_id, "annotator": r.annotator, "kind": kind, "review": r.doc,
+                                     "batch": r.created_at.date().isoformat()})
+        return rows
 
     async def _enqueue(self, conn: AsyncConnection, record: AnnotationRecord, revision: int, now: datetime) -> None:
         await conn.execute(
@@ -677,6 +851,8 @@ class Store:
                                         .order_by(stored_annotations.c.created_at))).all()
             evals = (await conn.execute(sa.select(evaluations).where(evaluations.c.analysis_hash == analysis_hash)
                                         .order_by(evaluations.c.created_at))).all()
+            outcome = (await conn.execute(sa.select(task_outcomes)
+                                          .where(task_outcomes.c.analysis_hash == analysis_hash))).first()
         now = self.clock()
         return {
             "task": ReviewTask.model_validate(task) if task else None,
@@ -684,20 +860,23 @@ class Store:
                        "state": "lease expired" if s.status == "leased" and s.expires_at <= now else s.status}
                       for s in slots],
             "reviews": [_annotation_record(r) for r in notes] + [_evaluation_record(r) for r in evals],
+            "outcome": _outcome(outcome) if outcome is not None else None,
         }
 
     async def annotation_rows(self, *, since: datetime | None = None) -> list[dict[str, Any]]:
         """Every stored annotation with its task's overlap and verdict, oldest first (export, agreement)."""
         query = (
-            sa.select(stored_annotations, verdicts.c.verdict.label("harness"))
-            .select_from(stored_annotations.outerjoin(verdicts, verdicts.c.analysis_hash == stored_annotations.c.analysis_hash))
+            sa.select(stored_annotations, verdicts.c.verdict.label("harness"), review_tasks.c.task.label("task"))
+            .select_from(stored_annotations
+                         .outerjoin(verdicts, verdicts.c.analysis_hash == stored_annotations.c.analysis_hash)
+                         .outerjoin(review_tasks, review_tasks.c.task_id == stored_annotations.c.task_id))
             .order_by(stored_annotations.c.created_at, stored_annotations.c.annotation_id)
         )
         if since is not None:
             query = query.where(stored_annotations.c.updated_at >= since)
         async with self.engine.connect() as conn:
             rows = (await conn.execute(query)).mappings().all()
-        return [dict(r) for r in rows]
+        return [{**r, "overlap": (r["task"] or {}).get("overlap", 1)} for r in rows]
 
     # -- artifacts (content-addressed) and drafts -------------------------------------------
     async def add_artifacts(self, analysis_hash: str, job_id: str | None, items: Sequence[Artifact]) -> int:
@@ -802,13 +981,14 @@ class Store:
             await conn.execute(drafts.delete().where(drafts.c.task_id == task_id, drafts.c.annotator == annotator))
 
     # -- annotator tokens (only digests are stored) ----------------------------------------
-    async def create_token(self, annotator: str) -> str:
-        """A new random token for ``annotator``; returned once, stored only as its SHA-256."""
+    async def create_token(self, annotator: str, role: str = "reviewer") -> str:
+        """A new random token for ``annotator`` with ``role``; returned once, stored only as its SHA-256."""
         token = secrets.token_urlsafe(32)
         async with self.engine.begin() as conn:
             await conn.execute(
                 annotator_tokens.insert().values(
-                    token_sha256=hashlib.sha256(token.encode()).hexdigest(), annotator=annotator, created_at=utcnow()
+                    token_sha256=hashlib.sha256(token.encode()).hexdigest(), annotator=annotator, role=role,
+                    created_at=utcnow(),
                 )
             )
         return token
@@ -822,23 +1002,19 @@ class Store:
             )
         return result.rowcount
 
-    async def token_annotator(self, token: str) -> str | None:
-        digest = hashlib.sha256(token.encode()).hexdigest()
-        async with self.engine.connect() as conn:
-            return await conn.scalar(
-                sa.select(annotator_tokens.c.annotator).where(
-                    annotator_tokens.c.token_sha256 == digest, annotator_tokens.c.revoked_at.is_(None)
-                )
-            )
+    async def token_identity(self, token: str) -> tuple[str, str] | None:
+        """(annotator, role) a stored, unrevoked token names."""
+        return await self.token_digest_identity(hashlib.sha256(token.encode()).hexdigest())
 
-    async def token_digest_annotator(self, token_sha256: str) -> str | None:
-        """The annotator a stored, unrevoked token names, by the token's SHA-256 (hex)."""
+    async def token_digest_identity(self, token_sha256: str) -> tuple[str, str] | None:
+        """(annotator, role) a stored, unrevoked token names, by the token's SHA-256 (hex)."""
         async with self.engine.connect() as conn:
-            return await conn.scalar(
-                sa.select(annotator_tokens.c.annotator).where(
+            row = (await conn.execute(
+                sa.select(annotator_tokens.c.annotator, annotator_tokens.c.role).where(
                     annotator_tokens.c.token_sha256 == token_sha256, annotator_tokens.c.revoked_at.is_(None)
                 )
-            )
+            )).first()
+        return (row.annotator, row.role) if row else None
 
     # -- UI sessions (only digests are stored) ---------------------------------------------
     async def open_session(self, annotator: str, token_sha256: str, max_s: float) -> str:
@@ -915,6 +1091,29 @@ def _sha256(text: str) -> str:
 
 def _already_submitted(task_id: str, annotator: str) -> StoreError:
     return StoreError(409, "already_submitted", f"{annotator} already submitted task {task_id!r}")
+
+
+def _listed(reviews: list[Review]) -> list[dict[str, Any]]:
+    return [{"annotation_id": r.annotation_id, "annotator": r.annotator, "revision": r.revision} for r in reviews]
+
+
+def _outcome(row) -> dict[str, Any]:
+    """A task outcome row as the API shows it."""
+    return {
+        "task_id": row.task_id,
+        "analysis_hash": row.analysis_hash,
+        "kind": row.kind,
+        "state": row.state,
+        "overlap": row.overlap,
+        "reviews": row.reviews,
+        "disputed": row.disputed,
+        "decided_by": row.decided_by,
+        "decided_at": row.decided_at.isoformat() if row.decided_at else None,
+        "comment": row.comment,
+        "decided_review_id": adjudication.final_id(row.task_id) if row.state in DECIDED else None,
+        "decided_review": row.document if row.state in DECIDED else None,
+        "revision": row.revision,
+    }
 
 
 def _annotation_record(row) -> AnnotationRecord:

@@ -116,6 +116,7 @@ annotator_tokens = sa.Table(
     sa.Column("annotator", sa.String(128), nullable=False, index=True),
     sa.Column("created_at", UTCDateTime, nullable=False),
     sa.Column("revoked_at", UTCDateTime),
+    sa.Column("role", sa.String(16), nullable=False, server_default="reviewer"),  # reviewer | operator | lead
 )
 
 artifact_blobs = sa.Table(
@@ -158,4 +159,23 @@ sessions = sa.Table(  # a UI sign-in: its own random secret, only the digest kep
     sa.Column("created_at", sa.Float, nullable=False),
     sa.Column("seen_at", sa.Float, nullable=False),
     sa.Column("expires_at", sa.Float, nullable=False, index=True),
+)
+
+task_outcomes = sa.Table(  # a task several reviewers reviewed: disputed, or decided (agreed, majority, adjudicated)
+    "task_outcomes",
+    metadata,
+    sa.Column("task_id", sa.String(64), sa.ForeignKey("review_tasks.task_id"), primary_key=True),
+    sa.Column("analysis_hash", sa.String(128), nullable=False, index=True),
+    sa.Column("kind", sa.String(32), nullable=False),
+    sa.Column("state", sa.String(16), nullable=False, index=True),
+    sa.Column("overlap", sa.Integer, nullable=False),  # the reviewers the task asked for
+    sa.Column("reviews", sa.JSON, nullable=False),  # [{annotation_id, annotator, revision}] the outcome was read from
+    sa.Column("disputed", sa.JSON, nullable=False),  # [{judgement, values: {annotator: value}}]
+    sa.Column("document", sa.JSON),  # the decided review (null while disputed)
+    sa.Column("decided_by", sa.String(256)),
+    sa.Column("comment", sa.Text),
+    sa.Column("revision", sa.Integer, nullable=False, server_default="0"),  # of the published decided review
+    sa.Column("decided_at", UTCDateTime),
+    sa.Column("created_at", UTCDateTime, nullable=False),
+    sa.Column("updated_at", UTCDateTime, nullable=False),
 )

@@ -399,6 +399,11 @@ def build_router(state: ApiState) -> APIRouter:
 
     @router.post("/ui/incidents/{analysis_hash}/evaluation")
     async def evaluate(analysis_hash: str, request: Request, who: str = Depends(ui_caller)):
+        """A leased task's evaluation, or one from the incident view: that needs a lease on the
+        incident's task or an operator's token (the role comes from the token behind the session)."""
+        identity = await submission.session_identity(state, request.cookies.get(cookie_name(request)))
+        if identity is None:
+            raise api_error(401, "unauthorized", "sign in again")
         body = await json_body(request)
         task_id = body.pop("task_id", None) if isinstance(body, dict) else None
         task = await store().task(task_id) if isinstance(task_id, str) else None
@@ -407,7 +412,7 @@ def build_router(state: ApiState) -> APIRouter:
             task = None  # no lease held: an evaluation from the incident view, bound to the analysis
         try:
             record, _changed, issues = await submission.submit_evaluation(
-                state, body, analysis_hash, who, task.task_id if task else None
+                state, body, analysis_hash, identity, task.task_id if task else None
             )
         except StoreError as exc:
             raise refused(exc) from None

@@ -62,14 +62,15 @@ class Asker:
     interactive: bool = False
     skip_comments: bool = False
 
-    def _line(self, prompt: str) -> str:
+    def _line(self, prompt: str, question: str) -> str:
+        """One answer to ``question``; ``prompt`` is how it is shown (Rich markup)."""
         if self.interactive:
             return self.console.input(prompt)
         self.console.print(prompt, end="", markup=True, highlight=False)
         while True:
             line = self.stream.readline()
             if not line:
-                raise AnswersEnded(f"no answer for: {prompt.strip()}")
+                raise AnswersEnded(f"no answer for: {question}")
             if self.skip_comments and line.lstrip().startswith("#"):
                 continue
             answer = line.rstrip("\n")
@@ -78,7 +79,7 @@ class Asker:
 
     def text(self, question: str, default: str = "") -> str:
         shown = f" [dim]({escape(default)})[/dim]" if default else ""
-        answer = self._line(f"[bold cyan]?[/bold cyan] {escape(question)}{shown} ").strip()
+        answer = self._line(f"[bold cyan]?[/bold cyan] {escape(question)}{shown} ", question).strip()
         return answer or default
 
     def choice(self, question: str, choices: Sequence[str], default: str | None = None) -> str:

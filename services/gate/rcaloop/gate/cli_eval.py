@@ -8,7 +8,10 @@ decision is in ``evaluation`` / ``mutations`` / ``novel_e2e``. Exit codes: 0 pas
 from __future__ import annotations
 
 import json
+import os
 import re
+import shlex
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -27,6 +30,7 @@ from rcaloop.gate.novel_e2e import (E2EReport, Capture, Incident, Refused, Unsco
                                     load_incidents, run_novel_e2e)
 from rcaloop.shared.cli_deps import CliDeps
 from rcaloop.shared.sources import SourceError, load_result, read_step_files
+from rcaloop.shared.cli_app import cli_app
 from rcaloop.shared.cli_output import err, fail, out, read_text_input
 
 
@@ -88,13 +92,27 @@ def _load_outputs(path: Path, cases: dict[str, EvalCase], inputs: dict[str, str]
             raws[cid] = RawResult(kind="capture", content=rec["capture"], **common)
         elif isinstance(rec.get("job_dir"), str):
             try:
-                loaded = load_result((path.parent / rec["job_dir"]).resolve(), result_id=common["result_id"], producer="rcaloop-eval")
+                loaded = load_result((path.resolve().parent / rec["job_dir"]).resolve(), result_id=common["result_id"],
+                                     producer="rcaloop-eval")
             except SourceError as exc:
                 fail(f"captures line {lineno}: {exc}")
             raws[cid] = loaded.model_copy(update={"input_text": inputs[cid], "evidence": case.evidence})
         else:
             fail(f"captures {path} line {lineno}: needs output (text), capture (object) or job_dir (path)")
     return raws
+
+
+REFERENCE_AGENT = Path(__file__).resolve().parents[4] / "examples" / "agents" / "rule_based_agent.py"
+
+
+def _reference_agent() -> str:
+    """The agent ``eval run`` scores when given none: the checkout's reference agent, said on stderr."""
+    if not REFERENCE_AGENT.is_file():
+        fail("no agent to score: give --agent-cmd CMD (or set RCALOOP_AGENT_CMD) or --captures FILE")
+    command = shlex.join([sys.executable, str(REFERENCE_AGENT)])
+    err.print(f"no --agent-cmd or --captures: scoring the reference agent ({escape(command)}); "
+              "--agent-cmd CMD or RCALOOP_AGENT_CMD names yours", highlight=False)
+    return command
 
 
 def _progress() -> Progress:
@@ -171,14 +189,17 @@ def _write(path: Path | None, text: str, what: str) -> None:
 
 def register(app: typer.Typer, deps: CliDeps) -> None:
     """Add ``rcaloop eval …`` to the ``rcaloop`` CLI."""
-    eval_app = typer.Typer(help="Offline evaluation: fixture runs, novelty mutations, novel-incident E2E gate.", no_args_is_help=True)
+    eval_app = cli_app(help="Offline evaluation: fixture runs, novelty mutations, novel-incident E2E gate.", no_args_is_help=True)
     app.add_typer(eval_app, name="eval")
 
     @eval_app.command("run")
     def run(
         fixtures: Path = typer.Option(..., "--fixtures", help="fixture cases, JSONL (docs/evaluation.md)"),
         captures: Path | None = typer.Option(None, "--captures", help="recorded outputs, JSONL of {case_id, output|capture|job_dir}"),
-        agent_cmd: str | None = typer.Option(None, "--agent-cmd", help="agent command: case input on stdin, skill text output on stdout"),
+        agent_cmd: str | None = typer.Option(
+            None, "--agent-cmd",
+            help="agent command: case input on stdin, skill text output on stdout; without it or --captures: "
+                 "$RCALOOP_AGENT_CMD, else the bundled reference agent (examples/agents/rule_based_agent.py)"),
         min_top1: float | None = typer.Option(None, "--min-top1", min=0.0, max=1.0, help="fail when known Top-1 is below this"),
         baseline: Path | None = typer.Option(None, "--baseline", help="stored baseline (an earlier --json-report)"),
         json_report: Path | None = typer.Option(None, "--json-report", help="write the full report as JSON"),
@@ -189,8 +210,10 @@ def register(app: typer.Typer, deps: CliDeps) -> None:
         as_json: bool = typer.Option(False, "--json", help="print the report as JSON instead of tables"),
     ) -> None:
         """Score an agent on fixture cases (every output through parser and harness). Exit 0 pass, 1 fail, 2 bad input."""
-        if (captures is None) == (agent_cmd is None):
-            fail("give exactly one of --captures FILE or --agent-cmd CMD")
+        if captures is not None and agent_cmd is not None:
+            fail("give one of --captures FILE or --agent-cmd CMD, not both")
+        if captures is None and agent_cmd is None:
+            agent_cmd = os.environ.get("RCALOOP_AGENT_CMD") or _reference_agent()
         cases, issues = load_cases(read_text_input(fixtures, "fixtures"))
         if issues:
             _issues(issues, "fixture problem(s)")
@@ -208,7 +231,7 @@ def register(app: typer.Typer, deps: CliDeps) -> None:
         if registry is not None and not registry.is_file():
             fail(f"registry {registry}: no such file")
         by_id = {c.case_id: c for c in cases}
-        inputs = _inputs(cases, fixtures.parent)
+        inputs = _inputs(cases, fixtures.resolve().parent)  # job_dir is relative to where the file really is
         raws: dict[str, RawResult] = {}
         errors: dict[str, Issue] = {}
         durations: dict[str, float] = {}

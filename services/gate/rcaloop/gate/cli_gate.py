@@ -5,11 +5,9 @@ Exit codes: 0 pass, 1 fail (or promotion refused), 2 unusable input / unreachabl
 
 from __future__ import annotations
 
-import asyncio
 import json
 import os
 from datetime import UTC, datetime
-from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
 
 from typing import TYPE_CHECKING
@@ -21,13 +19,21 @@ from rich.table import Table
 from rcaloop.contracts import GateDecision, Issue, Stream
 from rcaloop.gate import junit
 from rcaloop.gate.intervals import WindowError, parse_window
-from rcaloop.gate.release_gate import METRIC_NAMES, THRESHOLDS, GateResult, check_release_gate, exit_code
+from rcaloop.gate.release_gate import (
+    DEFAULT_MIN_POPULATION,
+    METRIC_NAMES,
+    THRESHOLDS,
+    GateResult,
+    check_release_gate,
+    exit_code,
+)
 from rcaloop.gate.rollout import STAGES, Promotion, decide_promotion, state_of, status
-from rcaloop.gate.store import GateStore, StoreError
 from rcaloop.shared.cli_deps import CliDeps
+from rcaloop.shared.cli_app import cli_app
 from rcaloop.shared.cli_output import err, fail, out, read_input
 
 if TYPE_CHECKING:
+    from rcaloop.gate.store import GateStore
     from rcaloop.gate.settings import GateSettings
 
 
@@ -39,6 +45,8 @@ def _settings() -> GateSettings:
 
 
 def _open_store(settings: GateSettings) -> GateStore:
+    from rcaloop.gate.store import GateStore, StoreError  # noqa: PLC0415 - the commands that keep records only
+
     try:
         return GateStore(settings.store_path())
     except (StoreError, OSError) as exc:
@@ -79,20 +87,12 @@ def _gate_junit(result: GateResult) -> str:
 def _job_revision() -> str:
     if os.environ.get("RCALOOP_JOB_REVISION"):
         return os.environ["RCALOOP_JOB_REVISION"]
+    from importlib.metadata import PackageNotFoundError, version  # noqa: PLC0415 - the measuring command only
+
     try:
         return f"rcaloop-gate {version('rcaloop-gate')}"
     except PackageNotFoundError:
         return "rcaloop-gate (unknown version)"
-
-
-def _cli_redis_url(settings: GateSettings) -> str:
-    if settings.redis_url:
-        return settings.redis_url.get_secret_value()
-    sock = (settings.rcaloop_data_dir / "redis" / "redis.sock").resolve()
-    if sock.exists():
-        return f"unix://{sock}"
-    fail("REDIS_URL is unset and no embedded Redis is running here: start `rcaloop up` or set REDIS_URL (or pass --no-publish)")
-    return ""
 
 
 async def _publish(url: str, decision: GateDecision, prefix: str) -> None:
@@ -108,7 +108,7 @@ async def _publish(url: str, decision: GateDecision, prefix: str) -> None:
 
 def register(app: typer.Typer, deps: CliDeps) -> None:  # noqa: ARG001 - the gate needs no other core
     """Add ``rcaloop gate …`` to the ``rcaloop`` CLI."""
-    gate_app = typer.Typer(help="Release gate, measurement and rollout stages.", no_args_is_help=True)
+    gate_app = cli_app(help="Release gate, measurement and rollout stages.", no_args_is_help=True)
     app.add_typer(gate_app, name="gate")
 
     @gate_app.command("check")
@@ -117,9 +117,14 @@ def register(app: typer.Typer, deps: CliDeps) -> None:  # noqa: ARG001 - the gat
         allow_synthetic: bool = typer.Option(False, "--allow-synthetic", help="tests only: accept files marked synthetic"),
         as_json: bool = typer.Option(False, "--json", help="print the per-metric table as JSON"),
         junit_file: Path | None = typer.Option(None, "--junit", help="write JUnit XML for CI"),
+        min_population: int = typer.Option(
+            DEFAULT_MIN_POPULATION, "--min-population", min=1, envvar="GATE_MIN_POPULATION",
+            help="fewest incidents a measurement must count",
+        ),
     ) -> None:
-        """Release gate on one metrics object: every metric typed, ranged and inside its gate, provenance complete. Exit 0 pass, 1 fail, 2 unusable input."""
-        result = check_release_gate(read_input(metrics, "metrics"), allow_synthetic=allow_synthetic)
+        """Release gate on one metrics object: read strictly (the schema of `rcaloop gate schema`), every metric typed, ranged and inside its gate, provenance complete, a population of at least --min-population incidents. Exit 0 pass, 1 fail, 2 unusable input."""
+        result = check_release_gate(read_input(metrics, "metrics"), allow_synthetic=allow_synthetic,
+                                    min_population=min_population)
         if junit_file is not None:
             try:
                 junit_file.write_text(_gate_junit(result), encoding="utf-8")
@@ -134,6 +139,13 @@ def register(app: typer.Typer, deps: CliDeps) -> None:  # noqa: ARG001 - the gat
             _print_checks(result, f"release gate: {metrics.name}" + (" (SYNTHETIC — not a release decision)" if result.synthetic else ""))
             out.print("[green]PASS[/green]" if result.passed else "[red]FAIL[/red]")
         raise typer.Exit(exit_code(result))
+
+    @gate_app.command("schema")
+    def schema_cmd() -> None:
+        """Print the JSON Schema of the metrics file `rcaloop gate check` reads."""
+        from rcaloop.gate.metrics_file import metrics_schema  # noqa: PLC0415 - jsonschema loads on use only
+
+        typer.echo(json.dumps(metrics_schema(), indent=2))
 
     @gate_app.command("measure")
     def measure(
@@ -203,22 +215,28 @@ def register(app: typer.Typer, deps: CliDeps) -> None:  # noqa: ARG001 - the gat
         if stage not in STAGES:
             fail(f"unknown stage {stage!r} (one of {', '.join(STAGES)})")
         data = read_input(artifact, "artifact")
-        gate = check_release_gate(data, allow_synthetic=False)
         settings = _settings()
+        gate = check_release_gate(data, allow_synthetic=False, min_population=settings.gate_min_population)
         store = _open_store(settings)
         try:
             state = state_of(store.promotions(), store.last_material_change(), settings.gate_shadow_max_regression)
             decision = decide_promotion(Promotion(stage, gate, state), decided_by=decided_by)
             if publish:
-                url = _cli_redis_url(settings)
                 from redis.exceptions import RedisError  # noqa: PLC0415 - see _settings
 
+                from rcaloop.shared.embedded import EmbeddedRedisError, command_redis  # noqa: PLC0415
                 from rcaloop.shared.settings import redact_url  # noqa: PLC0415
 
+                given = settings.redis_url.get_secret_value() if settings.redis_url else None
                 try:
-                    asyncio.run(_publish(url, decision, settings.prefix))
+                    with command_redis(given, settings.rcaloop_data_dir) as url:
+                        import asyncio  # noqa: PLC0415
+
+                        asyncio.run(_publish(url, decision, settings.prefix))
+                except EmbeddedRedisError as exc:
+                    fail(f"{exc} (or pass --no-publish); nothing recorded")
                 except (OSError, RedisError) as exc:
-                    fail(f"cannot reach Redis at {redact_url(url)}: {exc}; nothing recorded")
+                    fail(f"cannot reach Redis at {redact_url(given or 'the embedded server')}: {exc}; nothing recorded")
             store.record_decision(decision)
         finally:
             store.close()

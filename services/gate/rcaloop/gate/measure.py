@@ -90,6 +90,7 @@ def compute_metrics(facts: StoredFacts) -> tuple[dict[str, Any], dict[str, str],
         if e.case_type == "known" and e.expected_family
     ]
     top1 += [r.annotation.category_correct for r in annots if r.annotation and isinstance(r.annotation.category_correct, bool)]
+    denominators: dict[str, int] = {"known_top1": len(top1)}
     metrics["known_top1"] = _rate(top1)
     if metrics["known_top1"] is None:
         missing["known_top1"] = "no reviewed known-family incident (operator evaluation with expected_family, or annotation with category_correct)"
@@ -100,7 +101,9 @@ def compute_metrics(facts: StoredFacts) -> tuple[dict[str, Any], dict[str, str],
         metrics["groundless_high_confidence"] = None
         missing["groundless_high_confidence"] = "no harness verdict stored in the window"
 
-    metrics["false_novel_rate"] = _rate([fact_of[e.analysis_hash].novel for e in evals if e.case_type != "novel"])
+    not_novel = [fact_of[e.analysis_hash].novel for e in evals if e.case_type != "novel"]
+    denominators["false_novel_rate"] = len(not_novel)
+    metrics["false_novel_rate"] = _rate(not_novel)
     if metrics["false_novel_rate"] is None:
         missing["false_novel_rate"] = "no operator evaluation of a non-novel incident"
 
@@ -114,11 +117,14 @@ def compute_metrics(facts: StoredFacts) -> tuple[dict[str, Any], dict[str, str],
         for item in diag.evidence:
             agent_items += 1
             kept += _evidence_key(item) in reviewer
+    denominators["evidence_link_precision"] = agent_items
     metrics["evidence_link_precision"] = round(kept / agent_items, 4) if agent_items else None
     if agent_items == 0:
         missing["evidence_link_precision"] = "no annotation of an RCA whose evidence items could be compared"
 
-    metrics["abstention_rate"] = _rate([fact_of[e.analysis_hash].abstained for e in evals if e.hard_gate_judgement.failed_gates])
+    should_abstain = [fact_of[e.analysis_hash].abstained for e in evals if e.hard_gate_judgement.failed_gates]
+    denominators["abstention_rate"] = len(should_abstain)
+    metrics["abstention_rate"] = _rate(should_abstain)
     if metrics["abstention_rate"] is None:
         missing["abstention_rate"] = "no operator evaluation judging a hard gate failed (a should-abstain incident)"
 
@@ -127,6 +133,7 @@ def compute_metrics(facts: StoredFacts) -> tuple[dict[str, Any], dict[str, str],
         for e in evals
         if e.case_type == "novel" and e.expected_family
     ]
+    denominators["novel_mechanism_recall_at_3"] = len(recall)
     metrics["novel_mechanism_recall_at_3"] = _rate(recall)
     if metrics["novel_mechanism_recall_at_3"] is None:
         missing["novel_mechanism_recall_at_3"] = "no operator evaluation of a novel incident with the mechanism as expected_family"
@@ -154,11 +161,13 @@ def compute_metrics(facts: StoredFacts) -> tuple[dict[str, Any], dict[str, str],
         missing[TYPEDB_METRIC] = f"no knowledge event in the window records detail.{TYPEDB_METRIC}"
 
     population = {
+        "incidents": len({subject_of(v) for v in facts.verdicts}),
         "harness_verdicts": len(facts.verdicts),
         "operator_evaluations": len(evals),
         "annotations": len(annots),
         "knowledge_events": len(facts.events),
         "activations": len(activated),
+        "denominators": {m: n for m, n in denominators.items() if n},
     }
     return {m: metrics[m] for m in METRIC_NAMES}, missing, population
 

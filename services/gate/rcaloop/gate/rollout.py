@@ -16,12 +16,15 @@ import uuid
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Any, TypeGuard
+from typing import TYPE_CHECKING, Any, TypeGuard
 
-from rcaloop.contracts import GateDecision, KnowledgeEvent
+from rcaloop.contracts import GateDecision
 from rcaloop.contracts.common import utcnow
 from rcaloop.gate.intervals import WindowError, parse_instant, window_bounds
 from rcaloop.gate.release_gate import THRESHOLDS, TYPEDB_METRIC, GateResult
+
+if TYPE_CHECKING:
+    from rcaloop.contracts import KnowledgeEvent
 
 STAGES = ("staging", "shadow", "assist", "authoritative")
 MATERIAL_CHANGES = ("approved", "activated")

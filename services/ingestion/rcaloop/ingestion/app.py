@@ -20,7 +20,7 @@ from rcaloop.ingestion.pollers import JumpboxPoller, LocalPoller, poll_forever
 from rcaloop.shared.consumer import Emit, Subscription, current_delivery
 from rcaloop.shared.jumpbox import JumpboxSettings
 from rcaloop.shared.logs import get_logger
-from rcaloop.shared.secrets import redact_dead_letter
+from rcaloop.shared.secrets import SCAN_BUDGET_S, redact_dead_letter
 from rcaloop.shared.service import Service, host_redis, lazy_app, run_main
 from rcaloop.shared.settings import RuntimeSettings
 from rcaloop.shared.wire import PAYLOAD_FIELD
@@ -43,9 +43,10 @@ class IngestionSettings(RuntimeSettings, JumpboxSettings):
     )
 
 
-def dead_letter(result: RawResult, issues: list[Issue]) -> Emit:
+def dead_letter(result: RawResult, issues: list[Issue], budget_s: float | None = SCAN_BUDGET_S) -> Emit:
     """The rejected record as a ``DeadLetter`` on the DLQ of the stream it came from,
-    its secret values redacted like everything else rcaloop stores."""
+    its secret values redacted like everything else rcaloop stores (within ``budget_s``:
+    over it ``ScanBudgetExceeded``, and the worker dead-letters the entry withheld)."""
     delivery = current_delivery()
     if delivery is None:  # called outside the worker (tests, tools): describe the record itself
         fields = {PAYLOAD_FIELD: core.safe_json(result).encode("utf-8", "replace").decode("utf-8")}
@@ -64,7 +65,8 @@ def dead_letter(result: RawResult, issues: list[Issue]) -> Emit:
             error=core.rejection_message(issues),
             deliveries=n,
             consumer=consumer,
-        )
+        ),
+        budget_s,
     )  # redacted whole, then cut: a cut never splits a secret past the detector
     payload = letter.fields.get(PAYLOAD_FIELD, "")
     if len(payload) > DLQ_PAYLOAD_PREVIEW:
@@ -82,8 +84,8 @@ def build(settings: IngestionSettings | None = None) -> Service:
         if not assessed.accepted:
             codes = [i.code for i in assessed.issues]
             get_logger("ingestion").warning("record_rejected", result_id=result.result_id, codes=codes)
-            return [dead_letter(result, assessed.issues)]
-        return [Emit(Stream.INGESTED, core.ingest(assessed))]
+            return [dead_letter(result, assessed.issues, settings.secret_scan_budget_s)]
+        return [Emit(Stream.INGESTED, core.ingest(assessed, settings.secret_scan_budget_s))]
 
     return Service(
         name="ingestion",

@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import json
 from pathlib import Path
+from typing import NoReturn
 
 import typer
 from pydantic import ValidationError
@@ -21,7 +22,8 @@ from rcaloop.contracts.results import job_id_problem
 from rcaloop.ingestion import core
 from rcaloop.shared.cli_deps import CliDeps
 from rcaloop.shared.cli_output import err, fail, out
-from rcaloop.shared.jumpbox import REQUIRED_FILES, JumpboxError, JumpboxSettings, download_job, upload_annotation
+from rcaloop.shared.jumpbox import (REQUIRED_FILES, JumpboxError, JumpboxSettings, analysis_dir, check_job_files, download_job,
+                                    upload_annotation)
 from rcaloop.shared.logs import configure_logging
 from rcaloop.shared.sources import SourceError, load_result
 
@@ -79,7 +81,7 @@ def _run(operation, settings: JumpboxSettings):
         bars.close()
 
 
-def _fail(exc: JumpboxError) -> None:
+def _fail(exc: JumpboxError) -> NoReturn:
     err.print(f"[red]error[/red]{escape(f'[{exc.code}]: {exc.message}')}", highlight=False, soft_wrap=True)
     raise typer.Exit(exc.exit_code)
 
@@ -89,12 +91,27 @@ def register(app: typer.Typer, deps: CliDeps) -> None:
 
     @app.command()
     def download(job_id: str = typer.Option(..., "--job-id", help="the CI job whose analysis to fetch")) -> None:
-        """Fetch JUMPBOX_ROOT/<job_id>/ into .analysis/<job_id>/ (JUMPBOX_URI unset: check the local files)."""
+        """Fetch JUMPBOX_ROOT/<job_id>/ into .analysis/<job_id>/ (JUMPBOX_URI unset: check the local files).
+
+        A job that arrived on the stream has no directory on the jumpbox or here: its files come
+        from the annotation store, where the pipeline keeps them for review.
+        """
         settings = _settings()
         try:
             path = _run(lambda bars: download_job(job_id, settings, bars), settings)
         except JumpboxError as exc:
-            _fail(exc)
+            stored = deps.stored_job if exc.code in ("local_dir_missing", "remote_dir_missing") else None
+            if stored is None:
+                _fail(exc)
+            path = analysis_dir(job_id, settings)
+            if not stored(job_id, path):
+                _fail(JumpboxError(exc.code, f"{exc.message}; the annotation store keeps no result of job {job_id} either"))
+            try:
+                check_job_files(path)
+            except JumpboxError as incomplete:
+                _fail(incomplete)
+            out.print(f"{path}/ has the required files ({', '.join(REQUIRED_FILES)})", highlight=False, soft_wrap=True)
+            return
         if settings.jumpbox_uri:
             out.print(f"downloaded {job_id} to {path}/", highlight=False, soft_wrap=True)
         else:
@@ -150,7 +167,7 @@ def register(app: typer.Typer, deps: CliDeps) -> None:
         else:
             for issue in issues:
                 where = f" ({issue.path})" if issue.path else ""
-                out.print(f"{issue.code}: {issue.message}{where}", highlight=False, soft_wrap=True)
+                out.print(escape(f"{issue.code}: {issue.message}{where}"), highlight=False, soft_wrap=True)
         raise typer.Exit(1 if issues else 0)
 
 

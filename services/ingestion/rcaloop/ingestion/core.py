@@ -15,7 +15,7 @@ from dataclasses import dataclass
 
 from rcaloop.contracts import IngestedRecord, Issue, RawResult, analysis_hash
 from rcaloop.contracts.results import job_id_problem
-from rcaloop.shared.secrets import redact_record
+from rcaloop.shared.secrets import SCAN_BUDGET_S, redact_record
 
 DEFAULT_MAX_RESULT_BYTES = 1024 * 1024
 STEP5 = "step5_summary.json"
@@ -185,13 +185,15 @@ def _findings(result: RawResult, limits: Limits, facts: Facts) -> list[Issue]:
     return [issue for rule in RULES for issue in rule.check(result, limits, facts)]
 
 
-def ingest(assessed: Assessment) -> IngestedRecord:
+def ingest(assessed: Assessment, budget_s: float | None = SCAN_BUDGET_S) -> IngestedRecord:
     """The ingested record of an accepted assessment: the raw result with every secret
-    value redacted (``[REDACTED:<type>]``; the parser reports each one), plus its
-    ``analysis_hash`` and size. Both are of what was received, so dedupe is unchanged."""
+    value redacted (``[REDACTED:<type>:<rule>]``; the parser reports each one), plus its
+    ``analysis_hash`` and size. Both are of what was received, so dedupe is unchanged.
+    Raises ``ScanBudgetExceeded`` when the scan takes longer than ``budget_s``: nothing of
+    the record is published."""
     if not assessed.accepted:
         raise ValueError(f"a rejected record is not ingested ({rejection_message(assessed.issues)})")
-    redacted, _ = redact_record(assessed.result)
+    redacted, _ = redact_record(assessed.result, budget_s)
     return IngestedRecord(**dict(redacted), analysis_hash=assessed.key, size_bytes=assessed.size)
 
 

@@ -1,10 +1,11 @@
 """HTTP API (``/api/v1/knowledge/…``) and the server-rendered dashboard (``/knowledge``).
 
 Thin adapters over ``KnowledgeWorkflow``. Who may call is decided at the shared edge
-(``guards``), before a body is read: every route needs a bearer token — a reviewer's
-(``RCALOOP_REVIEWER_TOKENS``) or a reader's (``RCALOOP_READER_TOKENS``) — unless
-``RCALOOP_KNOWLEDGE_PUBLIC_READS`` opens the reads; decisions need a reviewer's. A token
-is never echoed.
+(``guards``), before a body is read: every route needs a bearer token — a lead's
+(``RCALOOP_LEAD_TOKENS``), a reviewer's (``RCALOOP_REVIEWER_TOKENS``) or a reader's
+(``RCALOOP_READER_TOKENS``) — unless ``RCALOOP_KNOWLEDGE_PUBLIC_READS`` opens the reads.
+Approve, shadow and activate need a lead's token, reject a reviewer's (``core.DECISION_ROLES``);
+every decision is recorded with the name its token gives. A token is never echoed.
 """
 
 from __future__ import annotations
@@ -27,6 +28,7 @@ from rcaloop.contracts.knowledge import (
     ProbeMetric,
     RuntimeSnapshot,
 )
+from rcaloop.knowledge.core import may_decide
 from rcaloop.knowledge.queries import ProbePlan, SimilarIncident, VerifiedAction
 from rcaloop.knowledge.store import StoreError, StoreUnavailable
 from rcaloop.knowledge.workflow import DecisionError, KnowledgeWorkflow
@@ -82,12 +84,16 @@ PREFIXES = ("/api/v1/knowledge", "/knowledge")
 READINESS = "/api/v1/knowledge/ready"
 
 
-def guards(reviewers: Tokens, readers: Tokens, *, public_reads: bool = False) -> list[Guard]:
-    """Who may call the knowledge routes: reviewers (decide and read) and readers (read)."""
+def guards(reviewers: Tokens, readers: Tokens, leads: Tokens | None = None, *, public_reads: bool = False) -> list[Guard]:
+    """Who may call the knowledge routes: leads (every decision), reviewers (reject) and readers (read)."""
+    leads = leads if leads is not None else Tokens({})
 
     async def authenticate(token: str) -> Principal | None:
-        if not len(reviewers) and not len(readers):
-            raise api_error(503, "KA503", "no knowledge tokens are configured (RCALOOP_REVIEWER_TOKENS, RCALOOP_READER_TOKENS)")
+        if not len(reviewers) and not len(readers) and not len(leads):
+            raise api_error(503, "KA503", "no knowledge tokens are configured (RCALOOP_LEAD_TOKENS, "
+                            "RCALOOP_REVIEWER_TOKENS, RCALOOP_READER_TOKENS)")
+        if name := leads.identify(token):
+            return Principal(name, frozenset({"lead", "reviewer", "reader"}))
         if name := reviewers.identify(token):
             return Principal(name, frozenset({"reviewer", "reader"}))
         if name := readers.identify(token):
@@ -100,7 +106,8 @@ def guards(reviewers: Tokens, readers: Tokens, *, public_reads: bool = False) ->
     return [Guard(prefix, authenticate, "a knowledge reviewer or reader token", public) for prefix in PREFIXES]
 
 
-_reviewer = require("reviewer", code="KA403", message="deciding on a package needs a reviewer token (RCALOOP_REVIEWER_TOKENS)")
+_reviewer = require("reviewer", code="KA403", message="deciding on a package needs a lead's or a reviewer's token "
+                    "(RCALOOP_LEAD_TOKENS, RCALOOP_REVIEWER_TOKENS)")
 
 
 def router(workflow: Callable[[], KnowledgeWorkflow]) -> APIRouter:
@@ -126,6 +133,9 @@ def router(workflow: Callable[[], KnowledgeWorkflow]) -> APIRouter:
 
     @api.post("/api/v1/knowledge/packages/{package_id}/decisions", response_model=DecisionResponse, tags=["knowledge"])
     async def decide(package_id: str, body: DecisionRequest, who: Principal = Depends(_reviewer)):
+        if not may_decide(body.decision, who.roles):
+            raise api_error(403, "KA403", f"{body.decision} needs a lead's token (RCALOOP_LEAD_TOKENS); a reviewer's "
+                            "token may reject")
         try:
             package, events = await workflow().decide(package_id, body.decision, who.name, body.comment)
         except DecisionError as exc:
@@ -147,7 +157,8 @@ def router(workflow: Callable[[], KnowledgeWorkflow]) -> APIRouter:
 
     @api.post("/api/v1/knowledge/catalogs", response_model=CatalogResponse, tags=["knowledge"])
     async def propose_catalog(body: FamilyCatalog, who: Principal = Depends(_reviewer)):
-        """Propose a family catalog (a new version): stored as a candidate, decided like any package."""
+        """Propose a family catalog (a new version), with a lead's or a reviewer's token: stored as a candidate,
+        decided like any package."""
         try:
             package, events = await workflow().propose_catalog(body, who.name)
         except DecisionError as exc:
@@ -158,6 +169,9 @@ def router(workflow: Callable[[], KnowledgeWorkflow]) -> APIRouter:
 
     @api.post("/api/v1/knowledge/catalogs/{package_id}/decisions", response_model=CatalogResponse, tags=["knowledge"])
     async def decide_catalog(package_id: str, body: DecisionRequest, who: Principal = Depends(_reviewer)):
+        if not may_decide(body.decision, who.roles):
+            raise api_error(403, "KA403", f"{body.decision} needs a lead's token (RCALOOP_LEAD_TOKENS); a reviewer's "
+                            "token may reject")
         try:
             package, events = await workflow().decide_catalog(package_id, body.decision, who.name, body.comment)
         except DecisionError as exc:

@@ -81,7 +81,7 @@ def workflow_for(settings: KnowledgeSettings, publish: Publish | None = None) ->
 def build(settings: KnowledgeSettings | None = None, publish: Publish | None = None) -> Service:
     settings = settings or KnowledgeSettings()
     try:
-        reviewers, readers = knowledge_tokens(settings)
+        reviewers, readers, leads = knowledge_tokens(settings)
     except TokenConfigError as exc:
         raise SystemExit(f"error: {exc}") from None
     publisher = RedisPublisher(settings) if publish is None else None
@@ -166,7 +166,7 @@ def build(settings: KnowledgeSettings | None = None, publish: Publish | None = N
         background=[republish],
         readiness=[store],
         http_router=router(lambda: workflow),
-        http_guards=guards(reviewers, readers, public_reads=settings.rcaloop_knowledge_public_reads),
+        http_guards=guards(reviewers, readers, leads, public_reads=settings.rcaloop_knowledge_public_reads),
     )
 
 

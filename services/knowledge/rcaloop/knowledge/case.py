@@ -9,6 +9,7 @@ in as plain fields.
 from __future__ import annotations
 
 import re
+import unicodedata
 from dataclasses import dataclass
 from datetime import UTC, datetime
 
@@ -17,7 +18,8 @@ from pydantic import ValidationError
 from rcaloop.contracts import AnnotationRecord, HarnessVerdict
 from rcaloop.contracts.knowledge import TraceHypothesis, TraceLedger, TraceObservation
 from rcaloop.contracts.parsed import Diagnosis
-from rcaloop.contracts.verdict import LedgerClaim, LedgerEvidence
+from rcaloop.contracts.results import EvidenceArtifact
+from rcaloop.contracts.verdict import CLOCK_SKEW, EVIDENCE_LOOKBACK, LedgerClaim, LedgerEvidence
 
 VERIFIED_OUTCOMES = ("resolved", "mitigated")
 DEFAULT_MIN_REVIEW_SCORE = 3
@@ -99,6 +101,46 @@ class PromotionCase:
         by_id = {e.agent_id: e for e in self.verdict.evidence if e.agent_id}
         return by_id | {e.id: e for e in self.verdict.evidence}
 
+    # -- the root-cause claim's tied evidence, as the run shows it ---------------------------
+    @property
+    def tied(self) -> list[tuple[str, LedgerEvidence | None]]:
+        """Each evidence id the root-cause claim rests on — its support, and the evidence the
+        harness counted as corroborating it — with the run's item (None: no such item)."""
+        claim = self.root_claim
+        ids = [*claim.supports, *(claim.corroborating or [])] if claim else []
+        by_id = {e.id: e for e in self.verdict.evidence}
+        return [(i, by_id.get(i)) for i in dict.fromkeys(ids)]
+
+    def artifact_of(self, item: LedgerEvidence) -> EvidenceArtifact | None:
+        """The run's artifact the item was read from, if the run holds it: by the agent's id, or —
+        for an artifact the agent gave no id — by its collector and text."""
+        artifacts = self.verdict.parsed.artifacts
+        if item.agent_id:
+            return next((a for a in artifacts if a.id == item.agent_id), None)
+        said = item.text.strip()
+        return next((a for a in artifacts if not a.id and a.source == item.source and said
+                     and (a.text or "").strip().startswith(said[:200])), None)
+
+    def item_observed_at(self, item: LedgerEvidence) -> datetime | None:
+        """When the item was observed: the verdict's record, else its artifact's."""
+        artifact = self.artifact_of(item)
+        return _utc(item.observed_at or (artifact.observed_at if artifact else None))
+
+    @property
+    def window(self) -> tuple[datetime | None, datetime]:
+        """The incident window evidence must lie in: from ``EVIDENCE_LOOKBACK`` before the incident
+        started (open when the run states no start) to the judgement (``CLOCK_SKEW`` allowed)."""
+        start, judged = self.incident_started_at, self.verdict.evaluated_at
+        judged = judged if judged.tzinfo else judged.replace(tzinfo=UTC)
+        return (start - EVIDENCE_LOOKBACK if start else None), judged + CLOCK_SKEW
+
+    @property
+    def final_confidence(self) -> str | None:
+        """The confidence the verdict passed the diagnosis at (after the harness's repairs)."""
+        stated = self.verdict.confidence_breakdown.final_confidence
+        root = self.diagnosis.root_cause if self.diagnosis else None
+        return (stated or (root.confidence if root else None) or "").strip().lower() or None
+
     # -- times: the run's own, else the ledger's ------------------------------------------
     @property
     def incident_started_at(self) -> datetime | None:
@@ -134,6 +176,16 @@ class PromotionCase:
             *([evaluation.action_that_worked] if evaluation.action_that_worked else []),
         ]
         return list(dict.fromkeys(a.strip() for a in actions if a and a.strip()))
+
+
+def content_key(item: LedgerEvidence) -> str:
+    """What an item says, as one key: its traceability (file and path) when it has both, else its
+    text (or title) with case, spacing and invisible characters set aside. Two items with one key
+    are one observation, whatever collector each is filed under."""
+    if item.source_file and item.json_path:
+        return f"{item.source_file}#{item.json_path}"
+    text = unicodedata.normalize("NFKC", item.text or item.title)
+    return " ".join("".join(c for c in text if unicodedata.category(c) != "Cf").casefold().split())
 
 
 def _utc(at: datetime | None) -> datetime | None:

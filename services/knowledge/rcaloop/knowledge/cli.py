@@ -22,6 +22,7 @@ from rich.table import Table
 
 from rcaloop.contracts.knowledge import Decision, KnowledgePackage, PackageState
 from rcaloop.knowledge.app import RedisPublisher, publish_url, workflow_for
+from rcaloop.knowledge.core import may_decide
 from rcaloop.knowledge.settings import KnowledgeSettings, knowledge_tokens
 from rcaloop.knowledge.snapshot import typedb_outage_runtime_activation_success
 from rcaloop.knowledge.store import StoreError
@@ -31,6 +32,7 @@ from rcaloop.shared.cli_deps import CliDeps
 from rcaloop.shared.redis_conn import connect
 from rcaloop.shared.settings import redact_url
 from rcaloop.shared.tokens import TokenConfigError
+from rcaloop.shared.cli_app import cli_app
 from rcaloop.shared.cli_output import err, fail
 from rcaloop.shared.cli_output import out
 
@@ -79,7 +81,7 @@ def _packages_table(packages: list[KnowledgePackage], title: str) -> Table:
 
 def register(app: typer.Typer, deps: CliDeps) -> None:
     """Add ``rcaloop knowledge …`` to the ``rcaloop`` CLI."""
-    knowledge = typer.Typer(help="Knowledge packages promoted from passed reviews, and the knowledge graph's queries.", no_args_is_help=True)
+    knowledge = cli_app(help="Knowledge packages promoted from passed reviews, and the knowledge graph's queries.", no_args_is_help=True)
     app.add_typer(knowledge, name="knowledge")
 
     @knowledge.command("list")
@@ -106,7 +108,9 @@ def register(app: typer.Typer, deps: CliDeps) -> None:
     ) -> None:
         """Approve (activate now), shadow, activate or reject a package; publishes its events.
 
-        The reviewer token comes from RCALOOP_REVIEWER_TOKEN and must be one of RCALOOP_REVIEWER_TOKENS.
+        The token comes from RCALOOP_REVIEWER_TOKEN: approve, shadow and activate need a lead's (one of
+        RCALOOP_LEAD_TOKENS); reject also takes a reviewer's (one of RCALOOP_REVIEWER_TOKENS). The decision is
+        recorded with the name the token gives.
         """
         reviewer, publisher = _reviewer_and_publisher(decision)
         outcome = _run(lambda w: _closing(publisher, w.decide(package_id, decision, reviewer, comment)),  # type: ignore[arg-type]
@@ -153,9 +157,10 @@ def register(app: typer.Typer, deps: CliDeps) -> None:
         path: Path = typer.Argument(..., help="the catalog, YAML or JSON, with a new version"),
         as_json: bool = typer.Option(False, "--json", help="print as JSON"),
     ) -> None:
-        """Propose a family catalog: stored as a candidate for reviewers to approve, shadow or reject.
+        """Propose a family catalog: stored as a candidate for leads to approve, shadow or reject.
 
-        The reviewer token comes from RCALOOP_REVIEWER_TOKEN and must be one of RCALOOP_REVIEWER_TOKENS.
+        The token comes from RCALOOP_REVIEWER_TOKEN: a lead's (RCALOOP_LEAD_TOKENS) or a reviewer's
+        (RCALOOP_REVIEWER_TOKENS).
         """
         try:
             proposed = load_catalog(path.read_text(encoding="utf-8"), str(path))
@@ -176,7 +181,8 @@ def register(app: typer.Typer, deps: CliDeps) -> None:
     ) -> None:
         """Approve (activate now), shadow, activate or reject a catalog package; publishes its events.
 
-        The reviewer token comes from RCALOOP_REVIEWER_TOKEN and must be one of RCALOOP_REVIEWER_TOKENS.
+        The token comes from RCALOOP_REVIEWER_TOKEN: approve, shadow and activate need a lead's (one of
+        RCALOOP_LEAD_TOKENS); reject also takes a reviewer's (one of RCALOOP_REVIEWER_TOKENS).
         """
         reviewer, publisher = _reviewer_and_publisher(decision)
         outcome = _run(lambda w: _closing(publisher, w.decide_catalog(package_id, decision, reviewer, comment)),  # type: ignore[arg-type]
@@ -253,7 +259,11 @@ def register(app: typer.Typer, deps: CliDeps) -> None:
 
 
 def _reviewer_and_publisher(decision: str | None = None) -> tuple[str, RedisPublisher]:
-    """The reviewer named by RCALOOP_REVIEWER_TOKEN, and a publisher on a Redis that answers (else exit 2)."""
+    """The name RCALOOP_REVIEWER_TOKEN gives, and a publisher on a Redis that answers (else exit 2).
+
+    approve, shadow and activate need a lead's token (RCALOOP_LEAD_TOKENS); reject, and proposing
+    a catalog (``decision`` None), also take a reviewer's (RCALOOP_REVIEWER_TOKENS).
+    """
     if decision is not None:
         decisions: tuple[str, ...] = Decision.__args__  # type: ignore[attr-defined]
         if decision not in decisions:
@@ -261,11 +271,16 @@ def _reviewer_and_publisher(decision: str | None = None) -> tuple[str, RedisPubl
     settings = KnowledgeSettings()
     token = os.environ.get("RCALOOP_REVIEWER_TOKEN", "").strip()
     try:
-        reviewer = knowledge_tokens(settings)[0].identify(token) if token else None
+        reviewers, _readers, leads = knowledge_tokens(settings)
     except TokenConfigError as exc:
         fail(str(exc))
+    lead = leads.identify(token) if token else None
+    reviewer = lead or (reviewers.identify(token) if token else None)
     if reviewer is None:
-        fail("set RCALOOP_REVIEWER_TOKEN to a reviewer token listed in RCALOOP_REVIEWER_TOKENS")
+        fail("set RCALOOP_REVIEWER_TOKEN to a lead's token (RCALOOP_LEAD_TOKENS) or, to reject, a reviewer's "
+             "(RCALOOP_REVIEWER_TOKENS)")
+    if decision is not None and not may_decide(decision, {"lead", "reviewer"} if lead else {"reviewer"}):  # type: ignore[arg-type]
+        fail(f"{decision} needs a lead's token (RCALOOP_LEAD_TOKENS); a reviewer's token may reject", code=1)
     url = publish_url(settings)
     try:
         asyncio.run(_ping(url))

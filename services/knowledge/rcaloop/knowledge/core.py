@@ -74,6 +74,7 @@ def _package(case: PromotionCase, path: str, issues: list[Issue], created_by: st
         promotion_path=path,
         annotation_id=review.annotation_id,
         reviewer=review.annotator,
+        review_decision=review.decision.how if review.decision else None,
         harness_verdict=case.verdict.verdict,
         harness_score=case.verdict.score,
     )
@@ -144,6 +145,15 @@ def dissenting_reviews(
         if why:
             found.append(f"{review.annotation_id} ({review.annotator or 'unknown reviewer'}): {why}")
     return found
+
+
+DECISION_ROLES: dict[Decision, str] = {"approve": "lead", "shadow": "lead", "activate": "lead", "reject": "reviewer"}
+"""Who may make each decision: bringing a package toward the agent's runtime (approve, shadow,
+activate) needs a lead; taking one out (reject) any knowledge reviewer."""
+
+
+def may_decide(decision: Decision, roles: frozenset[str] | set[str]) -> bool:
+    return DECISION_ROLES[decision] in roles
 
 
 _TRANSITIONS: dict[Decision, tuple[tuple[PackageState, ...], PackageState]] = {

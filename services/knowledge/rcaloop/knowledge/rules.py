@@ -10,25 +10,32 @@ Three groups:
 * ``ledger`` (KN2xx, KN3xx) — when the capture exported a trace-v3 ledger, the ledger
   path decides: every ledger rule must hold, and a ledger that breaks one is refused
   with its reason (never a fallback);
-* ``harness_claim`` (KN4xx) — the auditable fallback, only when no ledger exists.
+* ``harness_claim`` (KN4xx) — the auditable fallback, only when no ledger exists. It trusts
+  no flag of the verdict for what it rests on: each item tied to the root-cause claim is
+  re-checked from the verdict's claim ledger, its evidence and the run's artifacts — it
+  resolves, agrees with the claim, is live, lies in the incident window, and the items count
+  as independent only when they say different things.
 
 A rule's ``check`` returns ``None`` when the condition holds, else the reason it fails.
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Literal
 
 from rcaloop.contracts import AnnotationRecord, HarnessVerdict, Issue
 from rcaloop.contracts.knowledge import TraceLedger
+from rcaloop.contracts.verdict import HISTORICAL_SOURCE_GROUP, PAST_RECORD_KINDS, PAST_RECORD_WORDS, LedgerEvidence
 from rcaloop.knowledge.case import (
     CANONICAL_EVIDENCE_ID,
     DEFAULT_MIN_REVIEW_SCORE,
     VERIFIED_OUTCOMES,
     PromotionCase,
     case_for,
+    content_key,
     normalize_family,
 )
 
@@ -264,9 +271,8 @@ def _supporting_evidence_canonical(case: PromotionCase) -> str | None:
     claim = case.root_claim
     if claim is None:
         return "no root-cause claim"
-    live = {e.id for e in case.verdict.evidence if e.live}
-    bad = [i for i in claim.supports if not CANONICAL_EVIDENCE_ID.match(i) or i not in live]
-    return f"supporting evidence not canonical live harness evidence: {', '.join(bad)}" if bad else None
+    bad = [i for i in claim.supports if not CANONICAL_EVIDENCE_ID.match(i)]
+    return f"supporting evidence ids not assigned by the harness: {', '.join(bad)}" if bad else None
 
 
 def _supporting_evidence_unrefuted(case: PromotionCase) -> str | None:
@@ -289,6 +295,93 @@ def _claim_evidence_in_run(case: PromotionCase) -> str | None:
     named = {i for c in case.verdict.claims for i in (*c.supports, *c.refutes, *c.historical)}
     missing = sorted(named - case.evidence_ids)
     return f"claims name evidence ids the run does not hold: {', '.join(missing)}" if missing else None
+
+
+def _each_tied(case: PromotionCase, why: Callable[[PromotionCase, LedgerEvidence], str | None]) -> str | None:
+    """The tied items ``why`` finds fault with, each named with its reason."""
+    if case.root_claim is None:
+        return "no root-cause claim"
+    bad = [f"{i} ({reason})" for i, item in case.tied if item is not None and (reason := why(case, item))]
+    return "; ".join(bad) or None
+
+
+def _unresolved(case: PromotionCase, item: LedgerEvidence) -> str | None:
+    claim = case.root_claim
+    if claim is not None and any(u == item.id or u.startswith(f"{item.id} ") for u in claim.untraced):
+        return "the harness found it does not trace"
+    if item.resolved is False:
+        return "it did not resolve in the run"
+    if item.resolved is None and case.artifact_of(item) is None:
+        return f"the run holds no artifact {item.agent_id!r}" if item.agent_id else "no artifact of the run says it"
+    return None
+
+
+def _disagrees(case: PromotionCase, item: LedgerEvidence) -> str | None:
+    refuting = {i for c in case.verdict.claims for i in c.refutes}
+    if item.id in refuting:
+        return "the claim ledger lists it as refuting evidence"
+    if item.id in case.verdict.confidence_breakdown.refuted_by:
+        return "the confidence breakdown lists it as contradicting the root cause"
+    own = case.diagnosis.claims if case.diagnosis else []
+    if any(c.kind == "root_cause" and item.agent_id in c.refuting_evidence_ids for c in own):
+        return "the agent itself says it contradicts its root cause"
+    return None
+
+
+def _record_words(text: str) -> set[str]:
+    split = re.sub(r"(?<=[a-z0-9])(?=[A-Z])", " ", text)
+    return set(re.findall(r"[a-z0-9]+", split.casefold())) | set(re.findall(r"[a-z0-9]+", text.casefold()))
+
+
+def _not_live(case: PromotionCase, item: LedgerEvidence) -> str | None:
+    artifact = case.artifact_of(item)
+    if not item.live or (artifact is not None and not artifact.live):
+        return "history, not live (the verdict or the run's artifact says so)"
+    if item.source_group == HISTORICAL_SOURCE_GROUP:
+        return f"filed under {HISTORICAL_SOURCE_GROUP!r}"
+    kinds = [item.kind, *([artifact.kind] if artifact else [])]
+    past = _record_words(" ".join([*kinds, item.collector or item.source])) & PAST_RECORD_WORDS
+    past |= {k for k in kinds if "_".join(sorted(_record_words(k))) in PAST_RECORD_KINDS}
+    return f"a written record of the past ({', '.join(sorted(past))}), not an observation of this run" if past else None
+
+
+def _outside_window(case: PromotionCase, item: LedgerEvidence) -> str | None:
+    at = case.item_observed_at(item)
+    if at is None:
+        return None
+    earliest, latest = case.window
+    if at > latest:
+        return f"observed {at.isoformat()}, after the run was judged"
+    if earliest is not None and at < earliest:
+        return f"observed {at.isoformat()}, long before the incident started"
+    return None
+
+
+def _tied_evidence_independent(case: PromotionCase) -> str | None:
+    """What high confidence relied on (hard gate 1): two independent groups of live evidence —
+    items that say the same thing count once, under whatever collectors — or a confirmed
+    signature among them. Where the verdict does not record the evidence the harness counted
+    as corroborating the cause, only the groups of the tied items can be re-checked: they fail
+    when merging one observation filed twice leaves fewer than two."""
+    claim = case.root_claim
+    if claim is None:
+        return "no root-cause claim"
+    if case.final_confidence != "high":
+        return None
+    items = [item for _, item in case.tied if item is not None and item.live and not item.symptom]
+    if case.verdict.confidence_breakdown.signature_confirmed and any("signature" in _record_words(i.kind) for i in items):
+        return None
+    groups: dict[str, set[str]] = {}
+    for item in items:
+        groups.setdefault(content_key(item), set()).add(item.source_group)
+    labelled = set().union(*groups.values()) if groups else set()
+    distinct = {min(g) for g in groups.values()}
+    if len(distinct) >= 2 or (claim.corroborating is None and len(labelled) < 2):
+        return None
+    repeated = [k for k, g in groups.items() if len(g) > 1]
+    return (f"high confidence on {len(distinct)} independent source group(s) of distinct live evidence"
+            + (f" (one observation filed under {', '.join(sorted(groups[repeated[0]]))})" if repeated else "")
+            + "; 2 needed, or a confirmed signature")
 
 
 def _family_match(claimed: str | None, snapshot: str | None) -> str | None:
@@ -351,7 +444,7 @@ RULES: list[Rule] = [
     Rule("KN402", "claim_matches_snapshot_family", "harness_claim",
          "The root-cause claim's family is the snapshot family.", _claim_matches_snapshot_family),
     Rule("KN403", "supporting_evidence_canonical", "harness_claim",
-         "Supporting evidence ids are canonical (`E01` …) live evidence of this run.", _supporting_evidence_canonical),
+         "Supporting evidence ids are canonical: assigned by the harness (`E01` …).", _supporting_evidence_canonical),
     Rule("KN404", "supporting_evidence_unrefuted", "harness_claim",
          "No evidence refutes the root-cause claim or doubles as refuting evidence.", _supporting_evidence_unrefuted),
     Rule("KN405", "has_supporting_evidence", "harness_claim",
@@ -359,6 +452,31 @@ RULES: list[Rule] = [
     Rule("KN406", "claim_evidence_in_run", "harness_claim",
          "Every evidence id the harness claims name (supporting, refuting, historical) is evidence of this run.",
          _claim_evidence_in_run),
+    Rule("KN407", "tied_evidence_resolves", "harness_claim",
+         "Every item tied to the root-cause claim (its support, and what the harness counted as corroborating it) "
+         "traces to the run: the claim does not list it as untraced, it is not recorded as unresolved, and the artifact "
+         "it was read from (by its `agent_id`, else its collector and text) is an artifact of the run.",
+         lambda case: _each_tied(case, _unresolved)),
+    Rule("KN408", "tied_evidence_agrees", "harness_claim",
+         "No item tied to the root-cause claim contradicts it: no claim lists it as refuting, the confidence "
+         "breakdown does not (`refuted_by`), and the agent's own root-cause claim does not (`refuting_evidence_ids`).",
+         lambda case: _each_tied(case, _disagrees)),
+    Rule("KN409", "tied_evidence_live", "harness_claim",
+         "Every item tied to the root-cause claim is live evidence of this run: live in the verdict and in the run's "
+         "artifact, not filed under the history group, and its kind or collector names no written record of the past "
+         "(a word such as postmortem, runbook, wiki, knowledge, similar, rca; or a kind that is history, ticket, "
+         "document or memory as a whole).",
+         lambda case: _each_tied(case, _not_live)),
+    Rule("KN410", "tied_evidence_in_window", "harness_claim",
+         "Every item tied to the root-cause claim with a known time was observed in the incident window: not after "
+         "the run was judged (60 s of clock skew allowed) and not more than 7 days before the incident started.",
+         lambda case: _each_tied(case, _outside_window)),
+    Rule("KN411", "tied_evidence_independent", "harness_claim",
+         "A root cause passed at high confidence rests on live evidence from two independent source groups — its "
+         "tied and corroborating items, where items that say the same thing (one text, or one file and path) count "
+         "once, under whatever collectors — or on a confirmed signature among them. A verdict that does not record "
+         "its corroborating evidence is re-checked on the tied items alone: it fails when one observation filed "
+         "under two collectors is what made two groups.", _tied_evidence_independent),
 ]
 
 

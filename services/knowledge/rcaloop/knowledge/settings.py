@@ -17,7 +17,10 @@ class KnowledgeSettings(RuntimeSettings):
     typedb_password: SecretStr = SecretStr("password")
     typedb_database: str = "rcaloop"
     rcaloop_reviewer_tokens: SecretStr | None = Field(
-        default=None, description="name:token,… — bearer tokens allowed to decide on knowledge packages (and read)"
+        default=None, description="name:token,… — bearer tokens allowed to reject knowledge packages (and read)"
+    )
+    rcaloop_lead_tokens: SecretStr | None = Field(
+        default=None, description="name:token,… — leads: also approve, shadow and activate packages"
     )
     rcaloop_reader_tokens: SecretStr | None = Field(
         default=None, description="name:token,… — bearer tokens allowed to read packages, snapshot, metrics, dashboard"
@@ -43,11 +46,12 @@ class KnowledgeSettings(RuntimeSettings):
         return self.knowledge_dir / "knowledge.sqlite3"
 
 
-def knowledge_tokens(settings: KnowledgeSettings) -> tuple[Tokens, Tokens]:
-    """(reviewers, readers); raises ``TokenConfigError`` naming a malformed or weak entry (never its token)."""
+def knowledge_tokens(settings: KnowledgeSettings) -> tuple[Tokens, Tokens, Tokens]:
+    """(reviewers, readers, leads); raises ``TokenConfigError`` naming a malformed or weak entry (never its token)."""
 
     def parse(value: SecretStr | None, setting: str) -> Tokens:
         return Tokens.parse(value.get_secret_value() if value else None, setting)
 
     return (parse(settings.rcaloop_reviewer_tokens, "RCALOOP_REVIEWER_TOKENS"),
-            parse(settings.rcaloop_reader_tokens, "RCALOOP_READER_TOKENS"))
+            parse(settings.rcaloop_reader_tokens, "RCALOOP_READER_TOKENS"),
+            parse(settings.rcaloop_lead_tokens, "RCALOOP_LEAD_TOKENS"))

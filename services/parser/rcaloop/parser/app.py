@@ -33,7 +33,7 @@ def build(settings: ParserSettings | None = None) -> Service:
     registry = RegistrySource(settings.rcaloop_registry)
 
     log = get_logger("parser")
-    parse = Offload(settings.entry_budget_s, imports=(core.__name__,))
+    parse = Offload(settings.entry_budget_s, imports=(core.__name__, "rcaloop.shared.secret_engine"))
 
     async def handle(record: IngestedRecord) -> list[Emit]:
         parsed = await parse.run(core.parse_record, record, registry.current())

@@ -44,7 +44,9 @@ def parse_capture(content: Any, resolver: Resolver) -> dict[str, Any]:
     candidates = r.items(r.require(content, "candidates"), "candidates")
     d.candidates = _candidates(candidates, r)
     d.alternative_diagnoses = _ruled_out(candidates, d.family)
-    confidence = r.choice(r.require(content, "confidence", code=required), CONFIDENCE, "confidence", required)
+    confidence = r.choice(  # absent is missing; unreadable is ignored, as the contract says
+        r.require(content, "confidence", code=required), CONFIDENCE, "confidence", unreadable=codes.CONFIDENCE_UNREADABLE
+    )
     d.claims = _claims(r.items(r.require(content, "claims"), "claims"), r, {a.id for a in artifacts if a.id})
     rc = content.get("root_cause") if isinstance(content.get("root_cause"), dict) else {}
     cause = next((c.text for c in d.claims if c.kind == "root_cause"), None)

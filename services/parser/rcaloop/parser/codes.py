@@ -26,8 +26,9 @@ class Code:
         text = f"{self.summary}: {message}" if message else self.summary
         return Issue(code=self.code, message=text, line=line, path=path)
 
-    def flag(self, type_: str, where: str, line: int | None, *, declared: bool = False) -> RedFlag:
-        return RedFlag(code=self.code, type=type_, where=where, line=line, source="declared" if declared else "detected")
+    def flag(self, type_: str, where: str, line: int | None, *, declared: bool = False, rule: str | None = None) -> RedFlag:
+        return RedFlag(code=self.code, type=type_, where=where, line=line, rule=rule,
+                       source="declared" if declared else "detected")
 
 
 # skill text: outcome and structure
@@ -62,7 +63,8 @@ FIELD_REPEATED = Code("RCA304", "warning", "field repeated in RCA_FIELDS; the fi
 TEXT_AFTER_FIELDS = Code("RCA305", "warning", "text after RCA_FIELDS (it must end the output)")
 SENSITIVE_MALFORMED = Code("RCA306", "warning", "sensitive_data item is not a plain where:type; dropped, text withheld")
 SENSITIVE_DECLARED = Code("RCA307", "red_flag", "sensitive data declared in RCA_FIELDS")
-CONFIDENCE_UNREADABLE = Code("RCA308", "error", "confidence unreadable (a report states high, medium or low)")
+CONFIDENCE_UNREADABLE = Code("RCA308", "warning", "confidence unreadable; ignored (a report states high, medium or low)")
+"""Every shape (RCA_FIELDS, step5_summary.json, capture): the confidence is null and this warning names where."""
 # input context block
 CONTEXT_NO_SEPARATOR = Code("RCA401", "warning", "context block has no '---' line")
 CONTEXT_BAD_LINE = Code("RCA402", "warning", "unrecognised context block line")

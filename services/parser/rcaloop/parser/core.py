@@ -65,9 +65,12 @@ def parse_record(record: IngestedRecord, registry: Registry | None = None) -> Pa
 
 
 def red_flags(secrets: list[Secret], declared: list[RedFlag]) -> list[RedFlag]:
-    """One flag per secret type and place (in the order found), then the declared items."""
-    detected = {(s.type, s.where, s.line): None for s in secrets}
-    flags = [codes.SECRET_DETECTED.flag(type_, where, line) for type_, where, line in detected]
+    """One flag per secret type and place (in the order found, naming the rule of the first
+    found there), then the declared items."""
+    detected: dict[tuple[str, str, int | None], str | None] = {}
+    for s in secrets:
+        detected.setdefault((s.type, s.where, s.line), s.rule)
+    flags = [codes.SECRET_DETECTED.flag(type_, where, line, rule=rule) for (type_, where, line), rule in detected.items()]
     return (flags + declared)[:MAX_FINDINGS]
 
 
@@ -77,7 +80,7 @@ def _skill_text(record: IngestedRecord, resolver: Resolver, secrets: list[Secret
     parsed = parse_skill_text(record.content, resolver)
     for i, s in enumerate(secrets):  # the output's lines are the report's, the chat's or the fields'
         if s.where == "output":
-            secrets[i] = Secret(s.type, parsed.part_of(s.line or 1), s.line)
+            secrets[i] = Secret(s.type, parsed.part_of(s.line or 1), s.line, s.rule)
     early = parsed.outcome in ("not_applicable", "insufficient_context")
     has_report = (parsed.carries_report or not early) and not any(
         e.code in (codes.EMPTY_OUTPUT.code, codes.BAD_OUTCOME_LINE.code) for e in parsed.errors

@@ -4,7 +4,8 @@ One ``key: value`` per line. Every field has a value that says nothing is known
 (``undetermined``, ``unknown``, ``none``), so a run that finished writes all six: a missing
 field is an error (the output was cut short, or it ignores the contract — either way the
 declaration of sensitive data cannot be read as ``none``). An invalid value leaves the
-field unset with a warning; a ``sensitive_data`` item that is not a plain ``where:type``
+field unset with a warning (the contract: invalid values are ignored); an unreadable
+``confidence`` is ``RCA308``; a ``sensitive_data`` item that is not a plain ``where:type``
 is dropped and its text is never repeated (it may be the secret itself) — findings point
 at it by position only.
 """
@@ -95,10 +96,9 @@ def _set_field(
     if name in CHOICES:
         if lowered in CHOICES[name]:
             accepted[name] = lowered
-        elif name == "confidence":  # the confidence the harness holds the report to: unreadable is missing
-            result.errors.append(codes.CONFIDENCE_UNREADABLE.issue(f"must be one of {_choices(name)}", line=lineno))
-        else:
-            result.warnings.append(codes.FIELD_INVALID.issue(f"{name} must be one of {_choices(name)}", line=lineno))
+        else:  # ignored, as the contract says; an unreadable confidence has a code of its own (the harness reads it)
+            invalid = codes.CONFIDENCE_UNREADABLE if name == "confidence" else codes.FIELD_INVALID
+            result.warnings.append(invalid.issue(f"{name} must be one of {_choices(name)}", line=lineno))
         return
     if lowered == "none":
         return

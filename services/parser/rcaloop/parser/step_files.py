@@ -65,6 +65,7 @@ def parse_step_files(content: Any, job_id: str | None, resolver: Resolver | None
         "artifacts": artifacts,
         "alert_text": _alert_text(_file(content, "step1_job_context.json")),
         "incident_started_at": _started(_file(content, "step1_job_context.json")),
+        "incident_ended_at": _ended(_file(content, "step1_job_context.json")),
         "warnings": warnings,
         "errors": errors,
     }
@@ -72,7 +73,7 @@ def parse_step_files(content: Any, job_id: str | None, resolver: Resolver | None
 
 def _diagnosis(step5: dict, r: Reader) -> Diagnosis:
     d = Diagnosis()
-    required = codes.NO_ROOT_CAUSE  # a diagnosis without its cause, category or confidence is not a diagnosis
+    required = codes.NO_ROOT_CAUSE  # a diagnosis without its cause, category or a stated confidence is not a diagnosis
     raw_rc = r.require(step5, "root_cause", code=required)
     if isinstance(raw_rc, dict):
         d.root_cause = RootCause(
@@ -83,11 +84,11 @@ def _diagnosis(step5: dict, r: Reader) -> Diagnosis:
                 required,
             ),
             summary=r.text(r.require(raw_rc, "summary", "root_cause.summary", required), "root_cause.summary"),
-            confidence=r.choice(
+            confidence=r.choice(  # absent is missing; unreadable is ignored, as the contract says
                 r.require(raw_rc, "confidence", "root_cause.confidence", required),
                 CONFIDENCE,
                 "root_cause.confidence",
-                required,
+                unreadable=codes.CONFIDENCE_UNREADABLE,
             ),
         )
         d.family = d.root_cause.category
@@ -172,6 +173,14 @@ def _started(step1: Any) -> datetime | None:
     if not isinstance(step1, dict):
         return None
     return next((t for k in ("started", "started_at") if (t := _time(step1.get(k))) is not None), None)
+
+
+def _ended(step1: Any) -> datetime | None:
+    """When the failed job ended (step1 ``finished`` / ``finished_at`` / ``ended``)."""
+    if not isinstance(step1, dict):
+        return None
+    return next((t for k in ("finished", "finished_at", "ended", "ended_at", "end_time", "completed_at")
+                 if (t := _time(step1.get(k))) is not None), None)
 
 
 def _alert_text(step1: Any) -> str | None:

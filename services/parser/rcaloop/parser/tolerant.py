@@ -48,15 +48,22 @@ class Reader:
         self.bad(path, "must be text")
         return None
 
-    def choice(self, value: Any, choices: tuple[str, ...], path: str, required: Code | None = None) -> str | None:
-        """The value lower-cased if it is one of ``choices``. A value the document needs
-        (``required``) that cannot be read is missing: it is reported with that code too,
-        so "certain" is no way around a confidence the contract asks for."""
+    def choice(
+        self, value: Any, choices: tuple[str, ...], path: str, required: Code | None = None, unreadable: Code | None = None
+    ) -> str | None:
+        """The value lower-cased if it is one of ``choices``; else None and a finding with the
+        reader's ``invalid`` code, or ``unreadable`` when given. A value the document needs
+        (``required``) that cannot be read is missing: it is reported with that code too, so a
+        made-up category is no way around the contract."""
         if value is None:
             return None
         if isinstance(value, str) and value.strip().lower() in choices:
             return value.strip().lower()
-        self.bad(path, f"must be one of {' | '.join(choices)}")
+        why = f"must be one of {' | '.join(choices)}"
+        if unreadable is None:
+            self.bad(path, why)
+        else:
+            self.warnings.append(unreadable.issue(f"{self._path(path)} {why}", path=self._path(path)))
         if required is not None:
             self.warnings.append(required.issue(f"{self._path(path)} unreadable", path=self._path(path)))
         return None

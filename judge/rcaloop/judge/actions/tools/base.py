@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 
@@ -55,10 +57,16 @@ def matches(path: str, table: frozenset[str]) -> bool:
 SCRATCH = ("/tmp/", "/var/tmp/", "/dev/null")
 
 
+_BACKUP_DIR = re.compile(r"(?:^|/)(?:backups?|snapshots?|dumps?)(?:/|$)", re.I)
+
+
 def scratch(path: str) -> bool:
-    """A file a diagnostic may write without changing anything that runs: one in a scratch
-    directory (``/tmp/heap.hprof``); a file anywhere else may be a live one (``/var/lib/etcd/…/db``)."""
-    return path in ("-", "/dev/stdout") or (path.startswith(SCRATCH) and "/../" not in path)
+    """A file a diagnostic may write without changing anything that runs: one in a scratch directory
+    (``/tmp/heap.hprof``) or a backup directory (``/var/backups/etcd/pre-defrag.db``); a file anywhere else
+    may be a live one (``/var/lib/etcd/…/db``)."""
+    if "/../" in path or path.endswith("/.."):
+        return False
+    return path in ("-", "/dev/stdout") or path.startswith(SCRATCH) or bool(_BACKUP_DIR.search(path.rsplit("/", 1)[0]))
 
 
 DRY_RUN = ("--dry-run", "--dryrun", "--simulate", "--what-if")

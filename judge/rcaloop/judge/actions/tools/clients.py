@@ -218,6 +218,23 @@ def redis_command(words_: list[str], tool: str = "redis-cli") -> Verdict:
     return reads(f"{tool} {path}") if path in REDIS_READS else writes(f"{tool} {path.upper()}")
 
 
+_REDIS_WORDS = frozenset({"info", "get", "mget", "ttl", "pttl", "type", "scan", "keys", "exists", "llen", "lrange",
+                          "hget", "hgetall", "hlen", "smembers", "scard", "zrange", "zcard", "xlen", "xinfo", "dbsize",
+                          "memory", "slowlog", "client", "config", "latency", "object", "set", "del", "unlink",
+                          "flushall", "flushdb", "expire", "persist", "hset", "hdel", "lpush", "rpush", "sadd", "srem",
+                          "zadd", "zrem", "xadd", "xdel", "xtrim", "shutdown", "failover", "replicaof", "slaveof",
+                          "debug", "save", "bgsave", "bgrewriteaof", "sentinel", "cluster", "acl", "script", "eval",
+                          "evalsha", "function", "module"})
+"""Redis commands as they are written bare in a report (``INFO replication``, ``FLUSHALL``)."""
+
+
+def redis_bare(words_: list[str]) -> Verdict | None:
+    """A Redis command written without ``redis-cli`` (upper case, as Redis documents it); None otherwise."""
+    if not words_ or not words_[0].isupper() or words_[0].lower() not in _REDIS_WORDS:
+        return None
+    return redis_command(words_, tool="redis")
+
+
 def redis_cli(name: str, args: list[str], reader: Reader) -> Verdict:
     """the Redis command decides: ``GET``, ``INFO``, ``SCAN``, ``TTL``, ``CONFIG GET`` … read; ``SET``,
     ``DEL``, ``FLUSHALL``, ``CONFIG SET`` and every other command write; ``--eval``/``--pipe`` write;
