@@ -51,9 +51,10 @@ def _harness_config(_env: tuple[str | None, ...]) -> HarnessConfig:
 def _evaluate(parsed: ParsedRCA) -> HarnessVerdict:
     from rcaloop.contracts.common import utcnow  # noqa: PLC0415
     from rcaloop.judge import core as harness_core  # noqa: PLC0415
+    from rcaloop.shared.catalog import bundled_catalog  # noqa: PLC0415
 
     config = _harness_config(tuple(os.environ.get(name) for name in _HARNESS_ENV))
-    return harness_core.evaluate(parsed, config, now=utcnow())
+    return harness_core.evaluate(parsed, config, now=utcnow(), catalog=bundled_catalog())  # the CLI reads no stream
 
 
 def _check_annotation(job_dir: Path) -> list[Issue]:

@@ -14,6 +14,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from rcaloop.contracts.catalog import FamilyCatalog
 from rcaloop.contracts.common import Contract, Identifier, Issue, utcnow
 
 PackageState = Literal["candidate", "approved", "shadowed", "activated", "rejected"]
@@ -87,16 +88,24 @@ class TraceLedger(_Loose):
 
 # -- events -------------------------------------------------------------------------------
 class KnowledgeEvent(Contract):
+    """A package's move: a case package (``kp-…``, promoted from a review of one analysis) or a
+    family-catalog package (``kc-…``, whose events carry no analysis, evidence source or provenance)."""
+
     event_id: Identifier
     kind: PackageState
     package_id: Identifier
-    analysis_hash: Identifier
+    analysis_hash: Identifier | None = Field(default=None, description="the analysis a case package was promoted from")
     family: str | None = None
-    evidence_source: EvidenceSource
+    evidence_source: EvidenceSource | None = Field(default=None, description="a case package's promotion path")
     supporting_evidence_ids: list[str] = Field(default_factory=list)
     probe_template_ids: list[str] = Field(default_factory=list)
     verified_actions: list[str] = Field(default_factory=list)
-    provenance: Provenance
+    provenance: Provenance | None = Field(default=None, description="a case package's provenance")
+    catalog: FamilyCatalog | None = Field(
+        default=None,
+        description="on an event that changes the active family catalog: the catalog active from then on (the "
+        "harness judges with it)",
+    )
     detail: dict[str, Any] = Field(default_factory=dict)
     created_at: datetime = Field(default_factory=utcnow)
     decision: Decision | None = Field(default=None, description="the reviewer decision behind it; null for candidates")
@@ -155,13 +164,45 @@ class KnowledgePackage(_Loose):
     )
 
 
+class CatalogChanges(_Loose):
+    """What a proposed catalog changes against the catalog active when it was proposed."""
+
+    against: str | None = Field(default=None, description="the version compared with")
+    added_families: list[str] = Field(default_factory=list)
+    removed_families: list[str] = Field(default_factory=list)
+    added_signatures: list[str] = Field(default_factory=list, description="family/stance/signature key")
+    removed_signatures: list[str] = Field(default_factory=list, description="family/stance/signature key")
+
+
+class CatalogPackage(_Loose):
+    """A family catalog as a knowledge package: proposed, then approved, shadowed, activated or rejected
+    like a case package. The newest activated catalog is the active one."""
+
+    package_id: str = Field(description="kc-<version>")
+    catalog: FamilyCatalog
+    state: PackageState = "candidate"
+    valid: bool = True
+    issues: list[Issue] = Field(default_factory=list)
+    changes: CatalogChanges = Field(default_factory=CatalogChanges)
+    proposed_by: str = ""
+    candidate_at: datetime = Field(default_factory=utcnow)
+    activated_at: datetime | None = None
+    updated_at: datetime = Field(default_factory=utcnow)
+    history: list[PackageDecision] = Field(default_factory=list)
+    revision: int = Field(default=0, description="bumped by every stored change; the compare-and-set key")
+    outbox: list[KnowledgeEvent] = Field(default_factory=list)
+
+
 class RuntimeSnapshot(_Loose):
-    """What the agent reads at run time: the activated packages only."""
+    """What the agent reads at run time: the activated packages only, and the active family catalog."""
 
     generated_at: datetime = Field(default_factory=utcnow)
     source: Literal["store", "cache"] = "store"
     stale: bool = Field(default=False, description="served from the local cache because the store is unreachable")
     packages: list[KnowledgePackage] = Field(default_factory=list)
+    catalog: FamilyCatalog | None = Field(default=None, description="the active family catalog")
+    catalog_package_id: str | None = Field(
+        default=None, description="the catalog package it comes from; null for the bundled catalog (none activated)")
 
 
 class ProbeMetric(_Loose):

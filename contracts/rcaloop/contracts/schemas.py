@@ -14,6 +14,7 @@ from pathlib import Path
 from pydantic import BaseModel
 
 from rcaloop.contracts.annotation import Annotation, AnnotationRecord
+from rcaloop.contracts.catalog import FamilyCatalog
 from rcaloop.contracts.dead_letter import DeadLetter
 from rcaloop.contracts.evaluation import OperatorEvaluation
 from rcaloop.contracts.gate import GateDecision
@@ -33,6 +34,7 @@ SCHEMA_MODELS: dict[str, type[BaseModel]] = {
     "annotation_record": AnnotationRecord,
     "operator_evaluation": OperatorEvaluation,
     "knowledge_event": KnowledgeEvent,
+    "family_catalog": FamilyCatalog,
     "gate_decision": GateDecision,
     "dead_letter": DeadLetter,
 }

@@ -10,6 +10,7 @@ from __future__ import annotations
 from datetime import datetime
 
 from rcaloop.contracts import HarnessVerdict, ParsedRCA
+from rcaloop.contracts.catalog import FamilyCatalog
 from rcaloop.contracts.verdict import ConfidenceBreakdown, GateResult, Repair
 from rcaloop.judge import report, rules
 from rcaloop.judge import repair as repairs_
@@ -20,7 +21,14 @@ from rcaloop.judge.facts import Facts, derive
 NOTES_HEADING = "Harness notes"
 
 
-def evaluate(parsed: ParsedRCA, config: HarnessConfig | None = None, *, now: datetime = EPOCH) -> HarnessVerdict:
+def evaluate(
+    parsed: ParsedRCA,
+    config: HarnessConfig | None = None,
+    *,
+    now: datetime = EPOCH,
+    catalog: FamilyCatalog | None = None,
+) -> HarnessVerdict:
+    """``catalog``: the active family catalog the service holds (passed through; not read yet)."""
     config = config or HarnessConfig()
     base = dict(
         analysis_hash=parsed.analysis_hash,

@@ -48,7 +48,15 @@ SCORES = Histogram("rcaloop_verdict_score", "Harness scores (0-100) of the verdi
 FAILED_GATES = Counter("rcaloop_hard_gates_failed", "Hard gates a verdict failed (after repairs), by gate", ["gate"])
 RED_FLAGS = Counter("rcaloop_red_flags", "Red flags of the judged outputs, by finding code and declared/detected",
                     ["code", "source"])
+FAMILY_CATALOG = Gauge("rcaloop_family_catalog", "The family catalog the harness judges with: 1 for the version in use",
+                       ["version", "source"])
 REPAIRS = Histogram("rcaloop_verdict_repairs", "Repairs the harness made per verdict", buckets=(0, 1, 2, 3, 5, 10, 20))
+
+
+def observe_catalog(version: str, source: str) -> None:
+    """The family catalog judged with now (``source``: ``bundled`` or the catalog package id); one series at a time."""
+    FAMILY_CATALOG.clear()
+    FAMILY_CATALOG.labels(version, source).set(1)
 
 
 def observe_verdict(verdict: HarnessVerdict) -> None:

@@ -34,6 +34,20 @@ def make_store(kind: str, tmp_path, name: str):
     )
 
 
+@pytest.fixture(autouse=True)
+def typedb_database(monkeypatch):
+    """With ``TYPEDB_ADDRESS`` set, every test's services and CLI use a database of their own
+    (``TYPEDB_DATABASE``), deleted afterwards: no state leaks between tests."""
+    address = os.environ.get("TYPEDB_ADDRESS")
+    if not address:
+        yield None
+        return
+    name = f"rcaloop_test_{uuid.uuid4().hex[:10]}"
+    monkeypatch.setenv("TYPEDB_DATABASE", name)
+    yield name
+    _drop_typedb_database(name, address)  # a test may have unset the variable meanwhile
+
+
 @pytest.fixture(params=STORES)
 async def store_factory(request, tmp_path):
     """``make()`` opens another handle on the same store (to test durability across reopen)."""
@@ -49,7 +63,7 @@ async def store_factory(request, tmp_path):
     for store in opened:
         await store.close()
     if kind == "typedb":
-        _drop_typedb_database(name)
+        _drop_typedb_database(name, os.environ["TYPEDB_ADDRESS"])
 
 
 @pytest.fixture
@@ -57,11 +71,11 @@ async def store(store_factory):
     return await store_factory()
 
 
-def _drop_typedb_database(name: str) -> None:
+def _drop_typedb_database(name: str, address: str) -> None:
     from typedb.driver import Credentials, DriverOptions, DriverTlsConfig, TypeDB  # noqa: PLC0415
 
     driver = TypeDB.driver(
-        os.environ["TYPEDB_ADDRESS"],
+        address,
         Credentials(os.environ.get("TYPEDB_USERNAME", "admin"), os.environ.get("TYPEDB_PASSWORD", "password")),
         DriverOptions(DriverTlsConfig.disabled()),
     )

@@ -219,3 +219,32 @@ async def test_only_a_lead_brings_a_package_toward_the_runtime_and_every_decisio
     assert rejected.status_code == 200
     history = (await workflow.package(pid)).history
     assert [(d.decision, d.reviewer) for d in history] == [("shadow", "lena"), ("reject", "mira")]
+
+
+async def test_catalogs_are_proposed_by_reviewers_decided_by_leads_and_read_by_readers(ctx):
+    client, workflow, published = ctx
+    from rcaloop.shared.catalog import bundled_catalog  # noqa: PLC0415
+
+    active = (await client.get("/api/v1/knowledge/catalog")).json()
+    assert active["source"] == "bundled" and active["package_id"] is None and active["version"] == bundled_catalog().version
+    data = bundled_catalog().model_dump(mode="json", exclude_none=True)
+    data["version"] = "2026.12.7"
+    assert (await client.post("/api/v1/knowledge/catalogs", json=data)).status_code == 403  # a reader's token
+    proposed = await client.post("/api/v1/knowledge/catalogs", json=data, headers=REVIEW)
+    assert proposed.status_code == 200, proposed.text
+    assert proposed.json()["package"]["proposed_by"] == "mira" and [e["kind"] for e in proposed.json()["events"]] == ["candidate"]
+    bad = dict(data, version="2026.12.8", families=[])
+    refused = await client.post("/api/v1/knowledge/catalogs", json=bad, headers=REVIEW)
+    assert refused.status_code == 422 and refused.json()["error"]["code"] == "invalid_request"
+    url = "/api/v1/knowledge/catalogs/kc-2026.12.7/decisions"
+    denied = await client.post(url, json={"decision": "approve"}, headers=REVIEW)
+    assert denied.status_code == 403 and denied.json()["error"]["code"] == "KA403"  # toward the runtime: a lead only
+    decided = await client.post(url, json={"decision": "approve"}, headers=AUTH)
+    assert decided.status_code == 200 and decided.json()["package"]["state"] == "activated"
+    assert (await client.get("/api/v1/knowledge/catalog")).json()["package_id"] == "kc-2026.12.7"
+    assert [c["state"] for c in (await client.get("/api/v1/knowledge/catalogs")).json()] == ["activated"]
+    again = await client.post(url, json={"decision": "activate"}, headers=AUTH)
+    assert again.status_code == 409 and again.json()["error"]["code"] == "KD101"
+    assert "Family catalogs" in (await client.get("/knowledge")).text
+    assert [e.kind for e in published] == ["candidate", "approved", "activated"]
+    assert (await workflow.store.get_catalog("kc-2026.12.7")).history[0].reviewer == "lena"

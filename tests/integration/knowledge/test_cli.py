@@ -118,3 +118,40 @@ def test_probes_ranks_the_open_incident_from_the_store_the_service_uses(tmp_path
     assert table.exit_code == 0 and "pt.db.query_latency" in table.output and "slow_query" in table.output
     unknown = _run("probes", "--incident", "[/x]inc")
     assert unknown.exit_code == 2 and "no incident '[/x]inc'" in unknown.output
+
+
+def test_a_catalog_is_shown_proposed_from_a_file_and_decided(env, tmp_path):
+    _, client, prefix = env
+    shown = _run("catalog", "show", "--json")
+    assert shown.exit_code == 0, shown.output
+    assert json.loads(shown.output)["source"] == "bundled"
+
+    import yaml  # noqa: PLC0415
+
+    from rcaloop.shared.catalog import bundled_catalog  # noqa: PLC0415
+
+    data = bundled_catalog().model_dump(mode="json", exclude_none=True)
+    data["version"] = "2026.12.5"
+    next(f for f in data["families"] if f["name"] == "disk_full")["supports"].append(
+        {"kind": "log_pattern", "pattern": "write error: disk full"})
+    path = tmp_path / "catalog.yaml"
+    path.write_text(yaml.safe_dump(data))
+    proposed = _run("catalog", "propose", str(path), "--json")
+    assert proposed.exit_code == 0, proposed.output
+    answer = json.loads(proposed.output)
+    assert answer["package"]["state"] == "candidate"
+    assert answer["package"]["changes"]["added_signatures"] == ["disk_full/supports/log_pattern:write error: disk full"]
+
+    decided = _run("catalog", "decide", "kc-2026.12.5", "approve", "--json")
+    assert decided.exit_code == 0, decided.output
+    assert [e["kind"] for e in json.loads(decided.output)["events"]] == ["approved", "activated"]
+    assert json.loads(_run("catalog", "show", "--json").output)["catalog"]["version"] == "2026.12.5"
+    listed = json.loads(_run("catalog", "list", "--json").output)
+    assert [(p["package_id"], p["state"]) for p in listed] == [("kc-2026.12.5", "activated")]
+    kinds = [json.loads(f[b"payload"])["kind"] for _, f in client.xrange(f"{prefix}{Stream.KNOWLEDGE_EVENTS.value}")]
+    assert kinds == ["candidate", "approved", "activated"]
+
+    path.write_text("version: 2026.12.6\nfamilies: []\n")
+    refused = _run("catalog", "propose", str(path))
+    assert refused.exit_code == 2 and "families" in refused.output
+    assert _run("catalog", "decide", "kc-nope", "approve").exit_code == 2

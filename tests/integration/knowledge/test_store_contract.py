@@ -8,7 +8,7 @@ import pytest
 
 from rcaloop.knowledge import core, graph
 from rcaloop.knowledge.snapshot import SnapshotCache, UnreachableStore, typedb_outage_runtime_activation_success
-from rcaloop.knowledge.store import KnowledgeStore, revision
+from rcaloop.knowledge.store import KnowledgeStore, StoreQueryError, revision
 from rcaloop.knowledge.workflow import DecisionError, KnowledgeWorkflow, slim_verdict
 from tests.unit.knowledge import incident_set
 from tests.unit.knowledge.builders import evaluation, no_ledger, trace, verdict
@@ -358,3 +358,25 @@ async def test_the_store_is_writable_and_leaves_nothing_behind(store):
     await store.check_writable()
     await store.check_writable()
     assert store.writes.problem() is None and await store.list_packages() == []
+
+
+async def test_a_relation_to_a_node_the_graph_lacks_fails_the_write_and_stores_nothing(store):
+    """TypeDB's ``match … insert`` that matches nothing inserts nothing and says nothing; SQLite leaves
+    foreign keys unchecked unless told. Both stores must refuse, so neither reports it stored."""
+    await store.put_verdict(slim_verdict(verdict()))
+    run = await store.run_graph(verdict().analysis_hash)
+    evidence = run.evidence[0].key
+    with pytest.raises(StoreQueryError):
+        await _write_yield(store, "no-such-execution", evidence)
+    assert await store.run_graph(verdict().analysis_hash) == run
+
+
+async def _write_yield(store, execution_key: str, evidence_key: str) -> None:
+    """The ``yield`` edge of an execution to an evidence node, written as each store writes its edges."""
+    if store.name == "sqlite":
+        await store._write(lambda c: c.execute("INSERT INTO yields (execution_key, evidence_key) VALUES (?, ?)",
+                                               (execution_key, evidence_key)))
+        return
+    from rcaloop.knowledge import typedb_store, typeql  # noqa: PLC0415
+
+    await asyncio.to_thread(store._write, lambda tx: typedb_store._run_all(tx, [typeql.link_yield(execution_key, evidence_key)]))

@@ -1,7 +1,7 @@
 """Every TypeQL query the TypeDB store can send parses with the official TypeQL 3 parser.
 
-No TypeDB server can run here, so this is the check that stands in for one: the queries
-are collected from ``typeql.py`` — every builder, every optional part present and absent,
+Every query is checked here even where no TypeDB server runs (the suites run on one only with
+``TYPEDB_ADDRESS``): the queries are collected from ``typeql.py`` — every builder, every optional part present and absent,
 values full of quotes, backslashes and control characters — and fed to ``typeql-check``
 (the ``typeql`` crate's own parser). A guard makes sure no builder is left out and that
 the adapter holds no query text of its own.
@@ -19,7 +19,9 @@ from pathlib import Path
 
 import pytest
 
-from rcaloop.knowledge import graph, typeql
+from rcaloop.contracts.knowledge import CatalogPackage, PackageDecision
+from rcaloop.knowledge import graph, typedb_schema, typeql
+from rcaloop.shared.catalog import bundled_catalog
 from rcaloop.knowledge.workflow import slim_verdict
 from tests.unit.knowledge.builders import verdict
 
@@ -39,7 +41,7 @@ TOOL = _tool()
 SEPARATOR = "\n=====\n"
 NASTY = 'q"uo\\te\n\tline\x00\x1f\x7f\x85 ünï ✓ $x; match'
 """A value with everything a literal must escape, and text that looks like TypeQL."""
-VALUE_HELPERS = {"lit", "dt", "double", "boolean", "schema_labels"}
+VALUE_HELPERS = {"lit", "dt", "double", "boolean"}
 
 AT = datetime(2026, 11, 29, 10, 2, 3, 456789, tzinfo=UTC)
 
@@ -88,6 +90,30 @@ def _package_graph(full: bool) -> graph.PackageGraph:
     )
 
 
+def _drifted_schema() -> str:
+    """A database of an earlier release: an attribute with fewer values, a type without one of its
+    clauses, a function with another body — its plan defines, redefines values and a function."""
+    held = typeql.SCHEMA.replace('"before_incident", "during_incident", ', '"during_incident", ')
+    held = held.replace("owns incident-started-at, owns body,", "owns body,")
+    held = held.replace("      $e has live true;\n    return check;", "    return check;")
+    plan = typedb_schema.plan(typeql.SCHEMA, held)
+    assert plan.define and len(plan.redefine) == 2 and not plan.destructive, plan
+    return held
+
+
+def _catalog_graph(full: bool) -> graph.CatalogGraph:
+    """The bundled catalog as the graph writes it (full), or a small one full of hostile values."""
+    if full:
+        package = CatalogPackage(package_id="kc-2026.12.1", catalog=bundled_catalog(), state="activated",
+                                 activated_at=AT)
+        package.history.append(PackageDecision(decision="approve", reviewer="mira" + NASTY, at=AT,
+                                               from_state="candidate", to_state="activated"))
+        return graph.catalog_graph(package)
+    listings = (graph.Listing("fam" + NASTY, "supports", "log_pattern:" + NASTY, "log_pattern"),)
+    return graph.CatalogGraph("kc" + NASTY, "v" + NASTY, "candidate", False, 0, None, listings,
+                              (("fam" + NASTY, "probe" + NASTY),), ())
+
+
 def collect() -> tuple[list[tuple[str, str]], set[str]]:
     """(builder, query) for every query the store can send, and the builders that produced them (also inside others)."""
     out: list[tuple[str, str]] = []
@@ -120,8 +146,8 @@ def collect() -> tuple[list[tuple[str, str]], set[str]]:
 def _collect(add) -> None:
 
     add(lambda: typeql.SCHEMA)
-    add(typeql.schema_types)
-    add(lambda: list(typeql.schema_functions().values()))
+    add(lambda: typedb_schema.plan(typeql.SCHEMA, "").queries())  # an empty database
+    add(lambda: typedb_schema.plan(typeql.SCHEMA, _drifted_schema()).queries())  # additions and redefinitions
     add(typeql.probe_insert, AT)
     add(typeql.probe_delete, AT)
     for full in (True, False):
@@ -146,6 +172,16 @@ def _collect(add) -> None:
     for relation, node in (("support", "hypothesis"), ("support", "claim"), ("refutation", "claim")):
         add(typeql.read_links, "h" + NASTY, relation, node)
     add(typeql.package_at_revision, "kp" + NASTY, 7)
+    for full in (True, False):
+        catalog = _catalog_graph(full)
+        add(typeql.catalog_queries, catalog, "{}" + NASTY)
+        add(typeql.catalog_save_queries, catalog, "{}", 0)
+        add(typeql.catalog_bodies, "activated" if full else None)
+    for builder in (typeql.catalog_body, typeql.read_catalog, typeql.read_listings, typeql.read_confirmations):
+        add(builder, "kc" + NASTY)
+    add(typeql.catalog_at_revision, "kc" + NASTY, 3)
+    add(typeql.read_decisions, "kc" + NASTY, "family-catalog")
+    add(typeql.active_catalog)
     for builder in (typeql.metrics_outcomes, typeql.metrics_contributions, typeql.probe_catalog):
         add(builder)
 

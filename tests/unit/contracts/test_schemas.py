@@ -19,3 +19,15 @@ def test_every_stream_has_a_versioned_contract_with_a_schema():
     for model in STREAM_MODELS.values():
         assert "schema_version" in model.model_fields
         assert model in SCHEMA_MODELS.values()
+
+
+def test_the_bundled_family_catalog_validates_against_its_committed_schema():
+    import json  # noqa: PLC0415
+
+    import jsonschema  # noqa: PLC0415
+    import yaml  # noqa: PLC0415
+    from importlib.resources import files  # noqa: PLC0415
+
+    schema = json.loads((DEFAULT_DIR / "family_catalog.schema.json").read_text())
+    data = yaml.safe_load(files("rcaloop.shared.knowledge").joinpath("family_catalog.yaml").read_text())
+    jsonschema.validate(data, schema)

@@ -209,7 +209,7 @@ def test_the_docs_table_lists_every_rule():
 def test_the_docs_table_lists_every_decision_code_and_the_source_uses_no_other():
     import re
 
-    from rcaloop.knowledge.core import DECISION_ISSUES
+    from rcaloop.knowledge.core import CATALOG_ISSUES, DECISION_ISSUES
     from rcaloop.knowledge.rules import JUDGEMENT_RULES
 
     root = Path(__file__).resolve().parents[3]
@@ -217,4 +217,6 @@ def test_the_docs_table_lists_every_decision_code_and_the_source_uses_no_other()
     assert [c for c, text in DECISION_ISSUES.items() if f"| `{c}` | {text} |" not in docs] == []
     source = "\n".join(p.read_text() for p in (root / "services" / "knowledge" / "rcaloop" / "knowledge").glob("*.py"))
     assert set(re.findall(r'"(KD\d{3})"', source)) == set(DECISION_ISSUES)
+    assert [c for c, text in CATALOG_ISSUES.items() if f"| `{c}` | {text} |" not in docs] == []
+    assert set(re.findall(r'"(KC\d{3})"', source)) == set(CATALOG_ISSUES)
     assert set(JUDGEMENT_RULES) <= {r.code for r in RULES} and all(f"`{c}`" in docs for c in JUDGEMENT_RULES)

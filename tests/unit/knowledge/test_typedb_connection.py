@@ -1,7 +1,7 @@
 """How the TypeDB store handles its connection: leaks, outages, refused queries, conflicts, the schema.
 
-No TypeDB server can run here, so these tests hand the store a stand-in for the driver's
-connection lifecycle (open, close, transactions that answer nothing or raise the errors a
+Connection events are hard to cause on demand against a server, so these tests hand the store
+a stand-in for the driver's connection lifecycle (open, close, transactions that answer nothing or raise the errors a
 real driver raises, with the real exception type and the server's own messages). They test
 the store's handling of those events, not TypeDB: the queries themselves are checked by the
 TypeQL parser (``tests/integration/knowledge/test_typeql_grammar.py``) and, with a server,
@@ -17,6 +17,7 @@ import pytest
 from typedb.driver import TypeDBDriverException
 
 from rcaloop.knowledge import typeql
+from rcaloop.knowledge.typedb_schema import plan
 from rcaloop.knowledge.store import StoreQueryError, StoreUnavailable
 from rcaloop.knowledge.typedb_store import TypeDBKnowledgeStore
 from tests.unit.knowledge.builders import evaluation
@@ -24,6 +25,9 @@ from tests.unit.knowledge.builders import evaluation
 LOST = "[CXN06] Connection Error: The connection has been closed unexpectedly and no further operation is allowed."
 REFUSED = "[INF2] Type inference. Type-inference was unable to find compatible types for the pair of variables."
 CONFLICT = "[STC2] Storage commit. Commit in database 'rcaloop' failed with isolation conflict: Transaction uses a lock."
+BUSY = "timed out waiting on channel\nCaused: [TXN1] Transaction timeout.\nCaused: [SRV22] Failed to open transaction."
+EXISTS = "[DBE6] Database 'rcaloop' already exists."
+WRITES = ("insert", "put ", "update", "delete")
 FULL_SCHEMA = typeql.SCHEMA  # what a database that already holds the schema reports
 
 
@@ -56,9 +60,11 @@ class Transaction:
             self.driver.hold.wait(10)
         if self.driver.query_errors:
             raise TypeDBDriverException(self.driver.query_errors.pop(0))
-        return Answer()
+        matched = any(w in text for w in WRITES) and not self.driver.writes_match_nothing
+        return Answer([object()] if matched else [])  # a write answers a row per match
 
     def commit(self):
+        self.driver.commits += 1
         if self.driver.commit_errors:
             raise TypeDBDriverException(self.driver.commit_errors.pop(0))
 
@@ -70,7 +76,12 @@ class Databases:
     def contains(self, name):
         if self.driver.database_error:
             raise TypeDBDriverException(self.driver.database_error)
-        return True
+        return self.driver.exists
+
+    def create(self, name):
+        self.driver.exists = True  # another replica created it first: this create is refused
+        if self.driver.create_error:
+            raise TypeDBDriverException(self.driver.create_error)
 
     def get(self, name):
         return self
@@ -82,8 +93,12 @@ class Databases:
 class Driver:
     """A stand-in for ``TypeDB.driver(...)``'s lifecycle."""
 
-    def __init__(self, schema=FULL_SCHEMA, database_error=None):
+    def __init__(self, schema=FULL_SCHEMA, database_error=None, exists=True, create_error=None):
         self.schema, self.database_error = schema, database_error
+        self.exists, self.create_error = exists, create_error
+        self.writes_match_nothing = False
+        self.commits = 0
+        self.transaction_errors: list[str] = []
         self.closed = False
         self.transactions: list[str] = []
         self.queries: list[str] = []
@@ -99,9 +114,11 @@ class Driver:
     def close(self):
         self.closed = True
 
-    def transaction(self, database, kind):
+    def transaction(self, database, kind, options=None):
         if self.closed:
             raise TypeDBDriverException("[PDR01] Driver Error: The driver has been closed.")
+        if self.transaction_errors:
+            raise TypeDBDriverException(self.transaction_errors.pop(0))
         return Transaction(self, kind)
 
 
@@ -139,7 +156,7 @@ async def test_the_schema_is_defined_once_and_only_what_is_missing():
     store, made = _store(empty, fresh)
     await store.open()
     assert empty.transactions == ["SCHEMA"]
-    assert empty.queries == [typeql.schema_types(), *typeql.schema_functions().values()]
+    assert empty.queries == plan(typeql.SCHEMA, "").queries()
     empty.close()  # the connection is lost: the next call reconnects without touching the schema
     await store.put_review(evaluation())
     assert len(made) == 2 and fresh.transactions == ["WRITE"]
@@ -200,3 +217,37 @@ async def test_commits_retry_on_isolation_conflicts_and_repeated_failures_show_i
     assert "the last 3 writes failed" in store.writes.problem()
     await store.check_writable()
     assert store.writes.problem() is None
+
+
+async def test_a_database_another_replica_created_meanwhile_is_no_error():
+    racing = Driver(schema="", exists=False, create_error=EXISTS)
+    store, made = _store(racing)
+    await store.open()
+    assert made == [racing] and racing.transactions == ["SCHEMA"] and not racing.closed
+
+
+async def test_a_transaction_kept_waiting_by_the_schema_lock_is_retried_not_an_outage():
+    driver = Driver()
+    driver.transaction_errors = [BUSY, BUSY]
+    store, made = _store(driver)
+    assert await store.put_review(evaluation()) is True
+    assert made == [driver] and not driver.closed and store.writes.problem() is None
+    driver.transaction_errors = [BUSY] * 5
+    with pytest.raises(StoreUnavailable, match="schema lock"):
+        await store.put_review(evaluation(annotation_id="ev-late"))
+    assert not driver.closed, "a busy server is not a lost connection"
+
+
+async def test_a_write_that_matched_nothing_fails_and_is_never_committed():
+    driver = Driver()
+    store, _ = _store(driver)
+    await store.open()
+    driver.writes_match_nothing = True
+    with pytest.raises(StoreQueryError, match="matched nothing"):
+        await store.put_review(evaluation())
+    assert driver.transactions == ["WRITE"] and driver.commits == 0
+
+
+def test_the_schema_lock_wait_stays_below_the_request_timeout():
+    with pytest.raises(ValueError):
+        TypeDBKnowledgeStore("typedb:1729", "admin", "pw", timeout_ms=3000, lock_wait_ms=3000)

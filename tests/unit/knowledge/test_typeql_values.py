@@ -33,11 +33,3 @@ def test_numbers_and_times_are_typeql_literals():
     local = datetime(2026, 11, 29, 12, 2, 3, 5, tzinfo=timezone(timedelta(hours=2)))
     assert typeql.dt(local) == "2026-11-29T10:02:03.000005+00:00"
     assert typeql.dt(datetime(2026, 11, 29, 10, 2)) == "2026-11-29T10:02:00.000000+00:00"  # no zone: UTC
-
-
-def test_the_schema_splits_into_types_and_one_define_per_function():
-    functions = typeql.schema_functions()
-    assert set(functions) == {"approved_executions", "contributing_executions", "support_planes", "is_refuted"}
-    assert all(q.startswith("define\n  fun ") for q in functions.values())
-    assert "fun " not in typeql.schema_types() and "relation remediation" in typeql.schema_types()
-    assert {"incident", "rca-run", "evidence", "probe-execution", "knowledge-package"} <= typeql.schema_labels()

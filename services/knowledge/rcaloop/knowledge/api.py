@@ -19,7 +19,15 @@ from fastapi.responses import HTMLResponse
 from pydantic import BaseModel, Field
 
 from rcaloop.contracts import KnowledgeEvent
-from rcaloop.contracts.knowledge import Decision, KnowledgePackage, PackageState, ProbeMetric, RuntimeSnapshot
+from rcaloop.contracts.catalog import FamilyCatalog
+from rcaloop.contracts.knowledge import (
+    CatalogPackage,
+    Decision,
+    KnowledgePackage,
+    PackageState,
+    ProbeMetric,
+    RuntimeSnapshot,
+)
 from rcaloop.knowledge.core import may_decide
 from rcaloop.knowledge.queries import ProbePlan, SimilarIncident, VerifiedAction
 from rcaloop.knowledge.store import StoreError, StoreUnavailable
@@ -41,6 +49,20 @@ class DecisionRequest(BaseModel):
 class DecisionResponse(BaseModel):
     package: KnowledgePackage
     events: list[KnowledgeEvent]
+
+
+class CatalogResponse(BaseModel):
+    package: CatalogPackage
+    events: list[KnowledgeEvent]
+
+
+class ActiveCatalog(BaseModel):
+    """The catalog the harness judges with: the store's active one, else the bundled one."""
+
+    package_id: str | None = None
+    version: str
+    source: str
+    catalog: FamilyCatalog
 
 
 def _unavailable(exc: StoreError) -> HTTPException:
@@ -122,6 +144,42 @@ def router(workflow: Callable[[], KnowledgeWorkflow]) -> APIRouter:
             raise _unavailable(exc) from None
         return DecisionResponse(package=package, events=events)
 
+    @api.get("/api/v1/knowledge/catalog", response_model=ActiveCatalog, tags=["knowledge"])
+    async def active_catalog():
+        """The active family catalog (the bundled one while none is activated)."""
+        catalog, package = await _from_store(workflow().active_catalog())
+        return ActiveCatalog(package_id=package.package_id if package else None, version=catalog.version,
+                             source="store" if package else "bundled", catalog=catalog)
+
+    @api.get("/api/v1/knowledge/catalogs", response_model=list[CatalogPackage], tags=["knowledge"])
+    async def list_catalogs(state: PackageState | None = Query(default=None)):
+        return await _from_store(workflow().store.list_catalogs(state))
+
+    @api.post("/api/v1/knowledge/catalogs", response_model=CatalogResponse, tags=["knowledge"])
+    async def propose_catalog(body: FamilyCatalog, who: Principal = Depends(_reviewer)):
+        """Propose a family catalog (a new version), with a lead's or a reviewer's token: stored as a candidate,
+        decided like any package."""
+        try:
+            package, events = await workflow().propose_catalog(body, who.name)
+        except DecisionError as exc:
+            raise api_error(exc.status, **exc.issue.model_dump(exclude_none=True)) from None
+        except StoreError as exc:
+            raise _unavailable(exc) from None
+        return CatalogResponse(package=package, events=events)
+
+    @api.post("/api/v1/knowledge/catalogs/{package_id}/decisions", response_model=CatalogResponse, tags=["knowledge"])
+    async def decide_catalog(package_id: str, body: DecisionRequest, who: Principal = Depends(_reviewer)):
+        if not may_decide(body.decision, who.roles):
+            raise api_error(403, "KA403", f"{body.decision} needs a lead's token (RCALOOP_LEAD_TOKENS); a reviewer's "
+                            "token may reject")
+        try:
+            package, events = await workflow().decide_catalog(package_id, body.decision, who.name, body.comment)
+        except DecisionError as exc:
+            raise api_error(exc.status, **exc.issue.model_dump(exclude_none=True)) from None
+        except StoreError as exc:
+            raise _unavailable(exc) from None
+        return CatalogResponse(package=package, events=events)
+
     @api.get("/api/v1/knowledge/probe-metrics", response_model=list[ProbeMetric], tags=["knowledge"])
     async def probe_metrics():
         return await _from_store(workflow().probe_metrics())
@@ -164,14 +222,17 @@ def router(workflow: Callable[[], KnowledgeWorkflow]) -> APIRouter:
         try:
             packages = await workflow().packages()
             metrics = await workflow().probe_metrics()
+            catalogs = await workflow().store.list_catalogs()
         except StoreError as exc:
             return HTMLResponse(_page("<p class=err>knowledge store unavailable: " + escape(str(exc)) + "</p>"), 503)
-        return HTMLResponse(render_dashboard(packages, metrics))
+        return HTMLResponse(render_dashboard(packages, metrics, catalogs))
 
     return api
 
 
-def render_dashboard(packages: list[KnowledgePackage], metrics: list[ProbeMetric]) -> str:
+def render_dashboard(
+    packages: list[KnowledgePackage], metrics: list[ProbeMetric], catalogs: list[CatalogPackage] | None = None
+) -> str:
     parts = ["<h1>Knowledge packages</h1>"]
     for state in DASHBOARD_STATES:
         rows = [p for p in packages if p.state == state]
@@ -202,6 +263,13 @@ def render_dashboard(packages: list[KnowledgePackage], metrics: list[ProbeMetric
     for m in metrics:
         cells = [m.probe_template_id, str(m.executions), str(m.supports), str(m.refutes), str(m.contributions)]
         parts.append("<tr>" + "".join(f"<td>{escape(c)}</td>" for c in cells) + "</tr>")
+    parts.append("</table>")
+    parts.append("<h1>Family catalogs</h1><table><tr><th>package</th><th>version</th><th>state</th><th>families</th>"
+                 "<th>added signatures</th><th>removed signatures</th></tr>")
+    for c in catalogs or []:
+        cells = [c.package_id, c.catalog.version, c.state, str(len(c.catalog.families)),
+                 str(len(c.changes.added_signatures)), str(len(c.changes.removed_signatures))]
+        parts.append("<tr>" + "".join(f"<td>{escape(x)}</td>" for x in cells) + "</tr>")
     parts.append("</table>")
     return _page("\n".join(parts))
 

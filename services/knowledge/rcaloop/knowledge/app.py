@@ -100,9 +100,17 @@ def build(settings: KnowledgeSettings | None = None, publish: Publish | None = N
     async def startup() -> None:
         try:
             await workflow.store.open()
+            await offer_catalog()
             await workflow.snapshot()  # refresh the runtime cache
         except StoreError as exc:
             log.warning("knowledge_store_unavailable", store=workflow.store.name, error=str(exc))
+
+    offered = asyncio.Event()
+
+    async def offer_catalog() -> None:
+        """The bundled catalog, offered once the store answers: a new installation activates it, an upgrade proposes it."""
+        await workflow.offer_bundled_catalog()
+        offered.set()
 
     async def store() -> str | None:
         """Ready while the knowledge store takes writes (also ``GET /api/v1/knowledge/ready``)."""
@@ -114,8 +122,14 @@ def build(settings: KnowledgeSettings | None = None, publish: Publish | None = N
             await publisher.close()
 
     async def republish(stop: asyncio.Event) -> None:
-        """Decision events whose publishing failed (Redis down) are re-sent from the package outbox."""
+        """Decision events whose publishing failed (Redis down) are re-sent from the package outbox; the
+        bundled catalog is offered once the store answers, if it did not at start."""
         while not stop.is_set():
+            if not offered.is_set():  # the store was down at start
+                try:
+                    await offer_catalog()
+                except StoreError as exc:
+                    log.warning("knowledge_catalog_not_offered", error=str(exc)[:300])
             if workflow.outbox_pending:
                 try:
                     sent = await workflow.flush_outbox()

@@ -11,6 +11,7 @@ import asyncio
 import json
 import os
 from collections.abc import Awaitable, Callable
+from pathlib import Path
 from dataclasses import asdict
 from typing import Any, TypeVar
 
@@ -26,6 +27,7 @@ from rcaloop.knowledge.settings import KnowledgeSettings, knowledge_tokens
 from rcaloop.knowledge.snapshot import typedb_outage_runtime_activation_success
 from rcaloop.knowledge.store import StoreError
 from rcaloop.knowledge.workflow import DecisionError, KnowledgeWorkflow
+from rcaloop.shared.catalog import CatalogError, load_catalog
 from rcaloop.shared.cli_deps import CliDeps
 from rcaloop.shared.redis_conn import connect
 from rcaloop.shared.settings import redact_url
@@ -110,56 +112,82 @@ def register(app: typer.Typer, deps: CliDeps) -> None:
         RCALOOP_LEAD_TOKENS); reject also takes a reviewer's (one of RCALOOP_REVIEWER_TOKENS). The decision is
         recorded with the name the token gives.
         """
-        decisions: tuple[str, ...] = Decision.__args__  # type: ignore[attr-defined]
-        if decision not in decisions:
-            fail(f"unknown decision {decision!r}; one of: {', '.join(decisions)}")
-        settings = KnowledgeSettings()
-        token = os.environ.get("RCALOOP_REVIEWER_TOKEN", "").strip()
-        try:
-            reviewers, _readers, leads = knowledge_tokens(settings)
-        except TokenConfigError as exc:
-            fail(str(exc))
-        lead = leads.identify(token) if token else None
-        reviewer = lead or (reviewers.identify(token) if token else None)
-        if reviewer is None:
-            fail("set RCALOOP_REVIEWER_TOKEN to a lead's token (RCALOOP_LEAD_TOKENS) or, to reject, a reviewer's "
-                 "(RCALOOP_REVIEWER_TOKENS)")
-        if not may_decide(decision, {"lead", "reviewer"} if lead else {"reviewer"}):  # type: ignore[arg-type]
-            fail(f"{decision} needs a lead's token (RCALOOP_LEAD_TOKENS); a reviewer's token may reject", code=1)
-        url = publish_url(settings)
-        try:
-            asyncio.run(_ping(url))
-        except OSError as exc:
-            fail(f"cannot reach Redis at {redact_url(url)} to publish the decision: {type(exc).__name__}")
-        publisher = RedisPublisher(settings)
+        reviewer, publisher = _reviewer_and_publisher(decision)
+        outcome = _run(lambda w: _closing(publisher, w.decide(package_id, decision, reviewer, comment)),  # type: ignore[arg-type]
+                       publisher)
+        _decided(outcome, as_json)
 
-        async def work(w: KnowledgeWorkflow):
-            try:
-                return await w.decide(package_id, decision, reviewer, comment)  # type: ignore[arg-type]
-            except DecisionError as exc:
-                return exc
-            finally:
-                await publisher.close()
+    catalog = typer.Typer(help="The family catalog: the families and the signatures that support or refute them.",
+                          no_args_is_help=True)
+    knowledge.add_typer(catalog, name="catalog")
 
-        outcome = _run(work, publisher)
-        if isinstance(outcome, DecisionError):
-            if as_json:
-                _dump({"accepted": False, "error": outcome.issue.model_dump()})
-            else:
-                err.print(f"[red]{outcome.issue.code}[/red] {escape(outcome.issue.message)}", highlight=False)
-            raise typer.Exit(2 if outcome.status == 404 else 1)
-        package, events = outcome
+    @catalog.command("show")
+    def catalog_show_cmd(as_json: bool = typer.Option(False, "--json", help="print the catalog as JSON")) -> None:
+        """The active family catalog (the bundled one while none is activated)."""
+        active, package = _run(lambda w: w.active_catalog())
         if as_json:
-            _dump(
-                {
-                    "accepted": True,
-                    "package": package.model_dump(mode="json"),
-                    "events": [e.model_dump(mode="json") for e in events],
-                }
-            )
-        else:
-            kinds = ", ".join(e.kind for e in events)
-            out.print(f"{escape(package.package_id)}: {package.state} (events: {kinds})")
+            _dump({"package_id": package.package_id if package else None, "source": "store" if package else "bundled",
+                   "catalog": active.model_dump(mode="json", exclude_none=True)})
+            return
+        table = Table(title=f"family catalog {escape(active.version)} ({'bundled' if package is None else package.package_id})")
+        for col in ("family", "category", "supports", "refutes", "probes"):
+            table.add_column(col)
+        for f in active.families:
+            table.add_row(escape(f.name), f.category, str(len(f.supports)), str(len(f.refutes)),
+                          escape(", ".join(f.probe_template_ids)))
+        out.print(table)
+
+    @catalog.command("list")
+    def catalog_list_cmd(as_json: bool = typer.Option(False, "--json", help="print as JSON")) -> None:
+        """Every stored catalog package with its state and what it changes."""
+        packages = _run(lambda w: w.store.list_catalogs())
+        if as_json:
+            _dump(packages)
+            return
+        table = Table(title="family catalogs")
+        for col in ("package_id", "state", "families", "added signatures", "removed signatures", "proposed by"):
+            table.add_column(col)
+        for p in packages:
+            table.add_row(escape(p.package_id), p.state, str(len(p.catalog.families)), str(len(p.changes.added_signatures)),
+                          str(len(p.changes.removed_signatures)), escape(p.proposed_by))
+        out.print(table)
+
+    @catalog.command("propose")
+    def catalog_propose_cmd(
+        path: Path = typer.Argument(..., help="the catalog, YAML or JSON, with a new version"),
+        as_json: bool = typer.Option(False, "--json", help="print as JSON"),
+    ) -> None:
+        """Propose a family catalog: stored as a candidate for leads to approve, shadow or reject.
+
+        The token comes from RCALOOP_REVIEWER_TOKEN: a lead's (RCALOOP_LEAD_TOKENS) or a reviewer's
+        (RCALOOP_REVIEWER_TOKENS).
+        """
+        try:
+            proposed = load_catalog(path.read_text(encoding="utf-8"), str(path))
+        except OSError as exc:
+            fail(f"cannot read {path}: {exc.strerror}")
+        except CatalogError as exc:
+            fail(str(exc))
+        reviewer, publisher = _reviewer_and_publisher()
+        outcome = _run(lambda w: _closing(publisher, w.propose_catalog(proposed, reviewer)), publisher)
+        _decided(outcome, as_json)
+
+    @catalog.command("decide")
+    def catalog_decide_cmd(
+        package_id: str = typer.Argument(..., help="the catalog package (kc-<version>)"),
+        decision: str = typer.Argument(..., help="approve | shadow | activate | reject"),
+        comment: str | None = typer.Option(None, help="why (kept in the package history)"),
+        as_json: bool = typer.Option(False, "--json", help="print as JSON"),
+    ) -> None:
+        """Approve (activate now), shadow, activate or reject a catalog package; publishes its events.
+
+        The token comes from RCALOOP_REVIEWER_TOKEN: approve, shadow and activate need a lead's (one of
+        RCALOOP_LEAD_TOKENS); reject also takes a reviewer's (one of RCALOOP_REVIEWER_TOKENS).
+        """
+        reviewer, publisher = _reviewer_and_publisher(decision)
+        outcome = _run(lambda w: _closing(publisher, w.decide_catalog(package_id, decision, reviewer, comment)),  # type: ignore[arg-type]
+                       publisher)
+        _decided(outcome, as_json)
 
     @knowledge.command("snapshot")
     def snapshot_cmd(as_json: bool = typer.Option(False, "--json", help="print as JSON")) -> None:
@@ -228,6 +256,61 @@ def register(app: typer.Typer, deps: CliDeps) -> None:
             if result.reason:
                 out.print(result.reason)
         raise typer.Exit(0 if result.typedb_outage_runtime_activation_success else 1)
+
+
+def _reviewer_and_publisher(decision: str | None = None) -> tuple[str, RedisPublisher]:
+    """The name RCALOOP_REVIEWER_TOKEN gives, and a publisher on a Redis that answers (else exit 2).
+
+    approve, shadow and activate need a lead's token (RCALOOP_LEAD_TOKENS); reject, and proposing
+    a catalog (``decision`` None), also take a reviewer's (RCALOOP_REVIEWER_TOKENS).
+    """
+    if decision is not None:
+        decisions: tuple[str, ...] = Decision.__args__  # type: ignore[attr-defined]
+        if decision not in decisions:
+            fail(f"unknown decision {decision!r}; one of: {', '.join(decisions)}")
+    settings = KnowledgeSettings()
+    token = os.environ.get("RCALOOP_REVIEWER_TOKEN", "").strip()
+    try:
+        reviewers, _readers, leads = knowledge_tokens(settings)
+    except TokenConfigError as exc:
+        fail(str(exc))
+    lead = leads.identify(token) if token else None
+    reviewer = lead or (reviewers.identify(token) if token else None)
+    if reviewer is None:
+        fail("set RCALOOP_REVIEWER_TOKEN to a lead's token (RCALOOP_LEAD_TOKENS) or, to reject, a reviewer's "
+             "(RCALOOP_REVIEWER_TOKENS)")
+    if decision is not None and not may_decide(decision, {"lead", "reviewer"} if lead else {"reviewer"}):  # type: ignore[arg-type]
+        fail(f"{decision} needs a lead's token (RCALOOP_LEAD_TOKENS); a reviewer's token may reject", code=1)
+    url = publish_url(settings)
+    try:
+        asyncio.run(_ping(url))
+    except OSError as exc:
+        fail(f"cannot reach Redis at {redact_url(url)} to publish the decision: {type(exc).__name__}")
+    return reviewer, RedisPublisher(settings)  # type: ignore[return-value]
+
+
+async def _closing(publisher: RedisPublisher, work: Awaitable[T]) -> T | DecisionError:
+    try:
+        return await work
+    except DecisionError as exc:
+        return exc
+    finally:
+        await publisher.close()
+
+
+def _decided(outcome: Any, as_json: bool) -> None:
+    """Print a decision's (or a catalog proposal's) outcome; exit 1 when refused, 2 for an unknown package."""
+    if isinstance(outcome, DecisionError):
+        if as_json:
+            _dump({"accepted": False, "error": outcome.issue.model_dump()})
+        else:
+            err.print(f"[red]{outcome.issue.code}[/red] {escape(outcome.issue.message)}", highlight=False)
+        raise typer.Exit(2 if outcome.status == 404 else 1)
+    package, events = outcome
+    if as_json:
+        _dump({"accepted": True, "package": package.model_dump(mode="json"), "events": [e.model_dump(mode="json") for e in events]})
+    else:
+        out.print(f"{escape(package.package_id)}: {package.state} (events: {', '.join(e.kind for e in events) or 'none'})")
 
 
 async def _ping(url: str) -> None:

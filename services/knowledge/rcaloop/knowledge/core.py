@@ -13,7 +13,10 @@ from typing import Literal
 
 from rcaloop.contracts import AnnotationRecord, HarnessVerdict, Issue, KnowledgeEvent
 from rcaloop.contracts.common import utcnow
+from rcaloop.contracts.catalog import FamilyCatalog
 from rcaloop.contracts.knowledge import (
+    CatalogChanges,
+    CatalogPackage,
     Decision,
     KnowledgePackage,
     PackageDecision,
@@ -22,6 +25,9 @@ from rcaloop.contracts.knowledge import (
 )
 from rcaloop.knowledge.case import DEFAULT_MIN_REVIEW_SCORE, PromotionCase, case_for
 from rcaloop.knowledge.rules import broken, disagreement
+from rcaloop.shared.signatures import problems
+
+Package = KnowledgePackage | CatalogPackage
 
 
 def package_id_for(analysis_hash: str, annotation_id: str) -> str:
@@ -164,7 +170,7 @@ _ACTIVATING = ("approve", "activate")
 class DecisionResult:
     """The package after the decision, the events to publish, and an error when nothing changed."""
 
-    package: KnowledgePackage
+    package: Package
     events: list[KnowledgeEvent] = field(default_factory=list)
     error: Issue | None = None
     refused: bool = False
@@ -175,7 +181,7 @@ class DecisionResult:
 
 
 def decide(
-    package: KnowledgePackage,
+    package: Package,
     decision: Decision,
     reviewer: str,
     *,
@@ -258,7 +264,7 @@ def decide(
 
 
 def _refused(
-    package: KnowledgePackage, decision: Decision, reviewer: str, issue: Issue, comment: str | None, now: datetime
+    package: Package, decision: Decision, reviewer: str, issue: Issue, comment: str | None, now: datetime
 ) -> DecisionResult:
     """A refused decision: the state stays, the refusal is recorded in the history and published."""
     refused = package.model_copy(deep=True)
@@ -280,12 +286,12 @@ def _refused(
     return DecisionResult(refused, [event], error=issue, refused=True)
 
 
-def _codes(package: KnowledgePackage) -> str:
+def _codes(package: Package) -> str:
     return ", ".join(i.code for i in package.issues) or "not valid"
 
 
 def _event(
-    package: KnowledgePackage,
+    package: Package,
     kind: PackageState,
     event_id: str,
     *,
@@ -296,6 +302,19 @@ def _event(
     at: datetime | None = None,
     detail: dict | None = None,
 ) -> KnowledgeEvent:
+    if isinstance(package, CatalogPackage):
+        return KnowledgeEvent(
+            event_id=event_id,
+            kind=kind,
+            package_id=package.package_id,
+            detail={"catalog_version": package.catalog.version, **(detail or {})},
+            created_at=at or utcnow(),
+            decision=decision,
+            activation_latency_seconds=latency,
+            inadmissible=inadmissible,
+            issues=issues or [],
+            catalog=package.catalog if kind == "activated" else None,
+        )
     return KnowledgeEvent(
         event_id=event_id,
         kind=kind,
@@ -314,6 +333,65 @@ def _event(
         inadmissible=inadmissible,
         issues=issues or [],
     )
+
+
+# -- family catalogs --------------------------------------------------------------------------
+CATALOG_ISSUES: dict[str, str] = {  # docs/knowledge.md has a row for each
+    "KC409": "a catalog of that version with other content is stored; give the change a new version",
+    "KC422": "the catalog's signatures include an expression RE2 refuses (stored `rejected`, never activated)",
+}
+
+
+def catalog_package_id(version: str) -> str:
+    """One package per catalog version."""
+    return f"kc-{version}"
+
+
+def catalog_changes(catalog: FamilyCatalog, against: FamilyCatalog | None) -> CatalogChanges:
+    """Families and signatures added and removed against the catalog active when proposed."""
+
+    def listed(c: FamilyCatalog | None) -> set[str]:
+        if c is None:
+            return set()
+        return {f"{f.name}/{stance}/{s.key}" for f in c.families
+                for stance, sigs in (("supports", f.supports), ("refutes", f.refutes)) for s in sigs}
+
+    old_families = {f.name for f in against.families} if against else set()
+    new_families = {f.name for f in catalog.families}
+    return CatalogChanges(
+        against=against.version if against else None,
+        added_families=sorted(new_families - old_families),
+        removed_families=sorted(old_families - new_families),
+        added_signatures=sorted(listed(catalog) - listed(against)),
+        removed_signatures=sorted(listed(against) - listed(catalog)),
+    )
+
+
+def propose_catalog(
+    catalog: FamilyCatalog, *, proposed_by: str, against: FamilyCatalog | None, now: datetime | None = None
+) -> CatalogPackage:
+    """A catalog as a candidate package, with what it changes and its ``candidate`` event in the outbox.
+
+    A catalog whose signatures the matcher cannot compile is refused (``rejected``, ``KC422``), as a
+    promotion that breaks a rule is: it can never be activated.
+    """
+    now = now or utcnow()
+    issues = [Issue(code="KC422", message=p) for p in problems(catalog)]
+    package = CatalogPackage(
+        package_id=catalog_package_id(catalog.version),
+        catalog=catalog,
+        state="rejected" if issues else "candidate",
+        valid=not issues,
+        issues=issues,
+        changes=catalog_changes(catalog, against),
+        proposed_by=proposed_by,
+        candidate_at=now,
+        updated_at=now,
+    )
+    kind: PackageState = "candidate" if package.valid else "rejected"
+    package.outbox.append(_event(package, kind, f"{package.package_id}:{kind}", issues=issues, at=now,
+                                 detail={"proposed_by": proposed_by}))
+    return package
 
 
 # -- read models -------------------------------------------------------------------------------

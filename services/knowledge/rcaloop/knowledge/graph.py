@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 
 from rcaloop.contracts import AnnotationRecord, HarnessVerdict
-from rcaloop.contracts.knowledge import KnowledgePackage, TraceLedger, TraceObservation
+from rcaloop.contracts.knowledge import CatalogPackage, KnowledgePackage, TraceLedger, TraceObservation
 from rcaloop.knowledge.case import VERIFIED_OUTCOMES, normalize_family, trace_ledger
 from rcaloop.shared.analysis_subject import subject_of
 
@@ -132,6 +132,36 @@ class PackageGraph:
     grounding: tuple[str, ...]
     decisions: tuple[DecisionNode, ...]
     remediations: tuple[Remediation, ...]
+
+
+@dataclass(frozen=True, order=True)
+class Listing:
+    """A signature listed by a catalog under a family, supporting or refuting it."""
+
+    family: str
+    stance: str
+    signature_key: str
+    signature_kind: str
+
+
+@dataclass(frozen=True)
+class CatalogGraph:
+    """A family catalog as the graph holds it: its state, its listings, its confirming probes, its decisions."""
+
+    package_id: str
+    version: str
+    state: str
+    valid: bool
+    revision: int
+    activated_at: datetime | None
+    listings: tuple[Listing, ...]
+    confirmations: tuple[tuple[str, str], ...]
+    """(family, probe template id), sorted."""
+    decisions: tuple[DecisionNode, ...]
+
+    @property
+    def families(self) -> tuple[str, ...]:
+        return tuple(dict.fromkeys(listing.family for listing in self.listings))
 
 
 @dataclass(frozen=True)
@@ -322,7 +352,29 @@ def package_graph(
     )
 
 
-def decisions(package: KnowledgePackage) -> tuple[DecisionNode, ...]:
+def catalog_graph(package: CatalogPackage) -> CatalogGraph:
+    """The catalog's families, signatures and probes as listings and confirmations (sorted, deduplicated)."""
+    listings = sorted({
+        Listing(family.name, stance, signature.key, signature.kind)
+        for family in package.catalog.families
+        for stance, signatures in (("supports", family.supports), ("refutes", family.refutes))
+        for signature in signatures
+    })
+    confirmations = sorted({(f.name, t) for f in package.catalog.families for t in f.probe_template_ids})
+    return CatalogGraph(
+        package_id=package.package_id,
+        version=package.catalog.version,
+        state=package.state,
+        valid=package.valid,
+        revision=package.revision,
+        activated_at=utc(package.activated_at),
+        listings=tuple(listings),
+        confirmations=tuple(confirmations),
+        decisions=decisions(package),
+    )
+
+
+def decisions(package: KnowledgePackage | CatalogPackage) -> tuple[DecisionNode, ...]:
     return tuple(
         DecisionNode(
             key=f"{package.package_id}/decision-{n}",

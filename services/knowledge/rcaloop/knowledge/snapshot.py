@@ -17,6 +17,7 @@ from pydantic import ValidationError
 from rcaloop.contracts.knowledge import RuntimeSnapshot
 from rcaloop.knowledge import core
 from rcaloop.knowledge.store import KnowledgeStore, StoreUnavailable
+from rcaloop.shared.catalog import bundled_catalog
 
 
 class SnapshotCache:
@@ -39,15 +40,23 @@ class SnapshotCache:
 
 
 async def runtime_snapshot(store: KnowledgeStore, cache: SnapshotCache) -> RuntimeSnapshot:
-    """From the store (refreshing the cache), else from the cache; raises only when neither answers."""
+    """From the store (refreshing the cache), else from the cache; raises only when neither answers.
+
+    The snapshot holds the active family catalog: the store's, else the bundled one.
+    """
     try:
         packages = core.active(await store.list_packages("activated"))
+        catalog = await store.active_catalog()
     except StoreUnavailable:
         cached = cache.read()
         if cached is None:
             raise
         return cached.model_copy(update={"source": "cache", "stale": True})
-    snapshot = RuntimeSnapshot(packages=packages)
+    snapshot = RuntimeSnapshot(
+        packages=packages,
+        catalog=catalog.catalog if catalog else bundled_catalog(),
+        catalog_package_id=catalog.package_id if catalog else None,
+    )
     cache.write(snapshot)
     return snapshot
 
@@ -71,6 +80,12 @@ class OutageCheck:
     served_from: str | None
     reason: str | None = None
     package_ids: tuple[str, ...] = ()
+    catalog_package_id: str | None = None
+    """The catalog package the snapshot served through the outage (None: the bundled catalog)."""
+
+    def serves(self, package_id: str) -> bool:
+        """Whether the snapshot served during the outage holds this package (a case or the active catalog)."""
+        return self.typedb_outage_runtime_activation_success and package_id in (*self.package_ids, self.catalog_package_id)
 
 
 async def typedb_outage_runtime_activation_success(store: KnowledgeStore, cache: SnapshotCache) -> OutageCheck:
@@ -85,8 +100,9 @@ async def typedb_outage_runtime_activation_success(store: KnowledgeStore, cache:
     except StoreUnavailable:
         return OutageCheck(False, 0, None, "no cached runtime snapshot to serve during the outage")
     ids = [p.package_id for p in during.packages]
-    if live is not None and ids != [p.package_id for p in live.packages]:
+    if live is not None and (ids != [p.package_id for p in live.packages]
+                             or during.catalog_package_id != live.catalog_package_id):
         reason = "the cached snapshot differs from the store's active packages"
-        return OutageCheck(False, len(ids), during.source, reason, tuple(ids))
+        return OutageCheck(False, len(ids), during.source, reason, tuple(ids), during.catalog_package_id)
     served = None if live is not None else f"store already unreachable ({note}); served the last cached snapshot"
-    return OutageCheck(True, len(ids), during.source, served, tuple(ids))
+    return OutageCheck(True, len(ids), during.source, served, tuple(ids), during.catalog_package_id)

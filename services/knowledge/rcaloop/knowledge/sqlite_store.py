@@ -18,13 +18,13 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 from rcaloop.contracts import AnnotationRecord, HarnessVerdict
-from rcaloop.contracts.knowledge import KnowledgePackage, ProbeMetric
+from rcaloop.contracts.knowledge import CatalogPackage, KnowledgePackage, ProbeMetric
 from rcaloop.knowledge import graph, queries
 from rcaloop.knowledge.queries import ActionRow, CatalogRow, HypothesisFact, SimilarRow
 from rcaloop.knowledge.store import IncidentFacts, StoreQueryError, StoreUnavailable, WriteRecord
 
 T = TypeVar("T")
-SCHEMA_VERSION = 2
+SCHEMA_VERSION = 3
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS incidents (incident_id TEXT PRIMARY KEY);
@@ -83,6 +83,22 @@ CREATE TABLE IF NOT EXISTS decisions (
     decision TEXT NOT NULL, reviewer TEXT NOT NULL, decided_at TEXT NOT NULL, accepted INTEGER NOT NULL,
     from_state TEXT NOT NULL, to_state TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS store_probe (probed_at TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS catalogs (
+    package_id TEXT PRIMARY KEY, version TEXT NOT NULL, state TEXT NOT NULL, valid INTEGER NOT NULL,
+    revision INTEGER NOT NULL, activated_at TEXT, body TEXT NOT NULL);
+CREATE INDEX IF NOT EXISTS catalogs_by_state ON catalogs (state);
+CREATE TABLE IF NOT EXISTS signatures (signature_key TEXT PRIMARY KEY, kind TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS listings (
+    package_id TEXT NOT NULL REFERENCES catalogs, family TEXT NOT NULL REFERENCES families,
+    signature_key TEXT NOT NULL REFERENCES signatures, stance TEXT NOT NULL CHECK (stance IN ('supports', 'refutes')),
+    PRIMARY KEY (package_id, family, signature_key, stance));
+CREATE TABLE IF NOT EXISTS confirmations (
+    package_id TEXT NOT NULL REFERENCES catalogs, family TEXT NOT NULL REFERENCES families,
+    probe_template_id TEXT NOT NULL REFERENCES templates, PRIMARY KEY (package_id, family, probe_template_id));
+CREATE TABLE IF NOT EXISTS catalog_decisions (
+    decision_key TEXT PRIMARY KEY, package_id TEXT NOT NULL REFERENCES catalogs, ordinal INTEGER NOT NULL,
+    decision TEXT NOT NULL, reviewer TEXT NOT NULL, decided_at TEXT NOT NULL, accepted INTEGER NOT NULL,
+    from_state TEXT NOT NULL, to_state TEXT NOT NULL);
 
 CREATE VIEW IF NOT EXISTS approved_executions AS
     SELECT DISTINCT x.execution_key FROM executions x
@@ -145,6 +161,9 @@ JOIN hypotheses h ON h.analysis_hash = r.analysis_hash
 JOIN packages p ON p.family = h.family AND p.state = 'activated'
 JOIN runs r2 ON r2.analysis_hash = p.promoted_run
 WHERE r.incident_id = ? AND r2.incident_id != r.incident_id"""
+ACTIVE_CATALOG = """
+SELECT body FROM catalogs WHERE state = 'activated' AND activated_at IS NOT NULL
+ORDER BY activated_at DESC, package_id DESC LIMIT 1"""
 SIMILAR_BY_ALERT = """
 SELECT DISTINCT r2.incident_id, p.package_id, r.alert_name, p.family FROM runs r
 JOIN runs r2 ON r2.alert_name = r.alert_name
@@ -184,6 +203,7 @@ class SqliteKnowledgeStore:
                 self.path.parent.mkdir(parents=True, exist_ok=True)
                 conn = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None, timeout=10)
                 conn.execute("PRAGMA journal_mode=WAL")
+                conn.execute("PRAGMA foreign_keys=ON")  # off by default: a relation to a missing node must fail, as in TypeDB
                 _migrate(conn)
             except (OSError, sqlite3.Error) as exc:
                 raise StoreUnavailable(f"knowledge store {self.path}: {exc}") from None
@@ -345,6 +365,52 @@ class SqliteKnowledgeStore:
 
         return await self._write(work)
 
+    # -- the family catalog -------------------------------------------------------------------------------------
+    async def insert_catalog(self, package: CatalogPackage) -> CatalogPackage:
+        def work(conn: sqlite3.Connection) -> str:
+            existing = conn.execute("SELECT body FROM catalogs WHERE package_id = ?", (package.package_id,)).fetchall()
+            if existing:
+                return existing[0][0]
+            _insert_catalog(conn, graph.catalog_graph(package), package.model_dump_json())
+            return package.model_dump_json()
+
+        return CatalogPackage.model_validate_json(await self._write(work))
+
+    async def get_catalog(self, package_id: str) -> CatalogPackage | None:
+        rows = await self._read(lambda c: c.execute("SELECT body FROM catalogs WHERE package_id = ?", (package_id,)).fetchall())
+        return CatalogPackage.model_validate_json(rows[0][0]) if rows else None
+
+    async def list_catalogs(self, state: str | None = None) -> list[CatalogPackage]:
+        sql, args = "SELECT body FROM catalogs WHERE state = ? OR ? IS NULL ORDER BY package_id", (state, state)
+        rows = await self._read(lambda c: c.execute(sql, args).fetchall())
+        return [CatalogPackage.model_validate_json(body) for (body,) in rows]
+
+    async def active_catalog(self) -> CatalogPackage | None:
+        rows = await self._read(lambda c: c.execute(ACTIVE_CATALOG).fetchall())
+        return CatalogPackage.model_validate_json(rows[0][0]) if rows else None
+
+    async def save_catalog(self, package: CatalogPackage, expected_revision: int) -> bool:
+        new = graph.catalog_graph(package)
+
+        def work(conn: sqlite3.Connection) -> bool:
+            cur = conn.execute(
+                "UPDATE catalogs SET state = ?, revision = ?, valid = ?, activated_at = ?, body = ? "
+                "WHERE package_id = ? AND revision = ?",
+                (new.state, new.revision, new.valid, _ts(new.activated_at), package.model_dump_json(), new.package_id,
+                 expected_revision),
+            )
+            if cur.rowcount != 1:
+                return False
+            [(stored,)] = conn.execute("SELECT COUNT(*) FROM catalog_decisions WHERE package_id = ?", (new.package_id,))
+            for d in new.decisions[stored:]:
+                _insert_decision(conn, new.package_id, d, "catalog_decisions")
+            return True
+
+        return await self._write(work)
+
+    async def catalog_graph(self, package_id: str) -> graph.CatalogGraph | None:
+        return await self._read(lambda conn: _read_catalog(conn, package_id))
+
     # -- the graph as stored ------------------------------------------------------------------------------------
     async def run_graph(self, analysis_hash: str) -> graph.RunGraph | None:
         return await self._read(lambda conn: _read_run(conn, analysis_hash))
@@ -469,9 +535,26 @@ def _insert_package(conn: sqlite3.Connection, p: graph.PackageGraph, body: str) 
         _insert_decision(conn, p.package_id, d)
 
 
-def _insert_decision(conn: sqlite3.Connection, package_id: str, d: graph.DecisionNode) -> None:
+def _insert_catalog(conn: sqlite3.Connection, c: graph.CatalogGraph, body: str) -> None:
     conn.execute(
-        "INSERT INTO decisions (decision_key, package_id, ordinal, decision, reviewer, decided_at, accepted, "
+        "INSERT INTO catalogs (package_id, version, state, valid, revision, activated_at, body) VALUES (?, ?, ?, ?, ?, ?, ?)",
+        (c.package_id, c.version, c.state, c.valid, c.revision, _ts(c.activated_at), body),
+    )
+    conn.executemany("INSERT OR IGNORE INTO families (family_name) VALUES (?)", [(f,) for f in c.families])
+    conn.executemany("INSERT OR IGNORE INTO signatures (signature_key, kind) VALUES (?, ?)",
+                     [(x.signature_key, x.signature_kind) for x in c.listings])
+    conn.executemany("INSERT OR IGNORE INTO templates (probe_template_id) VALUES (?)", [(t,) for _, t in c.confirmations])
+    conn.executemany("INSERT INTO listings (package_id, family, signature_key, stance) VALUES (?, ?, ?, ?)",
+                     [(c.package_id, x.family, x.signature_key, x.stance) for x in c.listings])
+    conn.executemany("INSERT INTO confirmations (package_id, family, probe_template_id) VALUES (?, ?, ?)",
+                     [(c.package_id, f, t) for f, t in c.confirmations])
+    for d in c.decisions:
+        _insert_decision(conn, c.package_id, d, "catalog_decisions")
+
+
+def _insert_decision(conn: sqlite3.Connection, package_id: str, d: graph.DecisionNode, table: str = "decisions") -> None:
+    conn.execute(
+        f"INSERT INTO {table} (decision_key, package_id, ordinal, decision, reviewer, decided_at, accepted, "  # noqa: S608 - a table of this module
         "from_state, to_state) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
         (d.key, package_id, d.ordinal, d.decision, d.reviewer, _ts(d.decided_at), d.accepted, d.from_state,
          d.to_state),
@@ -576,6 +659,36 @@ def _read_package(conn: sqlite3.Connection, package_id: str) -> graph.PackageGra
     return graph.PackageGraph(
         package_id, h, annotation, state, source, bool(valid), rev, family, run, grounding, decisions, remediations
     )
+
+
+def _read_catalog(conn: sqlite3.Connection, package_id: str) -> graph.CatalogGraph | None:
+    rows = conn.execute(
+        "SELECT version, state, valid, revision, activated_at FROM catalogs WHERE package_id = ?", (package_id,)
+    ).fetchall()
+    if not rows:
+        return None
+    version, state, valid, rev, activated = rows[0]
+    listings = tuple(
+        graph.Listing(*row) for row in conn.execute(
+            "SELECT l.family, l.stance, l.signature_key, s.kind FROM listings l "
+            "JOIN signatures s ON s.signature_key = l.signature_key WHERE l.package_id = ? "
+            "ORDER BY l.family, l.stance, l.signature_key", (package_id,),
+        )
+    )
+    confirmations = tuple(
+        (f, t) for f, t in conn.execute(
+            "SELECT family, probe_template_id FROM confirmations WHERE package_id = ? ORDER BY 1, 2", (package_id,)
+        )
+    )
+    decisions = tuple(
+        graph.DecisionNode(k, n, d, r, _dt(at), bool(acc), f, t)  # type: ignore[arg-type]
+        for k, n, d, r, at, acc, f, t in conn.execute(
+            "SELECT decision_key, ordinal, decision, reviewer, decided_at, accepted, from_state, to_state "
+            "FROM catalog_decisions WHERE package_id = ? ORDER BY ordinal", (package_id,),
+        )
+    )
+    return graph.CatalogGraph(package_id, version, state, bool(valid), rev, _dt(activated), listings, confirmations,
+                              decisions)
 
 
 # -- schema versions ----------------------------------------------------------------------------------------------------

@@ -19,8 +19,8 @@ from dataclasses import dataclass
 from typing import Protocol, runtime_checkable
 
 from rcaloop.contracts import AnnotationRecord, HarnessVerdict
-from rcaloop.contracts.knowledge import KnowledgePackage, ProbeMetric
-from rcaloop.knowledge.graph import PackageGraph, RunGraph
+from rcaloop.contracts.knowledge import CatalogPackage, KnowledgePackage, ProbeMetric
+from rcaloop.knowledge.graph import CatalogGraph, PackageGraph, RunGraph
 from rcaloop.knowledge.queries import ActionRow, CatalogRow, HypothesisFact, SimilarRow
 
 
@@ -123,6 +123,24 @@ class KnowledgeStore(Protocol):
 
     async def save_package(self, package: KnowledgePackage, expected_revision: int) -> bool:
         """Replace the package if its stored revision is still ``expected_revision``; new decisions join the graph."""
+
+    # -- the family catalog ----------------------------------------------------------------------
+    async def insert_catalog(self, package: CatalogPackage) -> CatalogPackage:
+        """Insert a catalog package (its families, signatures and probes into the graph) unless its id
+        exists; returns the stored package (the existing one if any)."""
+
+    async def get_catalog(self, package_id: str) -> CatalogPackage | None: ...
+
+    async def list_catalogs(self, state: str | None = None) -> list[CatalogPackage]: ...
+
+    async def active_catalog(self) -> CatalogPackage | None:
+        """The activated catalog package activated last; None when none is activated."""
+
+    async def save_catalog(self, package: CatalogPackage, expected_revision: int) -> bool:
+        """Replace the catalog package if its stored revision is still ``expected_revision``."""
+
+    async def catalog_graph(self, package_id: str) -> CatalogGraph | None:
+        """The catalog's state, listings, confirming probes and decisions read back from the graph."""
 
     # -- the graph as stored -----------------------------------------------------------------------
     async def run_graph(self, analysis_hash: str) -> RunGraph | None:

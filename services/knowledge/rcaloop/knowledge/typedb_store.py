@@ -8,10 +8,11 @@ Failures are told apart by the driver's error codes: a connection that can't be 
 was lost (``CXN``, a closed driver or channel, authentication) is ``StoreUnavailable`` and
 retires the driver — closed once no other thread still uses it; an isolation conflict is
 retried; anything else the server refused is ``StoreQueryError`` (a defect or a schema
-mismatch) and leaves the connection alone. The schema is defined once per process and only
-what is missing (a schema transaction locks out every writer).
+mismatch) and leaves the connection alone. The schema is compared with the database's once per
+process and only what differs is applied (``typedb_schema``; a schema transaction locks
+out every writer).
 
-NOT verified against a live server (see docs/knowledge.md).
+Verified against a TypeDB CE 3.12.3 server (see docs/knowledge.md).
 """
 
 from __future__ import annotations
@@ -26,16 +27,20 @@ from datetime import UTC, datetime
 from typing import Any, TypeVar
 
 from rcaloop.contracts import AnnotationRecord, HarnessVerdict
-from rcaloop.contracts.knowledge import KnowledgePackage, ProbeMetric
-from rcaloop.knowledge import graph, queries, typeql
+from rcaloop.contracts.knowledge import CatalogPackage, KnowledgePackage, ProbeMetric
+from rcaloop.knowledge import graph, queries, typedb_schema, typeql
 from rcaloop.knowledge.queries import ActionRow, CatalogRow, HypothesisFact, SimilarRow
 from rcaloop.knowledge.store import IncidentFacts, StoreQueryError, StoreUnavailable, WriteRecord
+from rcaloop.shared.logs import get_logger
 
 T = TypeVar("T")
+log = get_logger("knowledge")
 
 MAX_COMMIT_ATTEMPTS = 5
 CONFLICT_MARKERS = ("isolation conflict", "[stc2]")
 """The server's commit refusal when a concurrent commit took the same key or lock (storage error STC2)."""
+BUSY_MARKERS = ("[TXN1]",)
+"""The server's answer when a transaction waited for the schema lock longer than it was allowed (then SRV22)."""
 UNAVAILABLE_CODES = re.compile(r"\[(CXN\d+|PDR01|INT0[12]|AUT\d+|TKM\d+|SRV\d+)\]")
 """Connection (CXN), closed driver (PDR01), closed channel (INT01/02), authentication (AUT, TKM), server state (SRV)."""
 UNAVAILABLE_TEXT = ("unable to connect", "connection refused", "connection closed", "has been closed")
@@ -46,6 +51,11 @@ MIN_SERVER = "3.12"
 def is_conflict(exc: BaseException) -> bool:
     text = str(exc).casefold()
     return any(m in text for m in CONFLICT_MARKERS)
+
+
+def is_busy(exc: BaseException) -> bool:
+    """A transaction that could not open in time: another replica's schema transaction holds the lock."""
+    return any(m in str(exc) for m in BUSY_MARKERS)
 
 
 def is_unavailable(exc: BaseException) -> bool:
@@ -73,14 +83,24 @@ class TypeDBKnowledgeStore:
         database: str = "rcaloop",
         *,
         timeout_ms: int = 5000,
+        lock_wait_ms: int | None = None,
         driver_factory: Callable[..., Any] | None = None,
     ):
-        """``driver_factory`` defaults to ``TypeDB.driver`` (tests of the connection handling pass a stand-in)."""
+        """``driver_factory`` defaults to ``TypeDB.driver`` (tests of the connection handling pass a stand-in).
+
+        ``lock_wait_ms`` (how long a transaction waits for the schema lock) stays below
+        ``timeout_ms`` (how long the driver waits for any answer; by default 3/5 of it): a lock
+        held past it is answered as busy and retried, never taken for an outage.
+        """
+        lock_wait_ms = timeout_ms * 3 // 5 if lock_wait_ms is None else lock_wait_ms
+        if lock_wait_ms >= timeout_ms:
+            raise ValueError("lock_wait_ms must be below timeout_ms")
         self.address = address
         self.database = database
         self._username = username
         self._password = password
         self._timeout_ms = timeout_ms
+        self._lock_wait_ms = lock_wait_ms
         self._lock = threading.Lock()
         self._driver: Any = None
         self._users: dict[int, int] = {}
@@ -152,29 +172,54 @@ class TypeDBKnowledgeStore:
             self._release(driver)
 
     def _ensure_schema(self, driver: Any) -> None:
-        """Create the database and define what of ``schema.tql`` it lacks (types idempotently, functions once)."""
+        """Create the database if absent and bring its schema to ``schema.tql`` (``typedb_schema.plan``).
+
+        Two replicas may do this at once: creating a database another just created is no
+        error, and a schema transaction that failed is judged by planning again — nothing
+        left to change means the other replica applied it.
+        """
         from typedb.driver import TransactionType  # noqa: PLC0415
 
-        if not driver.databases.contains(self.database):
-            driver.databases.create(self.database)
-        missing_types, missing_functions = self._missing(driver)
-        if not missing_types and not missing_functions:
+        self._create_database(driver)
+        plan = self._plan(driver)
+        if not plan.changes:
             return
         try:
-            with driver.transaction(self.database, TransactionType.SCHEMA) as tx:
-                if missing_types:
-                    tx.query(typeql.schema_types()).resolve()
-                for name in missing_functions:
-                    tx.query(typeql.schema_functions()[name]).resolve()
+            with driver.transaction(self.database, TransactionType.SCHEMA, self._options()) as tx:
+                for query in plan.queries():
+                    tx.query(query).resolve()
                 tx.commit()
         except Exception:
-            if self._missing(driver) != (set(), []):  # another replica may have defined it meanwhile
+            if self._plan(driver).changes:
+                raise
+        log.info("typedb_schema_applied", database=self.database, defined=len(plan.define),
+                 redefined=len(plan.redefine), kept=list(plan.kept)[:20])
+
+    def _create_database(self, driver: Any) -> None:
+        if driver.databases.contains(self.database):
+            return
+        try:
+            driver.databases.create(self.database)
+        except Exception:
+            if not driver.databases.contains(self.database):  # "already exists": another replica made it
                 raise
 
-    def _missing(self, driver: Any) -> tuple[set[str], list[str]]:
-        words = set(re.findall(r"[A-Za-z_][\w-]*", driver.databases.get(self.database).schema()))
-        functions = [name for name in typeql.schema_functions() if name not in words]
-        return typeql.schema_labels() - words, functions
+    def _plan(self, driver: Any) -> typedb_schema.SchemaPlan:
+        plan = typedb_schema.plan(typeql.SCHEMA, driver.databases.get(self.database).schema())
+        if plan.destructive:
+            raise StoreQueryError(
+                f"{self._where()}: its schema can't be brought to this release's without losing data: "
+                + "; ".join(plan.destructive)
+                + ". Migrate the database, or point TYPEDB_DATABASE at a new one."
+            )
+        return plan
+
+    def _options(self) -> Any:
+        """Wait for the schema lock (held by another replica's schema transaction) less long than a
+        request may take, so the server answers "busy" (retried) before the driver gives up on it."""
+        from typedb.driver import TransactionOptions  # noqa: PLC0415
+
+        return TransactionOptions(schema_lock_acquire_timeout_millis=self._lock_wait_ms)
 
     async def open(self) -> None:
         def connect() -> None:
@@ -197,7 +242,7 @@ class TypeDBKnowledgeStore:
 
         with self._lease() as driver:
             try:
-                with driver.transaction(self.database, getattr(TransactionType, kind)) as tx:
+                with driver.transaction(self.database, getattr(TransactionType, kind), self._options()) as tx:
                     result = work(tx)
                     if commit:
                         tx.commit()
@@ -209,7 +254,7 @@ class TypeDBKnowledgeStore:
             except Exception as exc:
                 if not _from_driver(exc):
                     raise  # a defect of this adapter: let it show as one
-                if is_conflict(exc):
+                if is_conflict(exc) or is_busy(exc):
                     raise _Conflict(str(exc)) from None
                 if is_unavailable(exc):
                     self._retire(driver)
@@ -229,7 +274,8 @@ class TypeDBKnowledgeStore:
                     time.sleep(0.05 * attempt)
                     continue
                 failure: Exception = StoreUnavailable(
-                    f"{self._where()}: still conflicting after {MAX_COMMIT_ATTEMPTS} attempts: {exc}"
+                    f"{self._where()}: still conflicting or waiting for the schema lock after "
+                    f"{MAX_COMMIT_ATTEMPTS} attempts: {exc}"
                 )
             except (StoreQueryError, StoreUnavailable) as exc:
                 failure = exc
@@ -244,8 +290,7 @@ class TypeDBKnowledgeStore:
         at = datetime.now(UTC)
 
         def probe(tx) -> None:
-            for query in (typeql.probe_insert(at), typeql.probe_delete(at)):
-                tx.query(query).resolve()
+            _run_all(tx, [typeql.probe_insert(at), typeql.probe_delete(at)])
 
         await asyncio.to_thread(self._write, probe)
 
@@ -334,6 +379,46 @@ class TypeDBKnowledgeStore:
             return True
 
         return await asyncio.to_thread(self._write, work)
+
+    # -- the family catalog -----------------------------------------------------------------------------------------
+    async def insert_catalog(self, package: CatalogPackage) -> CatalogPackage:
+        body = package.model_dump_json()
+
+        def work(tx) -> str:
+            existing = _rows(tx, typeql.catalog_body(package.package_id))
+            if existing:
+                return existing[0]["b"]
+            _run_all(tx, typeql.catalog_queries(graph.catalog_graph(package), body))
+            return body
+
+        return CatalogPackage.model_validate_json(await asyncio.to_thread(self._write, work))
+
+    async def get_catalog(self, package_id: str) -> CatalogPackage | None:
+        rows = await asyncio.to_thread(self._read, lambda tx: _rows(tx, typeql.catalog_body(package_id)))
+        return CatalogPackage.model_validate_json(rows[0]["b"]) if rows else None
+
+    async def list_catalogs(self, state: str | None = None) -> list[CatalogPackage]:
+        rows = await asyncio.to_thread(self._read, lambda tx: _rows(tx, typeql.catalog_bodies(state)))
+        return sorted((CatalogPackage.model_validate_json(r["b"]) for r in rows), key=lambda p: p.package_id)
+
+    async def active_catalog(self) -> CatalogPackage | None:
+        rows = await asyncio.to_thread(self._read, lambda tx: _rows(tx, typeql.active_catalog()))
+        return CatalogPackage.model_validate_json(rows[0]["b"]) if rows else None
+
+    async def save_catalog(self, package: CatalogPackage, expected_revision: int) -> bool:
+        new, body = graph.catalog_graph(package), package.model_dump_json()
+
+        def work(tx) -> bool:
+            if not _rows(tx, typeql.catalog_at_revision(package.package_id, expected_revision)):
+                return False
+            stored = len(_rows(tx, typeql.read_decisions(package.package_id, "family-catalog")))
+            _run_all(tx, typeql.catalog_save_queries(new, body, stored))
+            return True
+
+        return await asyncio.to_thread(self._write, work)
+
+    async def catalog_graph(self, package_id: str) -> graph.CatalogGraph | None:
+        return await asyncio.to_thread(self._read, lambda tx: _read_catalog(tx, package_id))
 
     # -- the graph as stored ---------------------------------------------------------------------------------------
     async def run_graph(self, analysis_hash: str) -> graph.RunGraph | None:
@@ -425,8 +510,19 @@ def _rows(tx, query: str) -> list[dict[str, Any]]:
 
 
 def _run_all(tx, statements: list[str]) -> None:
+    """Run writes in order; one that matched nothing (so wrote nothing) fails the whole transaction.
+
+    A ``match … insert`` whose match finds no node inserts nothing and raises nothing: the
+    answer's rows are its only sign. Every write here names nodes that must exist, so an
+    empty answer is a defect or a lost race, never a write to report as stored.
+    """
     for statement in statements:
-        tx.query(statement).resolve()
+        if not any(True for _ in tx.query(statement).resolve().as_concept_rows()):
+            raise StoreQueryError(f"a write matched nothing, so nothing was stored: {_first_line(statement)}")
+
+
+def _first_line(statement: str) -> str:
+    return " ".join(statement.split())[:160]
 
 
 def _links(tx, query: str) -> dict[str, tuple[str, ...]]:
@@ -475,20 +571,36 @@ def _read_run(tx, h: str) -> graph.RunGraph | None:
     )
 
 
+def _decisions(tx, package_id: str, node: str = "knowledge-package") -> tuple[graph.DecisionNode, ...]:
+    return tuple(sorted({
+        graph.DecisionNode(r["key"], r["ordinal"], r["decision"], r["reviewer"], r["at"], r["accepted"], r["from"], r["to"])
+        for r in _rows(tx, typeql.read_decisions(package_id, node))
+    }, key=lambda d: d.ordinal))
+
+
+def _read_catalog(tx, package_id: str) -> graph.CatalogGraph | None:
+    rows = _rows(tx, typeql.read_catalog(package_id))
+    if not rows:
+        return None
+    c = rows[0]
+    listings = sorted({graph.Listing(r["family"], r["stance"], r["key"], r["kind"])
+                       for r in _rows(tx, typeql.read_listings(package_id))})
+    confirmations = sorted({(r["family"], r["template"]) for r in _rows(tx, typeql.read_confirmations(package_id))})
+    return graph.CatalogGraph(package_id, c["version"], c["state"], c["valid"], c["revision"], c["at"], tuple(listings),
+                              tuple(confirmations), _decisions(tx, package_id, "family-catalog"))
+
+
 def _read_package(tx, package_id: str) -> graph.PackageGraph | None:
     rows = _rows(tx, typeql.read_package(package_id))
     if not rows:
         return None
     p = rows[0]
-    decisions = sorted({
-        graph.DecisionNode(r["key"], r["ordinal"], r["decision"], r["reviewer"], r["at"], r["accepted"], r["from"], r["to"])
-        for r in _rows(tx, typeql.read_decisions(package_id))
-    }, key=lambda d: d.ordinal)
+    decisions = _decisions(tx, package_id)
     remediations = sorted({
         graph.Remediation(r["action"], r["incident"], r["outcome"]) for r in _rows(tx, typeql.read_remediations(package_id))
     })
     grounding = sorted({r["evidence"] for r in _rows(tx, typeql.read_grounding(package_id))})
     return graph.PackageGraph(
         package_id, p["hash"], p["annotation"], p["state"], p["source"], p["valid"], p["revision"], p["family"],
-        p["run"], tuple(grounding), tuple(decisions), tuple(remediations),
+        p["run"], tuple(grounding), decisions, tuple(remediations),
     )

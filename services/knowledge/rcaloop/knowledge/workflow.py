@@ -7,20 +7,26 @@ publisher; the stream handlers, HTTP routes and CLI commands are thin adapters o
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
+from typing import TypeVar
 
 from rcaloop.contracts import AnnotationRecord, HarnessVerdict, Issue, KnowledgeEvent
 from rcaloop.contracts.common import utcnow
-from rcaloop.contracts.knowledge import Decision, KnowledgePackage, ProbeMetric, RuntimeSnapshot
+from rcaloop.contracts.catalog import FamilyCatalog
+from rcaloop.contracts.knowledge import CatalogPackage, Decision, KnowledgePackage, ProbeMetric, RuntimeSnapshot
 from rcaloop.knowledge import core, queries
 from rcaloop.knowledge.case import DEFAULT_MIN_REVIEW_SCORE, normalize_family
 from rcaloop.knowledge.queries import ProbePlan, SimilarIncident, VerifiedAction
 from rcaloop.knowledge.snapshot import SnapshotCache, runtime_snapshot, typedb_outage_runtime_activation_success
 from rcaloop.knowledge.store import KnowledgeStore, StoreQueryError, StoreUnavailable, revision
 from rcaloop.shared.analysis_subject import subject_of
+from rcaloop.shared.catalog import bundled_catalog
 from rcaloop.shared.logs import get_logger
 
 OUTAGE_METRIC = "typedb_outage_runtime_activation_success"
+BUNDLED_PROPOSER = "rcaloop (bundled catalog)"
+"""Who proposes the catalog a release ships; it approves it only when no catalog is active yet."""
 Publish = Callable[[list[KnowledgeEvent]], Awaitable[None]]
+P = TypeVar("P", KnowledgePackage, CatalogPackage)
 
 
 async def _no_publish(_events: list[KnowledgeEvent]) -> None:
@@ -147,13 +153,14 @@ class KnowledgeWorkflow:
         if not result.changed:
             assert result.error is not None
             raise DecisionError(result.error, 409)
-        if not await self.store.save_package(result.package, revision(package)):
+        decided: KnowledgePackage = result.package  # type: ignore[assignment]
+        if not await self.store.save_package(decided, revision(package)):
             raise DecisionError(
                 Issue(code="KD409", message="the package changed meanwhile; reload and decide again"), 409
             )
-        if package.state == "activated" or result.package.state == "activated":
+        if package.state == "activated" or decided.state == "activated":
             await self._refresh_runtime(result.events)
-        stored = await self._send(result.package, result.events)
+        stored = await self._send(decided, result.events)
         if result.refused:
             assert result.error is not None
             raise DecisionError(result.error, 422)
@@ -164,7 +171,13 @@ class KnowledgeWorkflow:
         latest = await self.store.latest_analysis(subject_of(verdict))
         return latest if latest and latest != verdict.analysis_hash else None
 
-    async def _send(self, package: KnowledgePackage, events: list[KnowledgeEvent]) -> KnowledgePackage:
+    def _saver(self, package: KnowledgePackage | CatalogPackage):
+        return self.store.save_catalog if isinstance(package, CatalogPackage) else self.store.save_package
+
+    def _loader(self, package: KnowledgePackage | CatalogPackage):
+        return self.store.get_catalog if isinstance(package, CatalogPackage) else self.store.get_package
+
+    async def _send(self, package: P, events: list[KnowledgeEvent]) -> P:
         """Publish, then drop the sent events from the outbox; unsent ones stay for ``flush_outbox``."""
         try:
             await self.publish(events)
@@ -174,17 +187,16 @@ class KnowledgeWorkflow:
             return await self._replace_outbox(package, {e.event_id: e for e in events}, drop=set())
         return await self._replace_outbox(package, {}, drop={e.event_id for e in events})
 
-    async def _replace_outbox(
-        self, package: KnowledgePackage, updated: dict[str, KnowledgeEvent], drop: set[str]
-    ) -> KnowledgePackage:
+    async def _replace_outbox(self, package: P, updated: dict[str, KnowledgeEvent], drop: set[str]) -> P:
         """Compare-and-set the outbox, reloading on a concurrent change (its own events are kept)."""
         current = package
+        save, load = self._saver(package), self._loader(package)
         for _ in range(5):
             outbox = [updated.get(e.event_id, e) for e in current.outbox if e.event_id not in drop]
             changed = current.model_copy(update={"outbox": outbox, "revision": current.revision + 1})
-            if await self.store.save_package(changed, revision(current)):
+            if await save(changed, current.revision):  # type: ignore[arg-type]
                 return changed
-            reloaded = await self.store.get_package(package.package_id)
+            reloaded = await load(package.package_id)
             if reloaded is None:
                 return package
             current = reloaded
@@ -192,13 +204,18 @@ class KnowledgeWorkflow:
 
     async def flush_outbox(self) -> int:
         """Re-publish decision events whose publishing failed; returns how many were sent."""
+        sent = await self._flush(await self.store.list_packages())
+        sent += await self._flush(await self.store.list_catalogs())
+        self.outbox_pending = False
+        return sent
+
+    async def _flush(self, packages: list[P]) -> int:
         sent = 0
-        for package in await self.store.list_packages():
+        for package in packages:
             if package.outbox:
                 await self.publish(list(package.outbox))
                 await self._replace_outbox(package, {}, drop={e.event_id for e in package.outbox})
                 sent += len(package.outbox)
-        self.outbox_pending = False
         return sent
 
     async def _refresh_runtime(self, events: list[KnowledgeEvent]) -> None:
@@ -206,10 +223,75 @@ class KnowledgeWorkflow:
         check = await typedb_outage_runtime_activation_success(self.store, self.cache)
         for event in events:
             if event.kind == "activated":
-                served = check.typedb_outage_runtime_activation_success and event.package_id in check.package_ids
+                served = check.serves(event.package_id)
                 event.detail[OUTAGE_METRIC] = served
                 # decision → served by the runtime snapshot cache: the activation path's own latency
                 event.detail["runtime_activation_seconds"] = round((utcnow() - event.created_at).total_seconds(), 3)
+
+    # -- the family catalog ------------------------------------------------------------------------
+    async def active_catalog(self) -> tuple[FamilyCatalog, CatalogPackage | None]:
+        """The catalog judged with: the store's active one, else the bundled one (and its package, if stored)."""
+        package = await self.store.active_catalog()
+        return (package.catalog, package) if package is not None else (bundled_catalog(), None)
+
+    async def propose_catalog(self, catalog: FamilyCatalog, proposed_by: str) -> tuple[CatalogPackage, list[KnowledgeEvent]]:
+        """Store a catalog as a candidate (insert-if-absent by version) and publish its event.
+
+        The same version with the same content again changes nothing; with other content it is
+        refused (``KC409``): a changed catalog is a new version.
+        """
+        against, _ = await self.active_catalog()
+        package = core.propose_catalog(catalog, proposed_by=proposed_by, against=against)
+        stored = await self.store.insert_catalog(package)
+        if stored.catalog.digest() != catalog.digest():
+            raise DecisionError(Issue(code="KC409", message=f"catalog version {catalog.version} is stored with other "
+                                      "content; give the change a new version"), 409)
+        if stored.candidate_at != package.candidate_at:
+            return stored, []  # proposed before
+        events = list(stored.outbox)
+        return await self._send(stored, events), events
+
+    async def decide_catalog(
+        self, package_id: str, decision: Decision, reviewer: str, comment: str | None = None
+    ) -> tuple[CatalogPackage, list[KnowledgeEvent]]:
+        """A reviewer decision on a catalog package, as on a case package: approve activates it at once,
+        shadow keeps it aside until activate, reject takes it out. An event that changes the active
+        catalog carries the catalog active from then on."""
+        package = await self.store.get_catalog(package_id)
+        if package is None:
+            raise DecisionError(Issue(code="KD404", message=f"no catalog package {package_id!r}"), 404)
+        result = core.decide(package, decision, reviewer, comment=comment)
+        if not result.changed:
+            assert result.error is not None
+            raise DecisionError(result.error, 409)
+        decided: CatalogPackage = result.package  # type: ignore[assignment]
+        if not await self.store.save_catalog(decided, package.revision):
+            raise DecisionError(Issue(code="KD409", message="the package changed meanwhile; reload and decide again"), 409)
+        if package.state == "activated" and decided.state != "activated":
+            now_active, _ = await self.active_catalog()
+            for event in result.events:
+                event.catalog = now_active
+        if package.state == "activated" or decided.state == "activated":
+            await self._refresh_runtime(result.events)
+        stored = await self._send(decided, result.events)
+        if result.refused:
+            assert result.error is not None
+            raise DecisionError(result.error, 422)
+        return stored, result.events
+
+    async def offer_bundled_catalog(self) -> list[KnowledgeEvent]:
+        """The catalog this release ships, offered once: activated when the store has no active catalog
+        (a new installation), else a candidate for reviewers to decide on like any other."""
+        bundled = bundled_catalog()
+        if await self.store.get_catalog(core.catalog_package_id(bundled.version)) is not None:
+            return []
+        active = await self.store.active_catalog()
+        package, events = await self.propose_catalog(bundled, BUNDLED_PROPOSER)
+        if active is not None or not events:
+            return events
+        _, decided = await self.decide_catalog(package.package_id, "approve", BUNDLED_PROPOSER,
+                                               comment="the catalog this release ships; no catalog was active")
+        return events + decided
 
     # -- reads --------------------------------------------------------------------------------------
     async def packages(self, state: str | None = None) -> list[KnowledgePackage]:
