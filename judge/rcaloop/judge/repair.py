@@ -15,8 +15,7 @@ from dataclasses import dataclass
 from rcaloop.contracts import Recommendation
 from rcaloop.contracts.verdict import Repair
 from rcaloop.judge import report
-from rcaloop.judge.reading.places import Role
-from rcaloop.judge.steps import GUARD_TEXTS, Action, Violation, listed_checks, violations
+from rcaloop.judge.steps import GUARD_TEXTS, Action, Violation, checked_before, listed_checks, violations
 from rcaloop.judge.draft import Draft
 from rcaloop.judge.facts import Facts, derive
 from rcaloop.judge.ledger import _same_origin
@@ -154,7 +153,7 @@ def _guardrails(draft: Draft, f: Facts, attempt: int) -> list[Repair]:
     out = []
     listed = listed_checks(draft.sequences)
     for seq in draft.sequences:
-        checked = listed and not any(a.role == Role.CHECK for a in seq)
+        checked = checked_before(seq, listed)
         while found := violations(seq, checked):
             out += _guard(draft, seq, found[0], attempt)
     return out

@@ -72,15 +72,21 @@ def violations(seq: list[Action], checked: bool = False) -> list[Violation]:
 
 
 def listed_checks(sequences: list[list[Action]]) -> bool:
-    """The output lists read-only checks where checks are listed (Steps to verify, a verification section)."""
-    return any(a.role == Role.CHECK and a.reading.checked and not a.added for seq in sequences for a in seq)
+    """The chat lists read-only checks (Steps to verify): the post an operator reads first."""
+    return any(a.role == Role.CHECK and a.reading.checked and not a.added and a.origin.startswith("chat.")
+               for seq in sequences for a in seq)
+
+
+def checked_before(seq: list[Action], listed: bool) -> bool:
+    """A report's changes come after the checks the chat lists (the chat is the plan as posted); the chat's own
+    changes must stand on the chat's checks, and one place is read on its own."""
+    return listed and bool(seq) and seq[0].origin.startswith("report")
 
 
 def all_violations(sequences: list[list[Action]]) -> list[Violation]:
-    """Every place's unguarded steps; the checks an output lists in a place of their own come before the
-    changes of its other places (a report's fix section after the chat's Steps to verify)."""
+    """Every place's unguarded steps (a report's after the checks its chat lists)."""
     listed = listed_checks(sequences)
-    return [v for seq in sequences for v in violations(seq, listed and not any(a.role == Role.CHECK for a in seq))]
+    return [v for seq in sequences for v in violations(seq, checked_before(seq, listed))]
 
 
 def unguarded_texts(parsed: ParsedRCA) -> list[str]:

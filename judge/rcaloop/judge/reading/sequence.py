@@ -56,6 +56,6 @@ def unguarded(items: Sequence[ItemReading], reviewed: Collection[int] = (), chec
         elif i not in stated:
             carried_impact = carried_impact or item.impact
             carried_approval = carried_approval or item.approval
-        seen_read = seen_read or item.checked
+        seen_read = seen_read or (item.checked and i not in stated)  # a summary or evidence line is no check
         approved_before = approved_before or item.approval
     return found
