@@ -241,7 +241,7 @@ _LABELLED_PERMANENT = re.compile(
 def _item(text: str, origin: str, role: Role, place: str, file: str | None = None) -> Item:
     table = text.startswith(TABLE_ROW)
     text = text.removeprefix(TABLE_ROW)
-    if role in (Role.ACTION, Role.NOTE, Role.CHECK) and not table:
+    if role in (Role.ACTION, Role.NOTE, Role.CHECK, Role.PERMANENT) and not table:
         if _SET_ASIDE_OPENER.match(text):
             role = Role.ALTERNATIVE
         elif _LABELLED_PERMANENT.match(text):
@@ -429,7 +429,19 @@ def reviewed_change(text: str, reading: ItemReading, role: Role, file: str | Non
         return False
     kept = bool(file) or bool(_PATH.search(text)) or any(
         phrase_at(lemmas, i, c) for i in range(len(lemmas)) for c in (Concept.REPO_ARTIFACT, Concept.COMMS_OBJECT))
-    return not any(c.why in _RUNS_LIVE or (c.why in _UNKNOWN and not kept) for c in changes)
+    practice = bool(_PRACTICE.search(text))
+    return not any(c.why in _RUNS_LIVE or (c.why in _UNKNOWN and not kept) or (_runtime(c) and not practice)
+                   for c in changes)
+
+
+_PRACTICE = re.compile(
+    r"\b(?:in waves|one (?:at a time|by one)|gradually|automatic(?:ally)?|(?:per|on (?:each|every)|each|every|before "
+    r"(?:each|every)|after (?:each|every)) (?:deploy|release|rollout|change|run)\w*|as part of|during (?:a |the )?"
+    r"maintenance|going forward|in (?:the )?future|from now on|by default|(?:one|a) release later|instead of|"
+    r"rather than|policy|practice|process|procedure|runbook|playbook|guard ?rail|a (?:test|check|lint|gate|alert))\b",
+    re.I)
+"""How a lasting fix says it changes the way operations are done from now on (``roll ASGs in waves``, ``drop
+columns one release later``), not an operation to run on a system now (``drop the orders table``)."""
 
 
 def _runtime(step: steps.Step) -> bool:
