@@ -16,6 +16,19 @@ CONFIDENCES = ("low", "medium", "high")
 EARLY_EXITS = ("not_applicable", "insufficient_context")
 
 
+UNREADABLE_CONFIDENCE = "RCA308"
+"""The parser's warning for a confidence that is not high, medium or low (it ignores the value)."""
+
+
+def judged_confidence(parsed: ParsedRCA) -> str | None:
+    """The confidence the output is held to: what it states, and the most it could claim (high) when what it
+    wrote cannot be read (``confidence: certain``): an unreadable claim never earns less scrutiny."""
+    stated = stated_confidence(parsed)
+    if stated is None and any(w.code == UNREADABLE_CONFIDENCE for w in parsed.warnings):
+        return "high"
+    return stated
+
+
 def stated_confidence(parsed: ParsedRCA) -> str | None:
     """RCA_FIELDS' confidence, else the diagnosis's root-cause confidence."""
     if parsed.fields.confidence:
@@ -80,7 +93,7 @@ class Draft:
             evidence=collected,
             provenance=provenance.read(parsed, collected),
             report=parsed.report_markdown,
-            confidence=stated_confidence(parsed),
+            confidence=judged_confidence(parsed),
             traces=[t.model_copy() for t in diag.evidence] if diag else [],
             agent_claims=[c.model_copy() for c in diag.claims] if diag else [],
             recommendations=[r.model_copy() for r in diag.recommendations] if diag else [],

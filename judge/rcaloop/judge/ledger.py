@@ -187,7 +187,7 @@ def other_causes(draft: Draft, claims: list[str], evidence: list[str]) -> list[t
         named_there = causes.terms(causes.asserted(text)[0], exclude)[0]
         culprits = causes.culprits(text, exclude)
         novel = {w for w in culprits if not causes.parts(w) & known}
-        if (named_there & set_aside) - (grounds | claim_parts) or (len(novel) >= 2 and 2 * len(novel) >= len(culprits)):
+        if (named_there & set_aside) - (grounds | claim_parts) or (novel and 2 * len(novel) >= len(culprits)):
             out.append((where, text))  # it names as the cause what the output sets aside, or what nothing in it shows
     return out
 
@@ -713,8 +713,8 @@ def _corroborating(draft: Draft, index: _Index, ledger: Ledger) -> list[str]:
     for ev in index.evidence:
         eid = ev.id
         if eid in tied or not ev.live or ev.item.symptom or ev.citation is not None or refuting_kind(ev) or (
-                eid in draft.provenance.unsupporting):
-            continue
+                eid in draft.provenance.unsupporting) or ev.group == SIGNATURE_GROUP:
+            continue  # a matcher's result confirms a family or nothing: it is judged as a signature, not as a word
         said = f"{ev.item.title}\n{ev.item.text}"
         theirs = causes.terms(said)
         named = bool(theirs[0] & idents) or len(theirs[1] & words) >= causes.SHARED or len(

@@ -283,10 +283,9 @@ _FIRST = re.compile(r"\b(?:first|beforehand|before(?: that| anything| any change
 
 
 _COORDINATED = re.compile(r"\s*(?:and|or|nor|&|plus)\s*", re.I)
-_WORDED = frozenset({"change_verb", "unknown_imperative", "object_decides", "runs_unknown", "change_noun",
-                     "proposal_statement"})
-"""Readings from words alone (no command): where statements are made, a sentence that opens as a statement
-stays one (a command in it is still read)."""
+_WORDED = frozenset({"change_verb", "unknown_imperative", "object_decides", "runs_unknown", "change_noun"})
+"""Readings from words alone (no command, no subject of their own): where statements are made, a sentence that
+opens as a statement stays one (a command in it is still read, and so is ``and you should restart …``)."""
 
 
 def _alone(c: Clause) -> bool:
