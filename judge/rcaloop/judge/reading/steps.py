@@ -252,10 +252,16 @@ def imperative(c: Clause, i: int = 0) -> Step:
 
 
 _RERUN = frozenset({"rerun", "retry", "relaunch", "retrigger"})
+_APART = frozenset({"out", "down", "offline", "over", "off", "back"})
+"""Particles a phrasal change may put after its object (``take X out``, ``bring X down``, ``put X back``)."""
 
 
 def _by_object(c: Clause, i: int, verb: str) -> Step:
-    """A verb whose object decides: the first concept its object (up to a preposition) names."""
+    """A verb whose object decides: the first concept its object (up to a preposition) names; a particle after
+    the object makes it a change of its own (``take the node out of rotation``)."""
+    if any(w in _APART for w in c.low[i + 2:i + 8]) and phrase_at([verb, *(w for w in c.low[i + 2:i + 8] if w in _APART)],
+                                                                    0, Concept.OPERATE) > 1:
+        return Step(Kind.CHANGE, c.toks[i].text, "change_verb")
     if verb in _RERUN and _names_work(c, i + 1):
         return Step(Kind.INERT, c.toks[i].text, "rerun_job")  # "re-run `fleet-baseline` for `dmz`"
     words: list[str] = []

@@ -114,7 +114,7 @@ WORDS: dict[str, str] = {
         side effect, effect, consequence, risk, degradation, blip, unavailability, user facing, customer facing,
         brief error, lose, loss, unavailable, latency spike, drop request, fail request, nothing change,
         irreversible, for good, no way back, cannot be undo, gone, cost, worst case, make worse, drop connection,
-        reconnect, evict, reschedule""",
+        evict, reschedule""",
     "affected": """
         user, customer, client, traffic, request, job, deploy, deployment, pod, connection, session, write, query,
         webhook, consumer, replica, node, worker, build, caller, tenant, order, payment, checkout, message,
