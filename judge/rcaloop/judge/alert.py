@@ -161,6 +161,20 @@ def _terms(text: str) -> set[str]:
     return {t for t in _TERM.findall((text or "").lower()) if t not in _FILLER}
 
 
+_FEED_LINE = re.compile(r"^\s*(?:\d{1,2}:\d{2}(?::\d{2})?\s+)?\[([A-Za-z][\w .-]{0,40})\]\s", re.M)
+
+
+def fired(text: str) -> str:
+    """What fired, out of the text the agent was given: in a feed of tagged lines (``14:03 [prometheus] …``)
+    only the lines tagged ``[alert]``, since the others are observations (evidence, not the failure);
+    otherwise the whole text."""
+    tags = _FEED_LINE.findall(text)
+    if len(tags) < 2 or "alert" not in {t.strip().lower() for t in tags}:
+        return text
+    return "\n".join(line for line in text.splitlines()
+                     if (m := _FEED_LINE.match(line)) is not None and m.group(1).strip().lower() == "alert")
+
+
 def restates(alert: str, text: str) -> bool:
     """Does ``text`` say what the alert (or a failed task) says: most of its terms, at least two, are theirs?"""
     mine = _terms(text)

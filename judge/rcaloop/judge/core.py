@@ -28,7 +28,8 @@ def evaluate(
     now: datetime = EPOCH,
     catalog: FamilyCatalog | None = None,
 ) -> HarnessVerdict:
-    """``catalog``: the active family catalog the service holds (passed through; not read yet)."""
+    """``catalog``: the active family catalog the service holds; the bundled one when None. Confirmed
+    signatures (gate G1) are read against it."""
     config = config or HarnessConfig()
     base = dict(
         analysis_hash=parsed.analysis_hash,
@@ -47,7 +48,7 @@ def evaluate(
             repaired_diagnosis=parsed.diagnosis,
             confidence_breakdown=_diagnostics_only(parsed),
         )
-    draft = Draft.start(parsed)
+    draft = Draft.start(parsed, catalog)
     if draft.early_exit and not draft.claims_something():
         return _early_exit(draft, base)
     repairs, facts = repairs_.run(draft, config.max_repair_attempts)

@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from rcaloop.contracts import ParsedRCA, Recommendation, TraceItem
+from rcaloop.contracts.catalog import FamilyCatalog
 from rcaloop.contracts.parsed import Claim, Diagnosis
 from rcaloop.judge import evidence, provenance
 from rcaloop.judge import steps as actions
@@ -77,6 +78,8 @@ class Draft:
     confidence_lowered_for: set[str] = field(default_factory=set)
     """Reasons confidence was already lowered for (each lowers it once)."""
     provenance: provenance.Findings = field(default_factory=provenance.Findings)
+    catalog: FamilyCatalog | None = None
+    """The family catalog the root cause's signatures are read against (None: the bundled one)."""
     """What the run's items can show: those that support nothing, and copies of one observation."""
 
     @property
@@ -84,7 +87,7 @@ class Draft:
         return self.parsed.diagnosis
 
     @classmethod
-    def start(cls, parsed: ParsedRCA) -> Draft:
+    def start(cls, parsed: ParsedRCA, catalog: FamilyCatalog | None = None) -> Draft:
         diag = parsed.diagnosis
         sequences = actions.sequences(parsed)
         collected = evidence.collect(parsed)
@@ -99,6 +102,7 @@ class Draft:
             recommendations=[r.model_copy() for r in diag.recommendations] if diag else [],
             sequences=sequences,
             as_produced=actions.all_violations(sequences),
+            catalog=catalog,
         )
 
     @property

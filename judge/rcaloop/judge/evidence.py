@@ -330,6 +330,8 @@ def _from_artifact(
             collector=artifact.source,
             symptom=symptom,
             provenance_note=_note(artifact, group, history, verified),
+            observed_at=_utc(artifact.observed_at),
+            resolved=True,
         ),
         value=value,
         origin=origin,
@@ -368,7 +370,7 @@ def _from_citations(parsed: ParsedRCA, seen: set[str]) -> list[Evidence]:
         if c.kind == "code" and not _analysed_code(ref, parsed):
             live, note = False, OTHER_CODE
         item = LedgerEvidence(id="", source=source, source_group=group, live=live, title=c.label, text=ref,
-                              kind="citation", collector=source, provenance_note=note)
+                              kind="citation", collector=source, provenance_note=note, resolved=True)
         out.append(Evidence(item, citation=ref))
     return out
 
@@ -400,7 +402,7 @@ def _reference(parsed: ParsedRCA) -> datetime | None:
 def collect(parsed: ParsedRCA) -> list[Evidence]:
     """Every evidence item of the run with its id, in the stable order described above."""
     failure = "\n".join(
-        [parsed.alert_text or ""]
+        [alert.fired(parsed.alert_text or "")]
         + [f"{a.text}\n{json.dumps(a.value, default=str)}" for a in parsed.artifacts if kind_of(a.kind) in SYMPTOM_KINDS]
     )
     run = _Run(_reference(parsed), alert.of_alert(parsed.alert_text or ""), failure, parsed, _own_ids(parsed))

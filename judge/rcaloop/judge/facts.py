@@ -8,7 +8,7 @@ from rcaloop.judge.reading import places
 from rcaloop.judge.reading.places import Role
 
 from rcaloop.contracts.verdict import LedgerClaim
-from rcaloop.judge import steps as actions, alert, ledger
+from rcaloop.judge import steps as actions, alert, families, ledger
 from rcaloop.judge.steps import Violation
 from rcaloop.judge.draft import Draft, named_family, stated_confidence
 from rcaloop.judge.evidence import SIGNATURE_GROUP, UNCOUNTED_GROUPS, Evidence, kind_of, kinds
@@ -82,7 +82,7 @@ def derive(draft: Draft) -> Facts:
         root_live=root_live,
         root_refuting=refuting,
         root_groups=_groups(grounds, by_id, draft.provenance.duplicates),
-        signature=[ev.id for ev in root_live if confirmed_signature(ev)],
+        signature=_signatures(draft, built, root_live, grounds),
         confidence=draft.confidence,
         violations=actions.all_violations(draft.sequences),
         alert_status=alert.generic_status(alert_text(draft)),
@@ -100,6 +100,18 @@ def _groups(grounds: list[Evidence], by_id: dict[str, Evidence], duplicates: dic
         if not ev.item.symptom and not first.item.symptom and first.group not in UNCOUNTED_GROUPS:
             out.add(first.group)
     return sorted(out)
+
+
+def _signatures(draft: Draft, built: Ledger, root_live: list[Evidence], grounds: list[Evidence]) -> list[str]:
+    """The root cause's confirmed signatures: a matcher's finding tied to it, or a ground showing a signature
+    of the family the cause is about (``rcaloop.judge.families``)."""
+    found = [ev.id for ev in root_live if confirmed_signature(ev)]
+    if built.root is None:
+        return found
+    catalog = draft.catalog or families.default()
+    about = families.of_cause(catalog, named_family(draft), built.root.text)
+    found += [ev_id for ev_id, _ in families.confirming(catalog, about, grounds) if ev_id not in found]
+    return found
 
 
 def confirmed_signature(ev: Evidence) -> bool:

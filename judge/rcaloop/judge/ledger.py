@@ -684,6 +684,8 @@ def build(draft: Draft) -> Ledger:
     ledger = Ledger(claims=claims, root=root, cited=cited, unknown_ids=index.unknown)
     ledger.cause_unknown = root is None and (draft.early_exit or bool(_unknown_cause(draft)))
     ledger.corroborating = _corroborating(draft, index, ledger)
+    if root is not None:
+        root.corroborating = list(ledger.corroborating)
     return ledger
 
 

@@ -87,6 +87,13 @@ def noun(word: str) -> bool:
 
 
 @lru_cache(maxsize=65536)
+def adverb(word: str) -> bool:
+    """The word can be an adverb (``fast``, ``later``, ``gracefully``): after a verb it says how, not what."""
+    low = norm(word)
+    return low.isalpha() and bool(_lm().getAllLemmas(low, upos="ADV").get("ADV"))
+
+
+@lru_cache(maxsize=65536)
 def plural_noun(word: str) -> bool:
     """``word`` is the plural of a noun (``pods``, ``logs``): before a verb it is the subject, not a verb."""
     low = norm(word)

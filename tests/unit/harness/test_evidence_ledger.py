@@ -104,11 +104,15 @@ def test_citation_agent_and_quote_links():
                    EvidenceArtifact(id="A8", source="prometheus", text="pool at 5/5")],
         diagnosis=Diagnosis(claims=[Claim(kind="root_cause", text="Pool exhausted", evidence_ids=["A8"])]),
     )
-    # the root-cause claim's own evidence_ids are what the agent tied to it: only they count
+    # the root-cause claim's own evidence_ids tie it, and so does a long verbatim quote its statement makes;
+    # a citation beside them in the statement adds nothing once the agent tied evidence itself
     verdict = core.evaluate(parsed)
     root = verdict.claims[0]
-    assert root.kind == "root_cause" and root.supports == ["E02"] and root.linked_by == ["agent"]
-    assert verdict.confidence_breakdown.independent_source_groups == ["metrics"]
+    assert root.kind == "root_cause" and root.supports == ["E01", "E02"] and root.linked_by == ["agent", "quote"]
+    assert verdict.confidence_breakdown.independent_source_groups == ["log search", "metrics"]
+    short = parsed.model_copy(deep=True)
+    short.report_markdown = short.report_markdown.replace("`PoolTimeoutError: timed out`", "`PoolTimeout`")
+    assert core.evaluate(short).claims[0].supports == ["E02"]  # a short quote is not specific enough to tie
     # with no ids of its own, the citations and quotes of the root-cause statement are read
     untied = parsed.model_copy(deep=True)
     untied.diagnosis.claims[0].evidence_ids = []
@@ -134,7 +138,7 @@ def test_refuting_evidence_is_recorded_as_refutes():
 def test_confidence_breakdown_carries_the_capture_diagnostics_when_present():
     b = core.evaluate(case("good-capture-oom").parsed).confidence_breakdown
     assert b.ranker_deltas == {"memory_limit": 0.42, "memory_leak": -0.18, "node_pressure": -0.31}
-    assert b.self_check_adjustment == 0 and b.signature_confirmed is False
+    assert b.self_check_adjustment == 0 and b.signature_confirmed is True  # OOMKilled: a catalog signature of oom_kill
     assert b.independent_source_groups == ["cluster", "metrics"] and b.harness_score == 100
     old = core.evaluate(case("good-capture-old-no-diagnostics").parsed).confidence_breakdown
     assert old.ranker_deltas is None and old.diagnostics is None and old.harness_score == 100

@@ -15,7 +15,7 @@ from packaging.version import Version
 
 ROOT = Path(__file__).resolve().parents[3]
 DEV_ONLY = {"playwright", "kubernetes-validate", "pytest", "pytest-asyncio", "pytest-timeout", "hypothesis", "mypy",
-            "ruff", "yamllint", "jsonschema"}
+            "ruff", "yamllint"}
 
 
 def _lock() -> dict[str, Version]:

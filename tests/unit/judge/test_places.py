@@ -134,7 +134,7 @@ def test_recommendations_take_their_role_from_their_priority():
     ("Restart the database", Role.PERMANENT, "config/prod.yaml", False),
     ("Fail over to the replica", Role.PERMANENT, None, False),
     ("drop the orders table", Role.PERMANENT, None, False),
-    ("Yeet the CI runners", Role.PERMANENT, None, False),
+    ("Yeet the build hosts", Role.PERMANENT, None, False),  # an unknown verb on no authored artifact
     ("edit prod.yaml on the live pods", Role.PERMANENT, None, False),
     ("apply the fixed manifest with `kubectl apply -f api.yaml`", Role.PERMANENT, None, False),
     ("MR 455 is reverted, then restart the pods", Role.ACTION, None, False),

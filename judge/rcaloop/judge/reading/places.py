@@ -428,8 +428,9 @@ def reviewed_change(text: str, reading: ItemReading, role: Role, file: str | Non
     if role is not Role.PERMANENT:
         return False
     practice = bool(_PRACTICE.search(text))
-    named_file = bool(file) or bool(_PATH.search(text))
-    return not any(c.why in _RUNS_LIVE or (c.why in _UNKNOWN and not named_file) or (_runtime(c) and not practice)
+    kept = bool(file) or bool(_PATH.search(text)) or any(
+        phrase_at(lemmas, i, c) for i in range(len(lemmas)) for c in (Concept.REPO_ARTIFACT, Concept.COMMS_OBJECT))
+    return not any(c.why in _RUNS_LIVE or (c.why in _UNKNOWN and not kept) or (_runtime(c) and not practice)
                    for c in changes)
 
 

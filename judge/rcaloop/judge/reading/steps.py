@@ -519,7 +519,8 @@ def head(c: Clause, role: str) -> Step:
     form = lemma.verb(first.text) if is_word(first) and first.low not in _FUNCTION else lemma.Form(first.low, "")
     at = finite_verb(c)
     verb_first = form.form == lemma.BASE or (not form.verb and listed_verb(first.text))
-    if verb_first and not listed_verb(first.text) and not _particle(c) and not has_object(toks, 0, digits=False):
+    if verb_first and not listed_verb(first.text) and not _particle(c) and not has_object(toks, 0, digits=False) and not (
+            _how(toks)):
         verb_first = False  # "job schedule …", "exit 143", "Batch 3 of 9 starts …": a noun, not an imperative
     subject_at = _noun_subject(c) if verb_first and not listed_verb(first.text) else None
     if subject_at is not None:
@@ -695,6 +696,12 @@ def commands_of(c: Clause, role: str = ACTION):
     return commands.worst(found)
 
 
+def _how(toks: Sequence[Token]) -> bool:
+    """``Fail fast on 403``, ``Retry later``: a verb, an adverb saying how, then nothing or a function word."""
+    return len(toks) > 1 and toks[1].word and lemma.adverb(toks[1].text) and (
+        len(toks) == 2 or toks[2].low in _FUNCTION or not toks[2].word)
+
+
 def _argument_follows(toks: Sequence[Token], i: int) -> bool:
     nxt = toks[i + 1] if i + 1 < len(toks) else None
     return nxt is not None and (nxt.text[:1] in "-/.~$" or "=" in nxt.text)
@@ -720,7 +727,7 @@ def _prose_tool(c: Clause, i: int, t: Token, prose: frozenset[str]):
     if v is None or not (v.known or (v.writes and v.verb.split()[0] in _INTERPRETERS)):
         return None  # "… | sudo bash -s -- --auto": what a shell runs from a download cannot be read
     if nxt is not None and nxt.word and not nxt.code and lemma.verb(nxt.text).form in (lemma.S, lemma.PAST) and not (
-            argument):
+            argument or (v.known and v.verb == f"{t.low} {nxt.low}")):  # "kubectl logs …": a subcommand the tool lists
         return None  # "kubelet retries the pull", "helm reported …": what a program does, not a command to run
     prev = toks[i - 1].low if i else ""
     if v.verb != t.low or argument or i == 0 or prev in ("with", "using", "via", "run", "running", "execute",
