@@ -39,7 +39,8 @@ def test_run_novel_incident_e2e_eval_scores_the_shipped_captures(tmp_path):
 def test_check_release_gate_checks_one_metrics_file(tmp_path):
     synthetic = json.loads((ROOT / "examples" / "eval" / "release_gate.synthetic.pass.json").read_text())
     measured = {k: v for k, v in synthetic.items() if k not in ("synthetic", "_comment")}
-    measured["provenance"] = {**synthetic["provenance"], "population": "240 incidents", "job_revision": "measure-7",
+    population = {k: v for k, v in synthetic["provenance"]["population"].items() if k != "synthetic_incidents"}
+    measured["provenance"] = {**synthetic["provenance"], "population": population, "job_revision": "measure-7",
                               "artifact": "s3://metrics/2026-11-15.json"}
     (tmp_path / "metrics.json").write_text(json.dumps(measured))
     passed = _seed("eval.check_release_gate", str(tmp_path / "metrics.json"), tmp_path=tmp_path)

@@ -23,7 +23,7 @@ import re
 from functools import lru_cache
 
 from rcaloop.judge import lemma
-from rcaloop.judge.text import camel_words, sentences, tokenize
+from rcaloop.judge.text import camel_words, sentences, set_aside, tokenize
 from rcaloop.judge.vocab import Concept, has, phrase_at, words
 
 STOPWORDS = frozenset("""about above after again against also another because been before being below between both
@@ -551,7 +551,10 @@ _NONE_OPENERS = frozenset({"no", "nothing", "none", "not", "n/a", "na"})
 
 def undetermined(cause: str) -> bool:
     """The statement says the cause is not known (``unknown``, ``cannot tell yet``, ``No cause named.``) and
-    names none; its first sentence decides, unless a later one turns (``but …``) to state a cause."""
+    names none; its first sentence decides, unless a later one turns (``but …``) to state a cause. Quoted
+    code (``could not resolve host``) is what it quotes, not what it says."""
+    if "`" in cause:
+        cause = set_aside(cause)[0]
     first = sentences(cause)[:1]
     if first and first[0] != cause.strip() and _undetermined(first[0]):
         rest = cause.strip()[len(first[0]):]
@@ -559,7 +562,14 @@ def undetermined(cause: str) -> bool:
     return _undetermined(cause)
 
 
+_HEDGE = re.compile(r"^\s*[(\[][^()\[\]]{1,60}[)\]]\s*(?=\S)")
+"""A leading parenthesis (``(hypothesis, unconfirmed) network path failure …``): it hedges the cause that follows."""
+
+
 def _undetermined(cause: str) -> bool:
+    hedge = _HEDGE.match(cause)
+    if hedge is not None and len([t for t in tokenize(cause[hedge.end():]) if t.word]) >= 2:
+        return _undetermined(cause[hedge.end():])
     toks = [t for t in tokenize(cause) if t.word and not t.code]
     low = [t.low for t in toks[:6]]
     if not toks or not _unknowing([lemma.lemma(w) for w in low], low) or asserts_cause(cause):
