@@ -65,8 +65,8 @@ def approval(toks: Sequence[Token]) -> bool:
         return _korean_approval(toks)
     for i in range(len(lemmas)):
         n = _approval_at(lemmas, i)
-        if not n and low[i] == "go" and i and low[i - 1].endswith(("'s", "s'", "\u2019s")):
-            n = 1  # "on the incident commander's go"
+        if not n and low[i] in ("go", "call", "decision") and i and low[i - 1].endswith(("'s", "s'", "\u2019s")):
+            n = 1  # "on the incident commander's go", "release manager's call"
         if not n:
             continue
         present = toks[i].low.endswith("s") and lemma.verb(toks[i].text).form == lemma.S  # "and the lead approves"
@@ -97,7 +97,9 @@ def approval(toks: Sequence[Token]) -> bool:
         opening = all(not t.word for t in toks[:i]) and lemmas[i] in ("change", "cr", "rfc", "cab")
         waited = any(w in _WAIT for w in before) or any(w in _REQUEST for w in before) or opening
         sourced = bool(after) and after[0] in _FROM and not nobody
-        if waited or sourced:
+        required = bool(after) and after[0] in _REQUIRED_AFTER  # "platform on-call approval required: …"
+        owned = low[i] in ("call", "decision") and i > 0  # "release manager's call": theirs to decide
+        if waited or sourced or required or owned:
             return True
     return False
 
@@ -120,7 +122,8 @@ def approval_required(toks: Sequence[Token]) -> bool:
     lemmas = _lemmas(toks)
     low = [t.low for t in toks]
     for i in range(len(lemmas)):
-        n = _approval_at(lemmas, i) or (1 if low[i] == "go" and i and low[i - 1].endswith(("'s", "s'")) else 0)
+        n = _approval_at(lemmas, i) or (1 if low[i] in ("go", "call", "decision") and i and low[i - 1].endswith(
+            ("'s", "s'")) else 0)
         if n and (any(w in _REQUIRING for w in low[max(0, i - 5):i]) or
                   any(w in _REQUIRED_AFTER for w in low[i + n:i + n + 4])):
             return True
@@ -243,6 +246,8 @@ def _dismissed(lemmas: list[str], i: int, n: int) -> bool:
         bool(after) and has(Concept.NONE_QUANTITY, after[0]))
     if not negated:
         return False
+    if any(w in ("so", "therefore", "hence", "because", "since") for w in lemmas[max(0, i - 8):i]) and i >= 6:
+        return False  # "etcd re-raises the alarm by itself, so this step cannot make things worse": reason first
     reason = [w for w in lemmas[i + n:] if w.isalpha() and not has(Concept.NONE_QUANTITY, w) and w not in (
         "impact", "expected", "risk", "downtime", "be", "is", "the", "a", "an", "to", "for", "customer", "user")]
     return len(reason) < 3  # "impact: none, submissions are idempotent" gives its reason
@@ -254,11 +259,22 @@ _NOT = frozenset("not never without avoid wont cant cannot doesnt dont shouldnt 
 _PLAN_VERBS = frozenset("restore revert reset return bring put mean be take".split())
 
 
+_IF_IT_FAILS = re.compile(
+    r"\b(?:if|should|when) (?:it|this|that|the (?:step|change|revert|rollback|rollout|undo|upgrade|fix)|a member|a "
+    r"node|anything) (?:goes wrong|fails|breaks|gets worse|misbehaves|regresses|does ?n[o']t (?:come back|help|work|"
+    r"recover)|is not healthy|does not come back healthy)\b")
+_UNDOES = re.compile(r"\b(?:undoes|reverts|reverses|rolls back|restores) (?:it|this|that|the (?:change|step|fix))\b")
+
+
 def rollback_plan(toks: Sequence[Token]) -> bool:
     """How the step is undone: ``rollback: …``, ``to undo, …``, ``undo by …``, ``the revert restores …``,
-    ``rollback is re-pushing …``, ``can be reverted with …``, ``if it gets worse, roll back``."""
+    ``rollback is re-pushing …``, ``can be reverted with …``, ``if it gets worse, roll back``, ``if it goes wrong,
+    undo the undo``, ``re-activating v112 undoes it``."""
     lemmas = _lemmas(toks)
     low = [t.low for t in toks]
+    joined = " ".join(low)
+    if _UNDOES.search(joined) or (_IF_IT_FAILS.search(joined) and len(low) > 6):
+        return True
     for i in range(len(lemmas)):
         n = phrase_at(lemmas, i, Concept.ROLLBACK)
         if not n:

@@ -18,7 +18,7 @@ from functools import lru_cache
 from rcaloop.judge import lemma
 from rcaloop.judge.reading import guards, korean, steps
 from rcaloop.judge.reading.steps import ACTION, INERT, Clause, Kind, Step, clauses, read_clause
-from rcaloop.judge.text import CODE_TOKEN, asides, cut_sentences, hidden, set_aside, tokenize
+from rcaloop.judge.text import CODE_TOKEN, asides, cut_sentences, hidden, restore, set_aside, tokenize
 from rcaloop.judge.vocab import Concept, has, phrase_at
 
 MAX_ACTION_CHARS = 2000
@@ -93,10 +93,21 @@ class ItemReading:
         return self.change is None and not self.checked and any(s.step.why == "prohibition" for s in self.said)
 
 
+def _proposes(head: str) -> bool:
+    """``Restart the database: it is stuck``: a change verb with its object before the colon is a step, not a
+    label (``Rollback: …``, ``Roll back plan: …`` name how a step is undone)."""
+    words = [w for w in re.findall(r"[A-Za-z][\w'-]*", head)]
+    if len(words) < 2:
+        return False
+    lemmas = [lemma.lemma(w) for w in words]
+    return steps.concept(lemma.verb(words[0]).lemma) is Concept.CHANGE and not phrase_at(lemmas, 0, Concept.ROLLBACK) and (
+        lemma.verb(words[0]).form == lemma.BASE) and (len(words) >= 3 or words[1].lower() in steps.DETERMINERS)
+
+
 def _label(sentence: str) -> tuple[str, str]:
     """(the label of ``Label: text``, the text); a label is at most four words and no code."""
     head, sep, body = sentence.partition(": ")
-    if sep and body.strip() and len(head.split()) <= 4 and not CODE_TOKEN.search(head):
+    if sep and body.strip() and len(head.split()) <= 4 and not CODE_TOKEN.search(head) and not _proposes(head):
         return head.strip().lower(), body
     if sentence.endswith(":") and len(sentence.split()) <= 4:
         return sentence[:-1].strip().lower(), ""
@@ -189,7 +200,13 @@ def command_lines(text: str) -> tuple[Step, ...]:
 def read(text: str, role: str = ACTION) -> ItemReading:
     """Every clause of an item, read in the order it would happen (asides last)."""
     line, spans = set_aside(text[:MAX_ACTION_CHARS])
-    line = _READ_ONLY_LABEL.sub("Read-only: ", line, count=1)  # "Procedure 1 (read-only): run …" is a check's label
+    label = _READ_ONLY_LABEL.match(line)
+    if label is not None:
+        named = re.sub(r"\s*\([^()]*\)\s*:\s*$", "", label.group(0))
+        if _names_a_check(named) or read(restore(named, spans), role).change is not None:
+            line = f"{named}: {line[label.end():]}"  # "read `x` (read-only): replay behind": the check, what it shows
+        else:
+            line = "Read-only: " + line[label.end():]  # "Procedure 1 (read-only): run …" is a check's label
     if _introduces(line):
         toks = tokenize(CODE_TOKEN.sub(" ", line))
         return ItemReading((Said(Step(Kind.INERT, why="guidance"), approval=guards.approval(toks),
@@ -213,6 +230,8 @@ def read(text: str, role: str = ACTION) -> ItemReading:
     if len(text) > MAX_ACTION_CHARS and text[MAX_ACTION_CHARS:].strip():
         out.append(Said(Step(Kind.CHANGE, f"a step longer than {MAX_ACTION_CHARS} characters", "too_long")))
     plain = CODE_TOKEN.sub(" ", line)
+    if _AFTER_READ_ONLY.search(plain) and not any(s.step.kind == Kind.CHECK for s in out):
+        out.insert(0, Said(Step(Kind.CHECK, why="condition_check")))  # "… after a read-only confirmation"
     waved_off = any(guards.waves_off(tokenize(part)) for part, _ in cut_sentences(plain))
     return ItemReading(tuple(out), guards.same_approval(tokenize(plain)), waved_off)
 
@@ -273,8 +292,19 @@ def _sentence(sentence: str, spans: tuple[str, ...], role: str, follows: bool, a
     return out
 
 
+def _names_a_check(label: str) -> bool:
+    """The text before ``(read-only):`` is itself a check (a check verb first, or a command), not a label."""
+    toks = [t for t in tokenize(label) if t.word or t.code]
+    return bool(toks) and (toks[0].code or steps.concept(lemma.verb(toks[0].text).lemma) is Concept.CHECK)
+
+
 _READ_ONLY_LABEL = re.compile(r"^[^:()\n]{0,60}\((?:read[- ]?only|ro|no changes?|읽기 전용)[^()]{0,40}\)\s*:\s*", re.I)
 """A label that says its step only reads (``Procedure 1 (read-only):``, ``Verification (read-only, hourly):``)."""
+_AFTER_READ_ONLY = re.compile(r"\b(?:after|once|following|only after|when) (?:a |an |the |one more |another )?"
+                             r"(?:quick |short |fresh |final )?read[- ]only (?:check|confirmation|look|review|"
+                             r"verification|query|pass|read)\b", re.I)
+"""A step conditioned on a read-only check (``re-activate v111 after a read-only confirmation``): the check comes
+first wherever the condition is written."""
 _EXPECT = re.compile(r":|->|→|=>|—|–")
 _EXPECT_CUTS = frozenset({"->", "→", "=>", "\u2014", "-"})
 _FIRST = re.compile(r"\b(?:first|beforehand|before(?: that| anything| any change)?)\s*$", re.I)

@@ -86,6 +86,7 @@ def _word(word: str, nxt: str, role: str) -> tuple[Step | None, bool]:
     if own.startswith(("되", "될", "된", "돼")):
         return Step(Kind.INERT, stem, "statement"), False  # "Splunk가 복구되면": the system recovers, no one acts
     if own.startswith(("없", "여부")) or nxt.startswith(("없", "여부")) or "수없" in rest.replace(" ", "")[:8] or (
+            own.startswith(("할", "될")) and nxt.strip() == "수") or (
             own.startswith(("하는", "할")) and nxt.startswith(("방법", "것", "경우", "방안", "작업"))):
         # "재시작 없음" (no restart), "반영 여부" (whether applied), "복구할 수 없는" (cannot be recovered),
         # "제거하는 방법은 …" (the way of removing …): the step is named, not proposed

@@ -65,6 +65,9 @@ READ_AS = {
 
 RECORD_ROLES = frozenset({Role.TIMELINE, Role.EVIDENCE})
 """Roles that record what happened or was seen: a command line there is what ran, not a proposal."""
+NARRATIVE_ROLES = frozenset({Role.TIMELINE, Role.CAUSE, Role.FACTOR})
+"""Roles that tell what happened and why: a verb naming a change in prose there names what was done (a command,
+a modal or a plan still proposes). An evidence list is not one: an evidence line may still tell the reader to act."""
 
 CHAT_ROLES: tuple[tuple[str, Role], ...] = (
     ("tldr", Role.SUMMARY), ("cause", Role.CAUSE), ("steps_to_verify", Role.CHECK), ("now", Role.ACTION),
@@ -252,11 +255,26 @@ def _item(text: str, origin: str, role: Role, place: str, file: str | None = Non
     if role is Role.PROHIBITION:
         text = _forbidding(text)
     reading = items.read(text, READ_AS[role])
+    if role in NARRATIVE_ROLES and place != "chat" and not _NOW.search(text):
+        reading = _as_record(reading)  # a report's account of what happened; the chat's lines are posted to act on
     if READ_AS[role] != steps.ACTION and role not in RECORD_ROLES:
         bare = [items.Said(step) for step in items.command_lines(text)]
         if bare and reading.change is None:
             reading = ItemReading((*reading.said, *bare))
     return Item(text, origin, role, place, reading, reviewed_change(text, reading, role, file))
+
+
+_NAMED = frozenset({"change_verb", "object_decides", "unknown_imperative", "change_noun", "target_state"})
+"""Readings of a change named in prose (no command, no modal, no plan)."""
+
+
+def _as_record(reading: ItemReading) -> ItemReading:
+    """Where the output tells what happened and why, a verb naming a change in prose names what was done (``drain
+    a handful of hosts`` in the playbook that was followed). A command, a modal or a plan (``should be
+    restarted``, ``we'll roll back``) still proposes."""
+    said = tuple(items.Said(steps.Step(steps.Kind.INERT, s.step.verb, "report"), s.approval, s.impact, s.aside)
+                 if s.step.kind == steps.Kind.CHANGE and s.step.why in _NAMED else s for s in reading.said)
+    return ItemReading(said, reading.same_approval, reading.waved_off)
 
 
 _CELL_COMMAND = re.compile(r"^`([^`]+)`$|^```(.+)```$")

@@ -210,10 +210,16 @@ def phrase(c: Clause, i: int, con: Concept) -> int:
 # --- reading one clause --------------------------------------------------------------------
 
 
+_SHA = re.compile(r"[0-9a-f]{7,40}")
+
+
 def imperative(c: Clause, i: int = 0) -> Step:
     """``c.toks[i]`` heads the clause as a verb with no subject."""
     toks, lemmas = c.toks, c.lemmas
     head = toks[i].text
+    if lemmas[i] == "commit" and i + 1 < len(toks) and toks[i + 1].code and _SHA.fullmatch(
+            c.spans[int(CODE_TOKEN.match(toks[i + 1].text).group(1))]):
+        return Step(Kind.INERT, why="statement")  # "commit `a91c3e7` removes …": a commit named, none made
     for con, kind, why in ((Concept.CHANGE, Kind.CHANGE, "change_verb"), (Concept.CHECK, Kind.CHECK, "check_verb"),
                            (Concept.INERT, Kind.INERT, "inert_verb")):
         n = phrase(c, i, con)
@@ -538,6 +544,11 @@ def head(c: Clause, role: str) -> Step:
             if role in (STATEMENT,) and found.why == "unknown_imperative":
                 return Step(Kind.INERT, why="statement")  # where statements are made, only a listed verb proposes
             return found
+    if form.form == lemma.GERUND and at is None:
+        far = next((k for k in range(1, min(len(toks), 20)) if toks[k].low in COPULAS | {"would", "could"}), None)
+        if far is not None and not any(w in (",", ";", ":") for w in c.low[1:far]) and any(
+                w in NEGATIONS or w in ("not", "never") for w in c.low[far:far + 3]):
+            return Step(Kind.INERT, why="statement")  # "Adding a batch of hosts at once is not a good idea"
     if form.form == lemma.GERUND:
         if at is None:  # "Restarting the pods" proposes; "Restarting the pods did not help" states
             return imperative(c) if role in (ACTION, CHECK_ROLE) else Step(Kind.INERT, why="statement")
@@ -641,6 +652,10 @@ _PATH_ONLY = re.compile(r"^[\w.~-]*/[\w./~-]*$|^[\w-]+\.[A-Za-z]{1,6}$")
 """A code span that is only a file or directory name (``deploy/values.yaml``, ``backup.sh``)."""
 
 
+_COMPARISON = re.compile(r"[<>]=?\s*-?\d+(?:\.\d+)?(?:\s*[%A-Za-z\uac00-\ud7a3]{0,3})?\s*$")
+"""An expression ending in a comparison with a number (``… > 0.85``, ``… < 21일``): an alert rule, not a command."""
+
+
 def span_command(c: Clause, i: int, span: str, role: str = ACTION):
     """The verdict of the code span at ``i``, or None when it is text, a setting or a file name."""
     from rcaloop.judge.actions import commands  # noqa: PLC0415
@@ -656,6 +671,8 @@ def span_command(c: Clause, i: int, span: str, role: str = ACTION):
     v = commands.judge_line(stripped)
     if v is None:
         return None
+    if not v.known and _COMPARISON.search(stripped):
+        return None  # "`redis_memory_used_bytes / maxmemory > 0.85`": an expression; no shell redirects to a number
     if not standing and (not v.known or role != ACTION):
         return None  # "`node_time_seconds - timestamp(…)`", "confirms the backfill `UPDATE …` dominates": named, not run
     if (v.unread or len(stripped.split()) == 1) and not standing:
@@ -950,6 +967,13 @@ def read_clause(c: Clause, mode: str = "step", role: str = ACTION) -> list[Step]
     c = c.sub(toks)
     if mode == "plan":
         return [Step(Kind.INERT, why="rollback_plan")]
+    if c.low[0] == "select" and _LOWER_SELECT.search(CODE_TOKEN.sub(" ", c.text[toks[0].start:toks[-1].end])):
+        from rcaloop.judge.actions import commands, sql  # noqa: PLC0415
+
+        v = _sql_in_prose(c, sql, commands)  # "select client_addr, … from pg_stat_activity": the statement decides
+        if v is not None:
+            return [Step(Kind.CHANGE, v.verb, "command_writes") if v.writes else Step(Kind.CHECK, v.verb,
+                                                                                      "command_reads")]
     if c.low[:2] in (["nothing", "to"], ["nothing", "needs"], ["no", "need"]):
         return [Step(Kind.INERT, why="statement")]  # "nothing to roll back on our side"
     if phrase_at([lemma.norm(w) for w in c.low[:3]], 0, Concept.INABILITY) or phrase_at(
@@ -1086,17 +1110,30 @@ def _after_joiner(toks: Sequence[Token], j: int) -> int:
     return j
 
 
+_AUXILIARIES = frozenset({"would", "will", "could", "should", "can", "may", "might", "must", "is", "are", "was",
+                          "were", "'ll"})
+
+
 def clauses(toks: Sequence[Token]) -> list[list[Token]]:
     """``toks`` cut at ``then`` and before a joined verb (``check X and restart Y``); a lead-in keeps
     its comma (``Before restarting, check X`` is one clause)."""
     out: list[list[Token]] = [[]]
-    lead_open = False
+    lead_open = quoted = False
     i = 0
     while i < len(toks):
         t = toks[i]
+        if t.text in ('"', "\u201c", "\u201d"):
+            quoted = not quoted if t.text == '"' else t.text == "\u201c"
+        if t.low == "select" and not quoted and any(x.low == "from" for x in toks[i + 2:i + 40]):
+            quoted = True  # "select client_addr, usename, … from pg_stat_activity": a statement typed as it runs
+            out.append([]) if out[-1] else None
+        if quoted and out[-1]:  # 'psql -c "SELECT relid, phase, …"': a quoted argument is one piece of its clause
+            out[-1].append(t)
+            i += 1
+            continue
         if not out[-1] or (len(out[-1]) < 3 and all(has(Concept.FILLER, x.low) for x in out[-1])):
             lead_open = t.low in LEAD_WORDS and lead(toks[i:i + 4]) is not None
-        if t.low == "then" and out[-1]:
+        if t.low == "then" and out[-1] and out[-1][-1].low not in _AUXILIARIES:  # "the node would then be …"
             out.append([])
             i += 1
             continue

@@ -113,7 +113,8 @@ WORDS: dict[str, str] = {
         impact, affect, disrupt, disruption, interrupt, interruption, downtime, outage, blast radius,
         side effect, effect, consequence, risk, degradation, blip, unavailability, user facing, customer facing,
         brief error, lose, loss, unavailable, latency spike, drop request, fail request, nothing change,
-        irreversible, for good, no way back, cannot be undo, gone, cost, worst case, make worse, drop connection,
+        irreversible, for good, no way back, cannot be undo, gone, cost, worst case, make worse, make thing worse,
+        make it worse, make matter worse, drop connection,
         evict, reschedule""",
     "affected": """
         user, customer, client, traffic, request, job, deploy, deployment, pod, connection, session, write, query,
