@@ -187,9 +187,10 @@ def command_lines(text: str) -> tuple[Step, ...]:
     for piece in _PIECES.split(CODE_TOKEN.sub(" ", line)):
         piece = piece.strip(" .,*_")
         words = piece.split()
-        if len(words) < 2 or words[0].lower() not in TOOLS or not words[0].islower() or lemma.verb(
-                words[1]).form in (lemma.PAST, lemma.S):
-            continue  # "kubelet evicted 23 pods" says what a program did
+        if len(words) < 2 or words[0].lower() not in TOOLS or not words[0].islower() or any(
+                lemma.verb(w).form in (lemma.PAST, lemma.S) and w.isalpha() and not lemma.plural_noun(w)
+                for w in (x.strip(".,;:") for x in words[1:3])):
+            continue  # "kubelet evicted 23 pods", "npm ci completed": what a program did
         found = commands.read_line(piece, commands.Reader(TOOLS))
         if found is not None and found.writes and found.known and (" " in found.verb or words[1].startswith("-")):
             out.append(Step(Kind.CHANGE, found.verb, "command_writes"))

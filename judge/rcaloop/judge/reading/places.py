@@ -348,6 +348,16 @@ def recommendation_items(parsed: ParsedRCA) -> list[Item]:
     return out
 
 
+def alternative_items(parsed: ParsedRCA) -> list[Item]:
+    """Why each alternative diagnosis (a capture's other candidates, step 5's alternatives) was set aside: read
+    as an alternative, a step it tells the reader to take is still a step (``rule it out by failing over …``)."""
+    diag = parsed.diagnosis
+    if diag is None:
+        return []
+    return [_item(a.why_wrong, f"diagnosis.alternative_diagnoses[{i}].why_wrong", Role.ALTERNATIVE, "alternatives")
+            for i, a in enumerate(diag.alternative_diagnoses) if a.why_wrong]
+
+
 def _change(item: Item) -> str:
     """The lemma of the change an item proposes (``roll back`` → ``roll``), or ``""``."""
     verb = item.reading.verb
@@ -388,6 +398,7 @@ def read_places(parsed: ParsedRCA) -> list[list[Item]]:
         if parsed.report_source == "agent":
             places.append(report_items(parsed.report_markdown, early))
         places.append(recommendation_items(parsed))
+        places.append(alternative_items(parsed))
     if early:
         places.append(early_exit_items(parsed))
     return [p for p in places if p]

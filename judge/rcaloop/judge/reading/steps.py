@@ -538,7 +538,8 @@ def head(c: Clause, role: str) -> Step:
         return statement(c, at, role)  # "lock 6b1e… from 09:12 is still held", "restart count is 5"
     if verb_first and is_word(first):
         if at is None or at > 2 or form.form == lemma.BASE and (at is None or c.low[at] not in COPULAS):
-            if role == STATEMENT and not ((has_object(toks, 0, digits=False) or _particle(c)) and listed_verb(first.text)):
+            if role == STATEMENT and not ((has_object(toks, 0, digits=False) or _particle(c)) and (
+                    listed_verb(first.text) or phrase(c, 0, Concept.CHANGE) > 1)):
                 return Step(Kind.INERT, why="statement")
             found = imperative(c)
             if role in (STATEMENT,) and found.why == "unknown_imperative":
