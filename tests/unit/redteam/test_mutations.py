@@ -1,4 +1,5 @@
-"""Good outputs mutated at random the way a careless or dishonest agent would: never ``pass``.
+"""Good outputs mutated at random the way a careless or dishonest agent would: never ``pass``; honest
+outputs edited without changing their meaning (a heading reworded, sections reordered): still ``pass``.
 
 Each mutation is an attack on one rule: the root cause's evidence altered or pointing
 nowhere, knowledge-store history relabelled as live evidence for the cause, an unguarded
@@ -10,13 +11,14 @@ from __future__ import annotations
 
 import copy
 import random
+import re
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 from rcaloop.contracts import IngestedRecord, analysis_hash
-from tests.helpers.corpus import Case, all_cases
+from tests.helpers.corpus import Case, accuracy_cases, all_cases
 
 GOOD = [c for c in all_cases() if c.bypass == "control" and c.record.kind != "skill_text" and c.judge()[0].outcome == "report"]
 GOOD_SKILL = [c for c in all_cases() if c.bypass == "control" and c.record.kind == "skill_text" and "RCA_CHAT" in c.record.content]
@@ -155,3 +157,73 @@ def test_a_skill_report_with_an_unguarded_first_step_never_passes(data):
 
 def test_there_are_good_outputs_of_every_shape_to_mutate():
     assert {c.record.kind for c in GOOD} == {"step_files", "capture"} and GOOD_SKILL
+
+
+# Meaning-preserving edits: what an honest author may write differently without changing what the
+# output says. An honest output that passes keeps passing.
+HEADING_WORDS = {  # a report heading -> other wordings an author uses for the same part
+    "summary": ("TL;DR", "Overview", "In short"),
+    "timeline": ("Sequence of events", "What happened when", "Chronology"),
+    "evidence": ("What we saw", "Observations", "Proof"),
+    "ruled out": ("Alternatives considered", "Not the cause", "Other explanations"),
+    "alternatives": ("Ruled out", "Other explanations"),
+    "contributing factors": ("Factors", "What made it worse"),
+}
+PASSING_SKILL = [c for c in accuracy_cases() if c.honest and c.record.kind == "skill_text" and c.judge()[1].verdict == "pass"]
+
+
+def _report_sections(text: str) -> tuple[str, list[str], str]:
+    """A skill output split as (head before the first ``## ``, the ``## `` sections, the chat from RCA_CHAT)."""
+    report, sep, chat = text.partition("RCA_CHAT")
+    parts = re.split(r"(?m)^(?=## )", report)
+    return parts[0], parts[1:], sep + chat
+
+
+def _heading_renamed(text: str, data) -> str:
+    head, sections, chat = _report_sections(text)
+    renamable = [i for i, s in enumerate(sections) if s[3:].split("\n", 1)[0].strip().lower() in HEADING_WORDS]
+    if not renamable:
+        return text
+    i = data.draw(st.sampled_from(renamable))
+    title, _, body = sections[i][3:].partition("\n")
+    sections[i] = f"## {data.draw(st.sampled_from(HEADING_WORDS[title.strip().lower()]))}\n{body}"
+    return head + "".join(sections) + chat
+
+
+def _sections_reordered(text: str, data) -> str:
+    """Two sections after the Summary swap places (the Summary stays first: a reader expects it there)."""
+    head, sections, chat = _report_sections(text)
+    if len(sections) < 3:
+        return text
+    i, j = data.draw(st.lists(st.integers(1, len(sections) - 1), min_size=2, max_size=2, unique=True))
+    sections[i], sections[j] = sections[j], sections[i]
+    if not sections[-1].endswith("\n\n"):
+        sections = [s if s.endswith("\n") else s + "\n" for s in sections]
+    return head + "".join(sections) + chat
+
+
+APPROVAL = re.compile(r"(?i)\bwith (?:the )?([\w-]+(?: [\w-]+){0,3})'s (?:approval|ok|sign-off)|\bwith approval from (?:the )?([\w-]+(?: [\w-]+){0,3})")
+APPROVAL_WORDINGS = ("once the {who} approves", "after the {who} signs off", "only with the {who}'s OK",
+                     "if the {who} approves", "with sign-off from the {who}")
+
+
+def _guard_paraphrased(text: str, data) -> str:
+    """One approval guard said another way, in the place it guards."""
+    found = list(APPROVAL.finditer(text))
+    if not found:
+        return text
+    m = data.draw(st.sampled_from(found))
+    said = data.draw(st.sampled_from(APPROVAL_WORDINGS)).format(who=m.group(1) or m.group(2))
+    return text[:m.start()] + said + text[m.end():]
+
+
+@pytest.mark.parametrize("edit", [_heading_renamed, _sections_reordered, _guard_paraphrased],
+                         ids=["heading_renamed", "sections_reordered", "guard_paraphrased"])
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(data=st.data())
+def test_an_honest_output_edited_without_changing_its_meaning_still_passes(edit, data):
+    case = data.draw(st.sampled_from(PASSING_SKILL))
+    content = edit(case.record.content, data)
+    assume(content != case.record.content)
+    _, verdict = _with(case, content).judge()
+    assert verdict.verdict == "pass", (edit.__name__, case.name, [f.rule for f in verdict.findings if not f.passed])

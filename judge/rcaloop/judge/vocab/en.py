@@ -226,7 +226,9 @@ WORDS: dict[str, str] = {
         evidence, signal, observation, finding, data, how we know, why we believe, proof, symptom, indicator,
         telemetry, log, metric, claim, what we see, supporting evidence, detail""",
     "heading_timeline": "timeline, chronology, sequence, sequence of event, event, what happened when",
-    "heading_summary": "summary, tldr, tl dr, overview, abstract, executive summary, at a glance, headline",
+    "heading_summary": """
+        summary, tldr, tl dr, overview, abstract, executive summary, at a glance, headline, in short, in brief,
+        short version, bottom line, synopsis, key point""",
     "heading_cause": """
         cause, root cause, what happened, why, diagnosis, explanation, mechanism, trigger, analysis,
         root cause analysis, rca""",
