@@ -83,7 +83,14 @@ FAMILY_CASES: dict[str, list[tuple[str, bool]]] = {
         ("docker-compose down -v", WRITES),
         ("docker exec -it db psql -c 'DROP TABLE sessions'", WRITES),
         ("docker compose exec db psql -c 'TRUNCATE jobs'", WRITES),
-        ("docker run --rm busybox nslookup api", WRITES),
+        ("docker run --rm busybox nslookup api", READS),  # a throwaway container running a read-only command
+        ("docker run --rm -v /etc:/etc:ro alpine cat /etc/hosts", READS),
+        ("docker run busybox nslookup api", WRITES),  # the container outlives the command
+        ("docker run --rm -v /:/host alpine rm -rf /host/etc", WRITES),
+        ("docker run --rm -v /srv:/srv alpine ls /srv", WRITES),  # a writable mount of the host
+        ("docker run --rm --privileged alpine iptables -L", WRITES),
+        ("docker run --rm --entrypoint sh alpine -c ls", WRITES),
+        ("docker run --rm alpine", WRITES),  # the image's own command
         ("podman kill api", WRITES),
         ("crictl rmp -a", WRITES),
     ],

@@ -95,13 +95,30 @@ def approval(toks: Sequence[Token]) -> bool:
         if nobody:
             continue
         opening = all(not t.word for t in toks[:i]) and lemmas[i] in ("change", "cr", "rfc", "cab")
-        waited = any(w in _WAIT for w in before) or any(w in _REQUEST for w in before) or opening
+        waited = any(w in _WAIT for w in before) or any(w in _REQUEST for w in before) or opening or _stated(
+            toks, low, i, n)
         sourced = bool(after) and after[0] in _FROM and not nobody
         required = bool(after) and after[0] in _REQUIRED_AFTER  # "platform on-call approval required: …"
         owned = low[i] in ("call", "decision") and i > 0  # "release manager's call": theirs to decide
         if waited or sourced or required or owned:
             return True
     return False
+
+
+_NOT_A_SUBJECT = frozenset("""to please and or then must should will would can could may might not never dont don't
+i we me us agent""".split())
+"""Words before an approval verb that make it no approval stated by someone (``to approve``, ``I approve``)."""
+_LATER = frozenset("afterwards afterward later retroactively after".split())
+
+
+def _stated(toks: Sequence[Token], low: list[str], i: int, n: int) -> bool:
+    """``IC approves: remove the 96 hosts``, ``Identity owner + quota on-call approve -> …``, ``(change owner
+    approves, IC agrees)``: someone named approves, in the present, as the step's condition. Not when the
+    approver is the author (``I approve``) or nobody (``the bot approves``), nor afterwards."""
+    verb = lemma.verb(toks[i].text)
+    return bool(i and verb.verb and not low[i].endswith("ed") and toks[i - 1].word and low[i - 1] not in _NOT_A_SUBJECT
+                and not any(has(Concept.NOBODY, w) or w.startswith("auto") for w in low[max(0, i - 4):i])
+                and not any(w in _LATER for w in low[i + n:i + n + 4]))
 
 
 _SAME = frozenset({"same", "that", "this", "the above", "above", "earlier", "previous", "prior", "those"})

@@ -331,12 +331,17 @@ def _starts_with_rollback(c: Clause) -> bool:
 
 
 def _or_joined(body: str, parts: list[list], k: int) -> bool:
-    """Clause ``k`` is joined to the one before by ``or``/``nor``, or a comma in a list ending in one."""
+    """Clause ``k`` is joined to the one before by ``or``/``nor``, or a comma in a list ending in one, or by a
+    bare ``and`` (``do not delete and recreate the CronJob`` forbids both) unless it goes on to another step
+    (``… and drain it instead``)."""
     import re  # noqa: PLC0415
 
     for j in range(k, len(parts)):
         sep = body[parts[j - 1][-1].end:parts[j][0].start]
         if re.search(r"\b(?:or|nor)\b", sep, re.I):
+            return True
+        if j == k and re.fullmatch(r"\s*and\s*", sep, re.I) and not any(
+                t.low in ("instead", "then", "rather") for t in parts[j]):
             return True
         if sep.strip() != ",":
             return False

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from rcaloop.judge.actions.commands import Reader, Verdict
-from rcaloop.judge.actions.tools.base import Subcommands, runs
+from rcaloop.judge.actions.commands import Reader, Verdict, writes
+from rcaloop.judge.actions.tools.base import Subcommands, after_options, has, runs, words
 
 _EXEC_VALUES = frozenset({"-e", "--env", "--env-file", "-u", "--user", "-w", "--workdir", "--detach-keys"})
 _COMPOSE_VALUES = frozenset({"-f", "--file", "-p", "--project-name", "--project-directory", "--env-file", "--profile",
@@ -20,6 +20,31 @@ COMPOSE = Subcommands(
 
 def _compose(args: list[str], reader: Reader) -> Verdict | None:
     return COMPOSE("docker compose", args, reader)
+
+
+_RUN_VALUES = frozenset({
+    "-e", "--env", "--env-file", "-u", "--user", "-w", "--workdir", "--name", "--platform", "--pull", "-m", "--memory",
+    "--cpus", "--network", "--net", "-v", "--volume", "--mount", "-p", "--publish", "-l", "--label", "--pid", "--ipc",
+    "--entrypoint", "--add-host", "--dns", "--hostname", "-h", "--cap-add", "--device", "--security-opt",
+    "--tmpfs", "--ulimit", "--userns", "--uts", "--gpus", "--runtime", "--stop-signal", "--log-driver",
+})
+_HOST_REACH = ("--privileged", "--pid", "--ipc", "--cap-add", "--device", "--entrypoint", "-d", "--detach", "--restart")
+
+
+def _run(args: list[str], reader: Reader) -> Verdict:
+    """``docker run --rm IMAGE cmd``: a throwaway container judged by the command it runs (``git --version``
+    reads). It writes when it outlives the command (no ``--rm``, ``-d``, ``--restart``), reaches into the host
+    (``--privileged``, ``--pid``, ``--device``, a mount not marked ``:ro``), replaces what the image runs
+    (``--entrypoint``) or runs nothing named (the image's own command)."""
+    opts, _ = words(args, _RUN_VALUES)
+    mounts = [args[i + 1] for i, a in enumerate(args[:-1]) if a in ("-v", "--volume", "--mount")]
+    mounts += [o.split("=", 1)[1] for o in opts if o.startswith(("--volume=", "--mount="))]
+    if not has(opts, "--rm") or has(opts, *_HOST_REACH) or any(
+            not m.endswith((":ro", ",readonly", ",ro")) for m in mounts):
+        return writes("docker run")
+    rest = after_options(args, _RUN_VALUES)
+    inner = reader.argv(rest[1:]) if len(rest) > 1 else None
+    return inner if inner is not None and not inner.writes else writes("docker run")
 
 
 _GROUPS = ("image", "container", "network", "volume", "system", "node", "service", "stack", "secret", "config",
@@ -41,7 +66,7 @@ DOCKER = Subcommands(
     groups=frozenset({*_GROUPS, "system connection"}),
     value_options=frozenset({"-H", "--host", "--context", "-c", "--config", "--log-level", "-l", "--url",
                              "--connection", "--remote"}),
-    inner=(("exec", runs(_EXEC_VALUES, skip=1)), ("compose", _compose)),
+    inner=(("exec", runs(_EXEC_VALUES, skip=1)), ("compose", _compose), ("run", _run)),
 )
 
 CRICTL = Subcommands(
