@@ -93,6 +93,9 @@ SOURCE_GROUPS: tuple[tuple[str, tuple[str, ...]], ...] = (
                  "envoy", "linkerd", "haproxy", "nginx", "cilium", "hubble")),
     ("cloud api", ("aws", "gcp", "azure", "cloudtrail", "cloud", "gcloud", "az")),
     ("secrets manager", ("vault", "kms", "secretsmanager")),
+    ("host", ("ssh", "host", "shell", "procfs", "sysctl", "dmesg")),
+    ("package registry", ("pypi", "npm", "npmjs", "registry", "crates", "maven", "rubygems", "dockerhub", "ghcr",
+                          "quay", "artifactory", "nexus", "package", "packages", "goproxy", "nuget")),
     (SIGNATURE_GROUP, ("signature", "signatures", "matcher", "sigmatch")),
     ("chat", ("chat", "slack", "msg", "message", "teams")),
 )
@@ -202,6 +205,7 @@ def source_group(collector: str) -> str:
     if name in (group for group, _ in SOURCE_GROUPS):
         return name
     words = set(_WORD.findall(name))
+    words |= {w[:-1] for w in words if len(w) > 3 and w.endswith("s")}  # "probes" is a probe
     if words & STRONG_HISTORY or (VECTOR in words and words & VECTOR_SEARCH_WORDS):
         return HISTORICAL_GROUP
     planes = [group for group, signal in SIGNAL_WORDS if words & signal]

@@ -141,7 +141,7 @@ def approval_required(toks: Sequence[Token]) -> bool:
     for i in range(len(lemmas)):
         n = _approval_at(lemmas, i) or (1 if low[i] in ("go", "call", "decision") and i and low[i - 1].endswith(
             ("'s", "s'")) else 0)
-        if n and (any(w in _REQUIRING for w in low[max(0, i - 5):i]) or
+        if n and (any(w in _REQUIRING for w in low[max(0, i - 8):i]) or
                   any(w in _REQUIRED_AFTER for w in low[i + n:i + n + 4])):
             return True
     return False

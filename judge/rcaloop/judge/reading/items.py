@@ -94,14 +94,15 @@ class ItemReading:
 
 
 def _proposes(head: str) -> bool:
-    """``Restart the database: it is stuck``: a change verb with its object before the colon is a step, not a
-    label (``Rollback: …``, ``Roll back plan: …`` name how a step is undone)."""
+    """``Restart the database: it is stuck``, ``Deleting the lock now: it is stale``: a change verb with its
+    object before the colon is a step, not a label (``Rollback: …``, ``Roll back plan: …`` name how a step is undone)."""
     words = [w for w in re.findall(r"[A-Za-z][\w'-]*", head)]
     if len(words) < 2:
         return False
     lemmas = [lemma.lemma(w) for w in words]
     return steps.concept(lemma.verb(words[0]).lemma) is Concept.CHANGE and not phrase_at(lemmas, 0, Concept.ROLLBACK) and (
-        lemma.verb(words[0]).form == lemma.BASE) and (len(words) >= 3 or words[1].lower() in steps.DETERMINERS)
+        lemma.verb(words[0]).form in (lemma.BASE, lemma.GERUND)) and (len(words) >= 3 or words[1].lower() in
+                                                                       steps.DETERMINERS)
 
 
 def _label(sentence: str) -> tuple[str, str]:

@@ -548,8 +548,10 @@ def head(c: Clause, role: str) -> Step:
     if form.form == lemma.GERUND and at is None:
         far = next((k for k in range(1, min(len(toks), 20)) if toks[k].low in COPULAS | {"would", "could"}), None)
         if far is not None and not any(w in (",", ";", ":") for w in c.low[1:far]) and any(
-                w in NEGATIONS or w in ("not", "never") for w in c.low[far:far + 3]):
+                w in NEGATIONS or w in ("not", "never") or w in _DOWNSIDE for w in c.low[far:far + 3]):
             return Step(Kind.INERT, why="statement")  # "Adding a batch of hosts at once is not a good idea"
+        if _weighed_against(c):
+            return Step(Kind.INERT, why="statement")  # "Putting them back risks serving stale data"
     if form.form == lemma.GERUND:
         if at is None:  # "Restarting the pods" proposes; "Restarting the pods did not help" states
             return imperative(c) if role in (ACTION, CHECK_ROLE) else Step(Kind.INERT, why="statement")
@@ -568,6 +570,25 @@ def head(c: Clause, role: str) -> Step:
     if role == CHECK_ROLE:
         return Step(Kind.CHECK, why="check_noun")
     return Step(Kind.INERT, why="statement")
+
+
+_DOWNSIDE = frozenset("""tempting risky dangerous unsafe pointless unnecessary overkill premature futile useless
+wrong""".split())
+"""What a gerund subject is called when the step it names is weighed and set aside (``Raising X is tempting``)."""
+_DOWNSIDE_VERBS = frozenset("risk cost lose break hide mask hurt wipe destroy defeat".split())
+"""What a gerund subject does when the step it names is argued against (``Putting them back risks …``)."""
+
+
+def _weighed_against(c: Clause) -> bool:
+    """A gerund phrase is the subject of a verb that argues against it (``Putting them back risks serving old
+    data``, ``Restarting it loses the cache``): the step is weighed, not proposed."""
+    for k in range(2, min(len(c.toks), 14)):
+        if c.low[k] in (",", ";", ":"):
+            return False
+        form = lemma.verb(c.toks[k].text)
+        if form.form == lemma.S and form.lemma in _DOWNSIDE_VERBS:
+            return True
+    return False
 
 
 def _slashed(c: Clause, role: str) -> Step:
