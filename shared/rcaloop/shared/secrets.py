@@ -42,7 +42,7 @@ import time
 from bisect import bisect_right
 from collections.abc import Iterator
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import lru_cache, partial
 from typing import Any, NamedTuple, TypeVar
 
 from rcaloop.contracts import DeadLetter, EvidenceArtifact, RawResult
@@ -132,7 +132,7 @@ def _line_hits(rule: Rule, source: str, line_start: int, line_end: int, view: Vi
     covered = pos = 0  # a match inside the last hit's span is part of it: each part of the line is judged once
     while (m := rule.pattern.search(text, pos)) is not None:
         pos = max(m.end(), m.start() + 1, covered)
-        start, end = m.span(rule.group if rule.group >= 0 else m.lastindex)
+        start, end = m.span(rule.group if rule.group >= 0 else m.lastindex or 0)
         if start < 0 or start == end or start < covered:
             continue
         if rule.decoded:
@@ -337,11 +337,11 @@ class _Text:
         for key, lines in found.items():
             for rule in _BY_GATE[key]:
                 out.setdefault(rule, {}).update(lines)
-        for rule in _LINE_RULES:
-            lines: dict[int, int] = {}
-            rule.lines(self, lines)
-            if lines:
-                out.setdefault(rule, {}).update(lines)
+        for rule, find_lines in _LINE_RULES:
+            ruled: dict[int, int] = {}
+            find_lines(self, ruled)
+            if ruled:
+                out.setdefault(rule, {}).update(ruled)
         for rule in _LONG_WORD_RULES:
             for word in self.words:
                 if len(word) >= rule.min_word:
@@ -350,12 +350,10 @@ class _Text:
 
     def _wide_lines(self, need: str, ci: bool) -> dict[int, int]:
         found: dict[int, int] = {}
-        haystack: str | bytes = self.text
-        if ci:
-            haystack, need = self.lower, need.encode()  # type: ignore[assignment]
-        pos = haystack.find(need)
+        find = partial(self.lower.find, need.encode()) if ci else partial(self.text.find, need)
+        pos = find(0)
         while pos >= 0:
-            pos = haystack.find(need, self.line_of(pos, found))
+            pos = find(self.line_of(pos, found))
         return found
 
     def _narrow(self, found: dict[tuple[str, bool, bool], dict[int, int]]) -> None:
@@ -442,7 +440,7 @@ for _rule, _keys in _GATES.items():
     for _key in _keys:
         _BY_GATE.setdefault(_key, []).append(_rule)
 _LONG_WORD_RULES = tuple(r for r in RULES if not r.needs and r.lines is None)
-_LINE_RULES = tuple(r for r in RULES if r.lines is not None)
+_LINE_RULES = tuple((r, r.lines) for r in RULES if r.lines is not None)
 _CONTAINED = {
     ci: {n: [m for m in needs if m in n] for n in needs}
     for ci, needs in ((ci, {k[0] for g in _GATES.values() for k in g if not k[2] and k[1] == ci}) for ci in (False, True))
@@ -860,6 +858,7 @@ def redact_record(record: _R, budget_s: float | None = SCAN_BUDGET_S) -> tuple[_
     found: list[Secret] = []
     update: dict[str, Any] = {}
     content = record.content
+    new_content: Any
     if isinstance(content, str):
         new_content, secrets = text_secrets(content, "output", budget.left())
     elif record.kind == "step_files":

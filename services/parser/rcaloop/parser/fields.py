@@ -62,7 +62,7 @@ def parse_fields(lines: list[str], first_line: int, registry: Registry | None = 
             continue
         m = FIELD_LINE.fullmatch(line)
         key = m.group(1).lower() if m else None
-        if key not in FIELD_NAMES:
+        if m is None or key not in FIELD_NAMES:
             if len(values) == len(FIELD_NAMES) or (values and m is None):
                 trailing_from = offset
                 break
