@@ -16,6 +16,7 @@ import random
 from collections import Counter
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
+from functools import partial
 
 import pytest
 from prometheus_client import REGISTRY
@@ -196,13 +197,13 @@ async def test_hostile_entries_are_dead_lettered_and_good_ones_processed_once(na
     async with running([service], settings) as host:
         for stream in streams:  # everything read and acknowledged …
             group = next(s.group for s in service.subscriptions if s.stream is stream)
-            await wait(lambda: _settled(redis, stream.key(prefix), group), timeout=90)
+            await wait(partial(_settled, redis, stream.key(prefix), group), timeout=90)
         for stream in streams:  # … and the worker still consumes
             for g in goods[stream][GOOD:]:
                 await redis.xadd(stream.key(prefix), encode(g))
         for stream in streams:
             group = next(s.group for s in service.subscriptions if s.stream is stream)
-            await wait(lambda: _settled(redis, stream.key(prefix), group, at_least=GOOD + AFTER + len(bad[stream])), timeout=60)
+            await wait(partial(_settled, redis, stream.key(prefix), group, at_least=GOOD + AFTER + len(bad[stream])), timeout=60)
         assert not host.done(), f"the host stopped {why}"
 
     for stream in streams:

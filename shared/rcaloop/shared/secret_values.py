@@ -47,6 +47,7 @@ from __future__ import annotations
 
 import re
 import string
+from itertools import pairwise
 from typing import Literal
 
 from rcaloop.shared.secret_labels import LABELS, NO_VALUE
@@ -340,7 +341,7 @@ def generated(value: str) -> bool:
     if not _GENERATED.fullmatch(value):
         return False
     kinds = [0 if c.islower() else 1 if c.isupper() else 2 for c in value if c.isalnum()]
-    return sum(a != b for a, b in zip(kinds, kinds[1:])) >= 3
+    return sum(a != b for a, b in pairwise(kinds)) >= 3
 
 
 def credential(value: str) -> bool:

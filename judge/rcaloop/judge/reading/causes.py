@@ -134,7 +134,7 @@ def _dismisses(clause: str) -> bool:
         return True
     if low[:1] in (["not"], ["never"], ["nor"]) or low[:2] in (["and", "not"], ["or", "not"]):
         return True
-    for i, w in enumerate(low):  # "X was fine", "X stayed healthy", "DB CPU normal"
+    for i in range(len(low)):  # "X was fine", "X stayed healthy", "DB CPU normal"
         if has(Concept.HEALTHY, lemmas[i]) and ((i == len(low) - 1 and len(low) <= 5) or (i and low[i - 1] in (
                 "is", "was", "are", "were", "stayed", "remained", "looked", "looks", "seems", "seemed"))):
             return True

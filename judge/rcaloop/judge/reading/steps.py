@@ -271,7 +271,7 @@ def _by_object(c: Clause, i: int, verb: str) -> Step:
     if verb in _RERUN and _names_work(c, i + 1):
         return Step(Kind.INERT, c.toks[i].text, "rerun_job")  # "re-run `fleet-baseline` for `dmz`"
     words: list[str] = []
-    for t, lem in zip(c.toks[i + 1:i + 11], c.lemmas[i + 1:i + 11], strict=False):
+    for _t, lem in zip(c.toks[i + 1:i + 11], c.lemmas[i + 1:i + 11], strict=False):
         if lem in _FUNCTION and words:
             break
         words.append(lem)

@@ -27,6 +27,8 @@ from rcaloop.shared.cli_deps import CliDeps
 from rcaloop.shared.cli_app import cli_app
 from rcaloop.shared.cli_output import err, fail, out
 
+_CRITERIA_HELP = f"criteria that apply: {', '.join(rubric.BY_KEY)}"
+
 if TYPE_CHECKING:
     from rcaloop.annotation.settings import AnnotationSettings
     from rcaloop.annotation.store import Store
@@ -126,7 +128,7 @@ def register(app: typer.Typer, deps: CliDeps) -> None:
 
     @group.command("rubric")
     def rubric_cmd(
-        criteria: list[str] = typer.Argument(None, help=f"criteria that apply: {', '.join(rubric.BY_KEY)}"),
+        criteria: list[str] = typer.Argument(None, help=_CRITERIA_HELP),
         as_json: bool = typer.Option(False, "--json", help="print as JSON"),
     ) -> None:
         """Score difficulty with the seven-criterion rubric (capped at 10)."""

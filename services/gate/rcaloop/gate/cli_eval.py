@@ -102,6 +102,8 @@ def _load_outputs(path: Path, cases: dict[str, EvalCase], inputs: dict[str, str]
     return raws
 
 
+_KINDS_HELP = f"only these mutations ({', '.join(m.name for m in MUTATIONS)})"
+
 REFERENCE_AGENT = Path(__file__).resolve().parents[4] / "examples" / "agents" / "rule_based_agent.py"
 
 
@@ -283,7 +285,7 @@ def register(app: typer.Typer, deps: CliDeps) -> None:
     def mutate_cmd(
         fixtures: Path = typer.Option(..., "--fixtures", help="fixture cases, JSONL; known cases are mutated"),
         out_path: Path = typer.Option(..., "--out", help="where to write the novel variants (JSONL)"),
-        kinds: list[str] = typer.Option(None, "--kind", help=f"only these mutations ({', '.join(m.name for m in MUTATIONS)})"),
+        kinds: list[str] = typer.Option(None, "--kind", help=_KINDS_HELP),
     ) -> None:
         """Write novel variants of the known cases, each tagged with its mutation."""
         names = [m.name for m in MUTATIONS]

@@ -46,12 +46,12 @@ SHELL_READS = frozenset({
     "iotop", "iftop", "nethogs", "dstat", "getconf", "ss", "netstat", "dig", "nslookup", "host", "ping", "ping6",
     "traceroute", "tracepath", "mtr", "arping", "nmap", "tshark", "ngrep", "whois", "getfacl", "lsattr",
     "sestatus", "getenforce", "getsebool", "systemd-cgls", "systemd-cgtop", "timedatectl",
-    "coredumpctl", "env", "date", "cal", "stat", "time",
+    "coredumpctl", "env", "date", "cal", "time",
     "lvs", "vgs", "pvs", "lvdisplay", "vgdisplay", "pvdisplay", "dmidecode", "sensors", "iwconfig",
     "numastat", "pmap", "jstack", "jstat", "jps", "pg_isready", "pg_dump", "pg_dumpall", "mysqldump",
     "pg_controldata", "pg_waldump", "ab", "hey", "wrk",
     "kubeconform", "kubeval", "yamllint", "shellcheck", "hadolint",
-    "xmllint", "zdump", "tzselect", "ldd", "nm", "objdump", "readelf", "file", "du", "ncdu",
+    "xmllint", "zdump", "tzselect", "ldd", "nm", "objdump", "readelf", "ncdu",
 })
 """Tools that only read (a ``>`` redirect or ``tee`` of their output is judged on its own)."""
 SHELL_WRITES = frozenset({
