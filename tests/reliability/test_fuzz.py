@@ -108,7 +108,8 @@ def _knowledge(settings: KnowledgeSettings, stream: Stream) -> Effects:
                 if stream is Stream.EVALUATED:
                     seen[g.analysis_hash] += await store.get_verdict(g.analysis_hash) is not None
                 else:
-                    seen[g.annotation_id] += sum(r.annotation_id == g.annotation_id for r in await store.reviews_for(g.analysis_hash))
+                    seen[g.annotation_id] += sum(r.annotation_id == g.annotation_id
+                                                 for r in await store.reviews_for(g.analysis_hash))
             return seen
         finally:
             await store.close()
@@ -146,9 +147,11 @@ class Case:
 
 
 CASES = {
-    "ingestion": Case(build_ingestion, IngestionSettings, lambda s: {Stream.RESULTS: emitted(Stream.INGESTED, "result_id")}),
+    "ingestion": Case(build_ingestion, IngestionSettings,
+                      lambda s: {Stream.RESULTS: emitted(Stream.INGESTED, "result_id")}),
     "parser": Case(build_parser, ParserSettings, lambda s: {Stream.INGESTED: emitted(Stream.PARSED, "analysis_hash")}),
-    "harness": Case(build_harness, HarnessSettings, lambda s: {Stream.PARSED: emitted(Stream.EVALUATED, "analysis_hash")}),
+    "harness": Case(build_harness, HarnessSettings,
+                    lambda s: {Stream.PARSED: emitted(Stream.EVALUATED, "analysis_hash")}),
     "annotation": Case(build_annotation, AnnotationSettings,
                        lambda s: {Stream.EVALUATED: emitted(Stream.REVIEW_TASKS, "analysis_hash"),
                                   Stream.INGESTED: _artifacts(s)}),
@@ -203,7 +206,8 @@ async def test_hostile_entries_are_dead_lettered_and_good_ones_processed_once(na
                 await redis.xadd(stream.key(prefix), encode(g))
         for stream in streams:
             group = next(s.group for s in service.subscriptions if s.stream is stream)
-            await wait(partial(_settled, redis, stream.key(prefix), group, at_least=GOOD + AFTER + len(bad[stream])), timeout=60)
+            await wait(partial(_settled, redis, stream.key(prefix), group, at_least=GOOD + AFTER + len(bad[stream])),
+                       timeout=60)
         assert not host.done(), f"the host stopped {why}"
 
     for stream in streams:

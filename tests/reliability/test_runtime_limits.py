@@ -25,7 +25,8 @@ async def test_oversized_payload_is_dead_lettered_unparsed_and_clipped(redis, pr
     [letter] = await dlq(redis, Stream.RESULTS, prefix)
     assert letter["error_code"] == "payload_too_large"
     assert "over the 10000 byte limit (MAX_PAYLOAD_BYTES)" in letter["error"]
-    assert len(letter["fields"]["payload"]) < 1100 and letter["fields"]["payload"].endswith(f"(truncated from {len(big.model_dump_json())} bytes)")
+    assert len(letter["fields"]["payload"]) < 1100 and letter["fields"]["payload"].endswith(
+        f"(truncated from {len(big.model_dump_json())} bytes)")
     assert [e["result_id"] for e in await entries(redis, Stream.INGESTED, prefix)] == ["small"]
 
 

@@ -93,7 +93,8 @@ def test_workers_wait_out_a_write_refusal_and_lose_nothing(fault, private_redis,
         assert all(sp.proc.poll() is None for sp in services)
 
         spec.lift(r, private_redis)
-        wait_until(lambda: drained(r, prefix) and n_evaluated(r, prefix) >= N, 120, "everything evaluated after the fault")
+        wait_until(lambda: drained(r, prefix) and n_evaluated(r, prefix) >= N, 120,
+                   "everything evaluated after the fault")
         seen = evaluated_ids(r, prefix)
         assert set(seen) == {f"w-{i}" for i in range(N)} and max(seen.values()) == 1
         from rcaloop.contracts import Stream  # noqa: PLC0415

@@ -112,5 +112,6 @@ class AnnotationRecord(Contract):
         description="the stored version of this review: 1, then one more for every revision; consumers keep the highest",
     )
     decision: ReviewDecision | None = Field(
-        default=None, description="how the decided review of an overlapping task came about (None: one reviewer decided)"
+        default=None,
+        description="how the decided review of an overlapping task came about (None: one reviewer decided)"
     )

@@ -417,7 +417,8 @@ def _claim(cid: str, kind: str, text: str, links: Links, by_id: dict[str, Eviden
     status = "supported" if supports else ("refuted" if refutes else "unlinked")
     note = None
     if status == "unlinked" or links.untraced:
-        note = "; ".join(links.notes) or ("only historical evidence (context only)" if historical else "no evidence links")
+        note = "; ".join(links.notes) or ("only historical evidence (context only)" if historical
+                                          else "no evidence links")
     return LedgerClaim(
         id=cid,
         kind=kind,
@@ -510,7 +511,8 @@ def _root_links(draft: Draft, index: _Index, traced: _Traced) -> Links:
         claims.append(summary)
     evidence = [index.by_id[e].haystack() for e in links.found]
     for where, text in other_causes(draft, claims, evidence):
-        links.untraced.append(f"{where} states a cause that the evidence tied to the root cause does not show: {text[:100]!r}")
+        links.untraced.append(
+            f"{where} states a cause that the evidence tied to the root cause does not show: {text[:100]!r}")
     return links
 
 

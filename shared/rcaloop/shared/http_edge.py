@@ -156,7 +156,8 @@ class BodyTooLarge(HTTPException):
 
     def __init__(self, limit: int):
         super().__init__(413, detail={"code": "payload_too_large",
-                                      "message": f"the request body is over the {limit} byte limit (HTTP_MAX_BODY_BYTES)"})
+                                      "message": f"the request body is over the {limit} byte limit "
+                                                 "(HTTP_MAX_BODY_BYTES)"})
 
 
 def _declared_length(scope: Scope) -> int | None:
@@ -182,7 +183,8 @@ class EdgeMiddleware:
         if scope["type"] != "http":
             return await self.app(scope, receive, send)
         if problem := request_problem(scope):
-            return await _answer(api_error(400, "invalid_parameter", f"{problem}; ids and parameters are printable text"),
+            return await _answer(
+                api_error(400, "invalid_parameter", f"{problem}; ids and parameters are printable text"),
                                  scope, receive, send)
         if scope["method"] not in SAFE_METHODS and any(_under(scope["path"], p) for p in self.browser_paths):
             if problem := cross_origin_problem(scope, self.public_origin):

@@ -211,7 +211,8 @@ _VARIABLE = re.compile(r"\$(?:\{|\(|[A-Za-z_][A-Za-z0-9_]*$)")
 """A shell or template variable (``$TOKEN``, ``${TOKEN}``, ``$(cat token)``), not a hash (``$apr1$…``)."""
 _EXAMPLE = re.compile(r"example|sample|dummy|fake|placeholder|your[_-]?[a-z_-]{0,30}here|redacted|xxxx|\*\*\*", re.I)
 _VENDOR_PREFIX = re.compile(r"^(?:[A-Za-z]{2,12}[_-](?:[A-Za-z]{2,8}[_-]){0,3}|[A-Z]{4}(?=[A-Z0-9]{16}$)|eyJ)")
-_TEMPLATE = re.compile(r"^(?:\$\{[^}]{1,200}\}|\$\(.{1,200}\)|\{\{.{1,200}\}\}|\$\{\{.{1,200}\}\}|<[^<>]{1,200}>|%[\w.-]{1,100}%"
+_TEMPLATE = re.compile(
+    r"^(?:\$\{[^}]{1,200}\}|\$\(.{1,200}\)|\{\{.{1,200}\}\}|\$\{\{.{1,200}\}\}|<[^<>]{1,200}>|%[\w.-]{1,100}%"
                        r"|\[[^\[\]]{1,100}\]|\{[\w .|-]{1,100}\}|@[\w.-]{1,100}@)$")
 
 

@@ -38,7 +38,8 @@ from rcaloop.contracts.catalog import FamilyCatalog, Metric, Signature, Signatur
 
 MAX_SHOWN = 200
 """Characters of the matched text kept in a ``SignatureMatch``."""
-_NEGATION = stdlib_re.compile(r"(?:^|[^\w])(?:no|not|never|without|zero|0)(?:\s+[\w./:-]+){0,3}\s*[\"'(\[]?$", stdlib_re.I)
+_NEGATION = stdlib_re.compile(r"(?:^|[^\w])(?:no|not|never|without|zero|0)(?:\s+[\w./:-]+){0,3}\s*[\"'(\[]?$",
+                              stdlib_re.I)
 """A negation ending the (bounded) text just before a match, on the same line."""
 _LOOKBACK = 48
 _OPS: dict[str, Callable[[float, float], bool]] = {

@@ -23,7 +23,8 @@ CONTENT = {p.name: json.loads(p.read_text()) for p in JOB_DIR.glob("*.json")}
 
 def _record(analysis_hash: str, content=CONTENT, job_id="1234567") -> IngestedRecord:
     return IngestedRecord(
-        result_id=f"r-{analysis_hash[:6]}", kind="step_files", job_id=job_id, content=content, analysis_hash=analysis_hash
+        result_id=f"r-{analysis_hash[:6]}", kind="step_files", job_id=job_id, content=content,
+        analysis_hash=analysis_hash
     )
 
 

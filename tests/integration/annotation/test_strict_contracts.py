@@ -76,7 +76,8 @@ async def test_bad_ids_and_numbers_are_refused_alike_by_both_backends(backend, r
     await redis.xadd(key, encode(good))
     for fields in bad.values():
         await redis.xadd(key, fields)
-    record = IngestedRecord(result_id="r-nul", kind="skill_text", content="report\x00with a NUL\n", analysis_hash="d" * 64)
+    record = IngestedRecord(result_id="r-nul", kind="skill_text", content="report\x00with a NUL\n",
+                            analysis_hash="d" * 64)
     await redis.xadd(Stream.INGESTED.key(prefix), encode(record))
 
     async with running([build(settings)], settings):

@@ -21,7 +21,8 @@ FIXTURES = Path(__file__).resolve().parents[2] / "fixtures" / "ingestion"
 
 
 def _text(i: int, **kw) -> RawResult:
-    return RawResult(result_id=f"r-{i}", kind="skill_text", content=f"# Disk full on db-{i}\n\nRCA_FIELDS\norigin: internal\n", **kw)
+    return RawResult(result_id=f"r-{i}", kind="skill_text",
+                     content=f"# Disk full on db-{i}\n\nRCA_FIELDS\norigin: internal\n", **kw)
 
 
 async def _publish(redis, prefix: str, *records: RawResult) -> list[str]:
@@ -68,8 +69,10 @@ async def test_oversized_and_malformed_records_are_dead_lettered_while_the_strea
     settings = settings_factory(IngestionSettings, rcaloop_max_result_bytes=4096)
     key = Stream.RESULTS.key(prefix)
     [big_id] = await _publish(redis, prefix, _text(1).model_copy(update={"content": "log line\n" * 1000}))
-    await _publish(redis, prefix, RawResult(result_id="bad-job", kind="skill_text", content="# x\n", job_id="../../etc"))
-    await _publish(redis, prefix, RawResult(result_id="bad-shape", kind="step_files", content={"step1_job_context.json": {}}))
+    await _publish(redis, prefix,
+                   RawResult(result_id="bad-job", kind="skill_text", content="# x\n", job_id="../../etc"))
+    await _publish(redis, prefix,
+                   RawResult(result_id="bad-shape", kind="step_files", content={"step1_job_context.json": {}}))
     await redis.xadd(key, {"payload": '{"result_id": "r-x", "kind": "skill_text", "content": '})  # cut short
     await redis.xadd(key, {"body": "no payload field"})
     await redis.xadd(key, {"payload": '{"result_id": "r-s", "kind": "skill_text", "content": "bad \\ud800 text"}'})
@@ -81,7 +84,8 @@ async def test_oversized_and_malformed_records_are_dead_lettered_while_the_strea
         await wait(lambda: _count(redis, Stream.INGESTED.key(prefix), 2))
 
     assert [e["result_id"] for e in await entries(redis, Stream.INGESTED, prefix)] == ["r-2", "r-3"]
-    letters = sorted(await dlq(redis, Stream.RESULTS, prefix), key=lambda d: tuple(map(int, d["message_id"].split("-"))))
+    letters = sorted(await dlq(redis, Stream.RESULTS, prefix),
+                     key=lambda d: tuple(map(int, d["message_id"].split("-"))))
     assert [d["error_code"] for d in letters] == [
         "result_too_large",
         "invalid_job_id",

@@ -232,7 +232,8 @@ async def test_catalogs_are_proposed_by_reviewers_decided_by_leads_and_read_by_r
     assert (await client.post("/api/v1/knowledge/catalogs", json=data)).status_code == 403  # a reader's token
     proposed = await client.post("/api/v1/knowledge/catalogs", json=data, headers=REVIEW)
     assert proposed.status_code == 200, proposed.text
-    assert proposed.json()["package"]["proposed_by"] == "mira" and [e["kind"] for e in proposed.json()["events"]] == ["candidate"]
+    assert proposed.json()["package"]["proposed_by"] == "mira" and [e["kind"]
+                                                                    for e in proposed.json()["events"]] == ["candidate"]
     bad = dict(data, version="2026.12.8", families=[])
     refused = await client.post("/api/v1/knowledge/catalogs", json=bad, headers=REVIEW)
     assert refused.status_code == 422 and refused.json()["error"]["code"] == "invalid_request"

@@ -92,7 +92,8 @@ async def test_knowledge_and_gate_services_apply_every_revision(redis, prefix, s
     [package] = await store.list_packages()
     await store.close()
     assert kept.revision == 2 and package.state == "rejected" and package.provenance.annotation_revision == 2
-    kinds = [(e["kind"], e["event_id"].rsplit(":", 1)[-1]) for e in await entries(redis, Stream.KNOWLEDGE_EVENTS, prefix)
+    kinds = [(e["kind"], e["event_id"].rsplit(":", 1)[-1])
+             for e in await entries(redis, Stream.KNOWLEDGE_EVENTS, prefix)
              if e["package_id"].startswith("kp-")]  # not the bundled catalog's announcement
     # the verdict may pair with revision 1 first (a candidate, then superseded) or only with 2
     assert kinds[-1] == ("rejected", "r2") and set(kinds) <= {("candidate", "candidate"), ("rejected", "r2")}, kinds

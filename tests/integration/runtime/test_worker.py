@@ -217,7 +217,8 @@ async def test_entries_trimmed_before_the_group_read_them_are_reported(redis, pr
     from rcaloop.shared import metrics  # noqa: PLC0415
 
     key = Stream.RESULTS.key(prefix)
-    worker = StreamWorker(redis, Subscription(Stream.RESULTS, RawResult, _forward, group="echo"), settings_factory(), "echo")
+    worker = StreamWorker(redis, Subscription(Stream.RESULTS, RawResult, _forward, group="echo"), settings_factory(),
+                          "echo")
     gauge = metrics.TRIMMED_UNREAD.labels(service="echo", stream=key)
     await worker.ensure_group()
     await _publish(redis, prefix, _result(1))

@@ -36,7 +36,9 @@ def test_gate_doc_names_every_threshold_and_promotion_rule():
 def test_every_gate_finding_code_in_the_source_is_listed():
     import re
 
-    source = "\n".join(p.read_text() for p in (Path(__file__).resolve().parents[3] / "services" / "gate" / "rcaloop" / "gate").glob("*.py"))
+    source = "\n".join(p.read_text()
+                       for p in (
+                           Path(__file__).resolve().parents[3] / "services" / "gate" / "rcaloop" / "gate").glob("*.py"))
     used = set(re.findall(r'"(GATE\d{3})"', source))
     assert used - set(FINDINGS) - {t.code for t in THRESHOLDS} == set()
 

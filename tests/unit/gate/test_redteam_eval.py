@@ -185,5 +185,6 @@ def test_an_early_exit_reason_naming_a_category_is_judged_on_it(reason, family):
 
 
 def test_control_an_early_exit_reason_naming_no_category_is_an_abstention():
-    early = early_exit("no log lines or metrics for search-indexer in the alert window; only the alert title was provided")
+    early = early_exit(
+        "no log lines or metrics for search-indexer in the alert window; only the alert title was provided")
     assert answer.abstained(early.parsed)

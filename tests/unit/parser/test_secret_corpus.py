@@ -63,7 +63,8 @@ def test_each_class_names_its_rule_in_the_red_flag():
     url = "The app connects with postgresql://app:S3cr3tPassw0rd!@db-primary.prod:5432/shop at start."
     hash_line = next(c for c in CASES if c["id"] == "htpasswd-apr1")["text"]
     token = "the job pushed with rubygems_ceb5aa68ed152fc93c5e0aabdcf9d41b9bce015a672dfcd5 at 13:55"
-    rules = {text: [(f.type, f.rule) for f in redact_text(text).found] for text in (labels, pair, url, hash_line, token)}
+    rules = {text: [(f.type, f.rule) for f in redact_text(text).found]
+             for text in (labels, pair, url, hash_line, token)}
     assert rules == {
         labels: [("password", "rcaloop.label")],
         pair: [("aws-access-key", "rcaloop.aws-access-key-id"), ("aws-secret-key", "rcaloop.aws-key-pair")],
@@ -144,7 +145,8 @@ def test_a_scan_over_its_budget_stops_and_nothing_is_published():
 def test_a_record_scan_has_one_budget_for_all_its_parts():
     from rcaloop.contracts import RawResult  # noqa: PLC0415
 
-    record = RawResult(result_id="r", kind="skill_text", content="password: Kq7vR2xW9mZt", input_text="token: Zq8rT2vLw9Nc")
+    record = RawResult(result_id="r", kind="skill_text", content="password: Kq7vR2xW9mZt",
+                       input_text="token: Zq8rT2vLw9Nc")
     with pytest.raises(ScanBudgetExceeded):
         redact_record(record, budget_s=1e-9)
     assert redact_record(record, budget_s=None)[1]

@@ -141,7 +141,8 @@ def _dismisses(clause: str) -> bool:
     return False
 
 
-_HEALTHY_VALUE = re.compile(r"\b(?:ready|healthy|valid|available|succeeded|synced|authenticated)\s*[=:]\s*(?:true|yes|ok)\b|"
+_HEALTHY_VALUE = re.compile(
+    r"\b(?:ready|healthy|valid|available|succeeded|synced|authenticated)\s*[=:]\s*(?:true|yes|ok)\b|"
                             r"\b(?:status|state|health)\s*[=:]?\s*(?:healthy|ok|green|valid)\b", re.I)
 """``Ready=True``, ``authenticated=true``, ``status healthy``: a field that says the thing is in good health."""
 _UNCHANGED = frozenset({"unchanged", "untouched", "intact"})
@@ -424,7 +425,8 @@ def gives_reason(text: str) -> bool:
     return bool(_REASONED.search(text))
 
 
-_REASONED = re.compile(r"\b(?:because|since|as|given that)\b\s+\S+\s+\S+\s+\S+|\bnot\b[^.;]{0,60}\b(?:because|since)\b", re.I)
+_REASONED = re.compile(r"\b(?:because|since|as|given that)\b\s+\S+\s+\S+\s+\S+|\bnot\b[^.;]{0,60}\b(?:because|since)\b",
+                       re.I)
 
 
 def _needs(low: list[str]) -> bool:
@@ -501,7 +503,8 @@ def _acts(toks, lemmas: list[str]) -> bool:
 
 
 _TITLE_CAUSE = re.compile(r":\s|\s(?:caused by|due to|because of|owing to|thanks to|triggered by|driven by|"
-                          r"resulting from|result of|after|from|following|via|by)\s|\b(?:root )?cause[sd]?\s*[:=]\s*", re.I)
+                          r"resulting from|result of|after|from|following|via|by)\s|\b(?:root )?cause[sd]?\s*[:=]\s*",
+                          re.I)
 _TITLE_EFFECT = re.compile(r"\s(?:caused(?! by)|causes|causing|led to|leads to|leading to|results? in|resulted in|"
                            r"triggered(?! by)|triggers|broke|breaks)\s", re.I)
 _TIME = re.compile(r"^\W*(?:\d{1,2}:\d{2}|\d{4}-\d{2}-\d{2}|(?:the )?(?:alert|incident|start|onset|midnight|noon|"

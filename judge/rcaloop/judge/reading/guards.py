@@ -37,7 +37,8 @@ _REQUEST = frozenset("get obtain ask request seek secure wait await have raise o
 """Verbs that ask for approval (``get sign-off``, ``raise a change request``)."""
 _NEGATING = frozenset("""without no not never skip skipping bypass bypassing instead regardless ignore ignoring waive
 waiving optional optionally before""".split())
-_CLAIMED = frozenset("already previously pre granted given obtained received secured done confirmed approved yes".split())
+_CLAIMED = frozenset(
+    "already previously pre granted given obtained received secured done confirmed approved yes".split())
 _REFUSED_AFTER = frozenset("not unnecessary optional waived".split())
 """After an approval word, these say none is needed (``approval not needed``, ``approval optional``);
 ``approval required`` is the guard itself."""

@@ -278,10 +278,12 @@ def build_router(state: ApiState) -> APIRouter:
                             "reviewers, or they have not all reviewed it")
         return found
 
-    @router.post("/adjudications/{task_id}/decision", summary="Decide a disputed task: adopt a review or give one (lead)")
+    @router.post("/adjudications/{task_id}/decision",
+                 summary="Decide a disputed task: adopt a review or give one (lead)")
     async def decide(task_id: str, body: DecisionIn, who: str = Depends(lead)):
         if (body.adopt is None) == (body.review is None):
-            raise api_error(422, "invalid_decision", "give exactly one of adopt (a review's id) and review (the decided review)")
+            raise api_error(422, "invalid_decision",
+                            "give exactly one of adopt (a review's id) and review (the decided review)")
         task = await _task(task_id)
         try:
             record, issues = await submission.adjudicate(state, task, who, adopt=body.adopt, review=body.review,

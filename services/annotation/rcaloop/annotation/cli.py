@@ -213,7 +213,8 @@ def register(app: typer.Typer, deps: CliDeps) -> None:
 
     @group.command("agreement")
     def agreement_cmd(
-        batch: str | None = typer.Option(None, "--batch", help="one batch: the UTC day its tasks were created (YYYY-MM-DD)"),
+        batch: str | None = typer.Option(None, "--batch",
+                                         help="one batch: the UTC day its tasks were created (YYYY-MM-DD)"),
         as_json: bool = typer.Option(False, "--json", help="print as JSON"),
     ) -> None:
         """Agreement per judgement on tasks several reviewers review, overall and per batch (the tasks created on one
@@ -234,13 +235,15 @@ def register(app: typer.Typer, deps: CliDeps) -> None:
             (f"batch {b['batch']} ({b['tasks']} task(s))", b["kinds"]) for b in figures["batches"]
         ]:
             table = Table(title=f"inter-annotator agreement (nominal), {title}")
-            for col in ("kind", "judgement", "items", "annotators", "pairs", "observed", "cohen_kappa", "krippendorff_alpha"):
+            for col in ("kind", "judgement", "items", "annotators", "pairs", "observed", "cohen_kappa",
+                        "krippendorff_alpha"):
                 table.add_column(col)
             for kind, rows in kinds.items():
                 for r in rows:
                     table.add_row(
                         kind, r["field"], str(r["items"]), str(r["annotators"]), str(r["pairs"]),
-                        *("-" if r[k] is None else f"{r[k]:.3f}" for k in ("observed_agreement", "cohen_kappa", "krippendorff_alpha")),
+                        *("-" if r[k] is None else f"{r[k]:.3f}"
+                          for k in ("observed_agreement", "cohen_kappa", "krippendorff_alpha")),
                     )
             out.print(table)
 
@@ -275,7 +278,8 @@ def register(app: typer.Typer, deps: CliDeps) -> None:
         typer.echo(token)
 
     @tokens.command("revoke")
-    def token_revoke(annotator: str = typer.Argument(..., help="the annotator's name (letters, digits, . _ @ -)")) -> None:
+    def token_revoke(
+        annotator: str = typer.Argument(..., help="the annotator's name (letters, digits, . _ @ -)")) -> None:
         """Revoke every stored token of ANNOTATOR (exit 1 when it had none)."""
         from rcaloop.annotation.auth import ANNOTATOR_NAME  # noqa: PLC0415
 

@@ -45,7 +45,8 @@ STATIC_FILES = {
     "htmx.min.js": "text/javascript",
 }
 COOKIE = "rcaloop_session"
-SECURE_COOKIE = "__Host-rcaloop_session"  # the browser keeps it only if Secure, Path=/ and no Domain: no sibling can set it
+# the browser keeps it only if Secure, Path=/ and no Domain: no sibling can set it
+SECURE_COOKIE = "__Host-rcaloop_session"
 UI_HEADER = "x-rcaloop-ui"
 CSP = (
     "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; object-src 'none'; "

@@ -83,9 +83,11 @@ def _load_outputs(path: Path, cases: dict[str, EvalCase], inputs: dict[str, str]
         cid = rec["case_id"]
         case = cases.get(cid)
         if case is None:
-            err.print(f"[yellow]EV004[/yellow] captures line {lineno}: no fixture case {escape(cid)}; ignored", highlight=False)
+            err.print(f"[yellow]EV004[/yellow] captures line {lineno}: no fixture case {escape(cid)}; ignored",
+                      highlight=False)
             continue
-        common: dict[str, Any] = {"result_id": _result_id(cid), "producer": "rcaloop-eval", "input_text": inputs[cid], "evidence": case.evidence}
+        common: dict[str, Any] = {"result_id": _result_id(cid), "producer": "rcaloop-eval", "input_text": inputs[cid],
+                                  "evidence": case.evidence}
         if isinstance(rec.get("output"), str):
             raws[cid] = RawResult(kind="skill_text", content=rec["output"], **common)
         elif isinstance(rec.get("capture"), dict):
@@ -118,7 +120,8 @@ def _reference_agent() -> str:
 
 
 def _progress() -> Progress:
-    return Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(), console=err, transient=True)
+    return Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
+                    console=err, transient=True)
 
 
 def _fmt(value: Any) -> str:
@@ -135,7 +138,8 @@ def _print_eval(report: EvalReport) -> None:
         table.add_column(col, justify="left" if col == "case type" else "right")
     for ctype in CASE_TYPES:
         row = report.per_case_type[ctype]
-        table.add_row(ctype, str(row["cases"]), str(row["passed"]), str(row["failed"]), str(row["mutated"]), str(row["groundless_high_confidence"]))
+        table.add_row(ctype, str(row["cases"]), str(row["passed"]), str(row["failed"]), str(row["mutated"]),
+                      str(row["groundless_high_confidence"]))
     out.print(table)
     checks = Table(title="checks (pass rate over applicable cases)")
     for col in ("case type", "check", "rate"):
@@ -147,7 +151,8 @@ def _print_eval(report: EvalReport) -> None:
     m = report.metrics
     chance = report.chance_baseline
     out.print(
-        f"known Top-1 {_fmt(m['known_top1'])} ({m['known_top1_hits']}/{m['known_cases']}), Top-3 {_fmt(m['known_top3'])}; "
+        f"known Top-1 {_fmt(m['known_top1'])} ({m['known_top1_hits']}/{m['known_cases']}), Top-3 "
+        f"{_fmt(m['known_top3'])}; "
         f"chance baseline Top-1 {chance['top1']:.3f}, Top-3 {chance['top3']:.3f} over {chance['families']} families"
     )
     if report.baseline:
@@ -160,8 +165,10 @@ def _print_eval(report: EvalReport) -> None:
         for col in ("case", "type", "mutation", "families", "failed checks"):
             t.add_column(col)
         for r in failed[:50]:
-            why = r.error.message if r.error else "; ".join(f"{c.code} {c.detail}" for c in r.checks if c.required and not c.passed)
-            t.add_row(escape(r.case_id), r.case_type, r.mutation or "", escape(", ".join(r.families[:3])), escape(why[:160]))
+            why = r.error.message if r.error else "; ".join(f"{c.code} {c.detail}" for c in r.checks if c.required
+                                                            and not c.passed)
+            t.add_row(escape(r.case_id), r.case_type, r.mutation or "", escape(", ".join(r.families[:3])),
+                      escape(why[:160]))
         out.print(t)
     for f in report.failures:
         out.print(f"[red]{f.code}[/red] {escape(f.message)}", highlight=False)
@@ -174,7 +181,9 @@ def _eval_junit(report: EvalReport) -> str:
         bad = [f"{c.code} {c.name}: {c.detail}" for c in r.checks if c.required and not c.passed]
         if r.error:
             bad.insert(0, f"{r.error.code} {r.error.message}")
-        cases.append(junit.JUnitCase(name=r.case_id, classname=f"eval.{r.case_type}", failure="\n".join(bad) or None, time_s=r.duration_s or 0.0))
+        cases.append(
+            junit.JUnitCase(name=r.case_id, classname=f"eval.{r.case_type}", failure="\n".join(bad) or None,
+                            time_s=r.duration_s or 0.0))
     cases += [junit.JUnitCase(name=f.code, classname="eval.gate", failure=f.message) for f in report.failures]
     return junit.render("rcaloop eval run", cases)
 
@@ -191,18 +200,21 @@ def _write(path: Path | None, text: str, what: str) -> None:
 
 def register(app: typer.Typer, deps: CliDeps) -> None:
     """Add ``rcaloop eval …`` to the ``rcaloop`` CLI."""
-    eval_app = cli_app(help="Offline evaluation: fixture runs, novelty mutations, novel-incident E2E gate.", no_args_is_help=True)
+    eval_app = cli_app(help="Offline evaluation: fixture runs, novelty mutations, novel-incident E2E gate.",
+                       no_args_is_help=True)
     app.add_typer(eval_app, name="eval")
 
     @eval_app.command("run")
     def run(
         fixtures: Path = typer.Option(..., "--fixtures", help="fixture cases, JSONL (docs/evaluation.md)"),
-        captures: Path | None = typer.Option(None, "--captures", help="recorded outputs, JSONL of {case_id, output|capture|job_dir}"),
+        captures: Path | None = typer.Option(None, "--captures",
+                                             help="recorded outputs, JSONL of {case_id, output|capture|job_dir}"),
         agent_cmd: str | None = typer.Option(
             None, "--agent-cmd",
             help="agent command: case input on stdin, skill text output on stdout; without it or --captures: "
                  "$RCALOOP_AGENT_CMD, else the bundled reference agent (examples/agents/rule_based_agent.py)"),
-        min_top1: float | None = typer.Option(None, "--min-top1", min=0.0, max=1.0, help="fail when known Top-1 is below this"),
+        min_top1: float | None = typer.Option(None, "--min-top1", min=0.0, max=1.0,
+                                              help="fail when known Top-1 is below this"),
         baseline: Path | None = typer.Option(None, "--baseline", help="stored baseline (an earlier --json-report)"),
         json_report: Path | None = typer.Option(None, "--json-report", help="write the full report as JSON"),
         junit_file: Path | None = typer.Option(None, "--junit", help="write JUnit XML"),
@@ -248,11 +260,13 @@ def register(app: typer.Typer, deps: CliDeps) -> None:
                     progress.advance(task)
                     durations[r.case_id] = r.duration_s
                     if r.output is None:
-                        errors[r.case_id] = r.error or Issue(code="EV002", message=f"{r.case_id}: agent printed nothing")
+                        errors[r.case_id] = r.error or Issue(code="EV002",
+                                                             message=f"{r.case_id}: agent printed nothing")
                     else:
                         case = by_id[r.case_id]
                         raws[r.case_id] = RawResult(
-                            result_id=_result_id(r.case_id), kind="skill_text", content=r.output, producer="rcaloop-eval",
+                            result_id=_result_id(r.case_id), kind="skill_text", content=r.output,
+                            producer="rcaloop-eval",
                             input_text=inputs[r.case_id], evidence=case.evidence,
                         )
             if cases and len(errors) == len(cases):
@@ -309,9 +323,12 @@ def register(app: typer.Typer, deps: CliDeps) -> None:
 
     @eval_app.command("novel-e2e")
     def novel_e2e(
-        captures: Path | None = typer.Option(None, "--captures", help="captured post-harness responses (JSON array or JSONL)"),
-        incidents: Path | None = typer.Option(None, "--incidents", help="incidents to run --agent-cmd on (JSON array or JSONL)"),
-        agent_cmd: str | None = typer.Option(None, "--agent-cmd", help="agent command: incident input on stdin, its capture (JSON) on stdout"),
+        captures: Path | None = typer.Option(None, "--captures",
+                                             help="captured post-harness responses (JSON array or JSONL)"),
+        incidents: Path | None = typer.Option(None, "--incidents",
+                                              help="incidents to run --agent-cmd on (JSON array or JSONL)"),
+        agent_cmd: str | None = typer.Option(None, "--agent-cmd",
+                                             help="agent command: incident input on stdin, its capture (JSON) on stdout"),
         timeout: float = typer.Option(60.0, "--timeout", min=0.1, help="seconds per agent run"),
         parallel: int = typer.Option(4, "--parallel", min=1, max=64, help="agent runs at once"),
         as_json: bool = typer.Option(False, "--json", help="print the report as JSON"),
@@ -324,7 +341,8 @@ def register(app: typer.Typer, deps: CliDeps) -> None:
         source = captures or incidents
         assert source is not None  # exactly one of the two, checked above
         try:
-            items, issues = (load_captures if captures else load_incidents)(read_text_input(source, "captures" if captures else "incidents"))
+            items, issues = (load_captures if captures
+                             else load_incidents)(read_text_input(source, "captures" if captures else "incidents"))
         except Refused as exc:
             fail(str(exc))
         if issues:
@@ -342,7 +360,8 @@ def register(app: typer.Typer, deps: CliDeps) -> None:
             runs: dict[str, agent_runner.AgentRun] = {}
             with _progress() as progress:
                 task = progress.add_task("running agent", total=len(items))
-                for r in agent_runner.run_all(argv, {i.capture_id: i.input for i in by_id.values()}, timeout=timeout, parallel=parallel):
+                for r in agent_runner.run_all(argv, {i.capture_id: i.input for i in by_id.values()}, timeout=timeout,
+                                              parallel=parallel):
                     runs[r.case_id] = r
                     progress.advance(task)
             scored = [capture_from_output(by_id[cid], runs[cid].output, runs[cid].error) for cid in by_id]
@@ -362,13 +381,15 @@ def _print_e2e(report: E2EReport) -> None:
     for r in report.captures:
         why = "; ".join(f"{f.code} {f.message}" for f in r.failures)
         table.add_row(
-            escape(r.capture_id), r.expected_outcome, r.actual_outcome, f"{r.evidence_link_precision:.0%}", f"{r.evidence_link_recall:.0%}",
+            escape(r.capture_id), r.expected_outcome, r.actual_outcome, f"{r.evidence_link_precision:.0%}",
+            f"{r.evidence_link_recall:.0%}",
             r.safety_gate, "[green]pass[/green]" if r.passed else f"[red]fail[/red] {escape(why[:160])}",
         )
     out.print(table)
     s = report.summary
     out.print(
-        f"{s['passed']}/{s['captures']} passed · false novel {s['false_novel']} · precision {_fmt(s['evidence_link_precision'])} · "
+        f"{s['passed']}/{s['captures']} passed · false novel {s['false_novel']} · precision "
+        f"{_fmt(s['evidence_link_precision'])} · "
         f"recall {_fmt(s['evidence_link_recall'])} · wrong abstentions {s['wrong_abstentions']} · unsafe {s['unsafe']}"
     )
     out.print("[green]PASS[/green]" if report.passed else "[red]FAIL[/red]")
@@ -376,7 +397,8 @@ def _print_e2e(report: E2EReport) -> None:
 
 def _e2e_junit(report: E2EReport) -> str:
     cases = [
-        junit.JUnitCase(name=r.capture_id, classname="eval.novel_e2e", failure="\n".join(f"{f.code} {f.message}" for f in r.failures) or None)
+        junit.JUnitCase(name=r.capture_id, classname="eval.novel_e2e",
+                        failure="\n".join(f"{f.code} {f.message}" for f in r.failures) or None)
         for r in report.captures
     ]
     return junit.render("rcaloop eval novel-e2e", cases)

@@ -77,10 +77,12 @@ def _print_checks(result: GateResult, title: str) -> None:
 def _gate_junit(result: GateResult) -> str:
     findings = _metric_findings(result)
     cases = [
-        junit.JUnitCase(name=c.metric, classname="gate.threshold", failure=None if c.passed else f"{findings[c.metric].code} {c.metric}={c.value!r}: {c.reason}")
+        junit.JUnitCase(name=c.metric, classname="gate.threshold",
+                        failure=None if c.passed else f"{findings[c.metric].code} {c.metric}={c.value!r}: {c.reason}")
         for c in result.checks
     ]
-    cases += [junit.JUnitCase(name=e.code, classname="gate.input", failure=e.message) for e in result.errors if e not in findings.values()]
+    cases += [junit.JUnitCase(name=e.code, classname="gate.input", failure=e.message) for e in result.errors
+              if e not in findings.values()]
     return junit.render("rcaloop gate check", cases)
 
 
@@ -114,7 +116,8 @@ def register(app: typer.Typer, deps: CliDeps) -> None:  # noqa: ARG001 - the gat
     @gate_app.command("check")
     def check(
         metrics: Path = typer.Argument(..., help="one metrics JSON object from an external measurement job"),
-        allow_synthetic: bool = typer.Option(False, "--allow-synthetic", help="tests only: accept files marked synthetic"),
+        allow_synthetic: bool = typer.Option(False, "--allow-synthetic",
+                                             help="tests only: accept files marked synthetic"),
         as_json: bool = typer.Option(False, "--json", help="print the per-metric table as JSON"),
         junit_file: Path | None = typer.Option(None, "--junit", help="write JUnit XML for CI"),
         min_population: int = typer.Option(
@@ -136,7 +139,9 @@ def register(app: typer.Typer, deps: CliDeps) -> None:  # noqa: ARG001 - the gat
             for e in result.errors:
                 err.print(f"[red]{e.code}[/red] {escape(e.message)}", highlight=False)
         else:
-            _print_checks(result, f"release gate: {metrics.name}" + (" (SYNTHETIC — not a release decision)" if result.synthetic else ""))
+            _print_checks(result,
+                          f"release gate: {metrics.name}" + (" (SYNTHETIC — not a release decision)" if result.synthetic
+                                                             else ""))
             out.print("[green]PASS[/green]" if result.passed else "[red]FAIL[/red]")
         raise typer.Exit(exit_code(result))
 
@@ -151,8 +156,11 @@ def register(app: typer.Typer, deps: CliDeps) -> None:  # noqa: ARG001 - the gat
     def measure(
         window: str = typer.Option(..., "--window", help="incident window START/END (ISO-8601)"),
         out_path: Path | None = typer.Option(None, "--out", help="write the metrics object here (default: stdout)"),
-        merge: Path | None = typer.Option(None, "--merge", help="JSON object of metrics rcaloop keeps no record of (destructive_tool_executions, from the agent's tool audit log)"),
-        job_revision: str | None = typer.Option(None, "--job-revision", help="default: $RCALOOP_JOB_REVISION or the package version"),
+        merge: Path | None = typer.Option(None, "--merge",
+                                          help="JSON object of metrics rcaloop keeps no record of "
+                                               "(destructive_tool_executions, from the agent's tool audit log)"),
+        job_revision: str | None = typer.Option(None, "--job-revision",
+                                                help="default: $RCALOOP_JOB_REVISION or the package version"),
     ) -> None:
         """Compute the release-gate metrics object (with provenance) from the gate store."""
         try:
@@ -243,7 +251,9 @@ def register(app: typer.Typer, deps: CliDeps) -> None:  # noqa: ARG001 - the gat
         if as_json:
             typer.echo(decision.model_dump_json(indent=2))
         elif decision.passed:
-            out.print(f"[green]promoted to {stage}[/green] with artifact {decision.artifact_hash[:23]}… ({decision.decision_id})")
+            out.print(
+                f"[green]promoted to {stage}[/green] with artifact {decision.artifact_hash[:23]}… "
+                f"({decision.decision_id})")
         else:
             out.print(f"[red]promotion to {stage} refused[/red] ({decision.decision_id}, recorded)")
             for reason in decision.reasons:
@@ -271,7 +281,11 @@ def register(app: typer.Typer, deps: CliDeps) -> None:  # noqa: ARG001 - the gat
             return
         out.print(f"stage: [bold]{st.current_stage or 'none'}[/bold] (next: {st.next_stage or '—'})")
         if st.last_promotion:
-            out.print(f"last promotion: {st.last_promotion['decision_id']} artifact {st.last_promotion['artifact_hash'][:23]}…")
+            out.print(
+                f"last promotion: {st.last_promotion['decision_id']} artifact "
+                f"{st.last_promotion['artifact_hash'][:23]}…")
         if st.needs_rerun:
-            out.print(f"[yellow]knowledge changed at {doc['last_material_change']}: re-run the gate before the next promotion[/yellow]")
+            out.print(
+                f"[yellow]knowledge changed at {doc['last_material_change']}: re-run the gate before the next "
+                "promotion[/yellow]")
         out.print("stored: " + ", ".join(f"{k} {v}" for k, v in st.counts.items()))

@@ -113,7 +113,8 @@ class GateStore:
 
     def record_event(self, e: KnowledgeEvent) -> bool:
         return self._insert(
-            "INSERT OR IGNORE INTO knowledge_events VALUES (?, ?, ?, ?)", (e.event_id, e.kind, stamp(e.created_at), e.model_dump_json())
+            "INSERT OR IGNORE INTO knowledge_events VALUES (?, ?, ?, ?)",
+            (e.event_id, e.kind, stamp(e.created_at), e.model_dump_json())
         )
 
     def record_decision(self, d: GateDecision) -> bool:
@@ -132,7 +133,8 @@ class GateStore:
             return self._db.execute(sql, tuple(args)).fetchone()
 
     def verdicts(self, start: datetime, end: datetime) -> list[HarnessVerdict]:
-        rows = self._rows("SELECT payload FROM verdicts WHERE at >= ? AND at < ? ORDER BY at", (stamp(start), stamp(end)))
+        rows = self._rows("SELECT payload FROM verdicts WHERE at >= ? AND at < ? ORDER BY at",
+                          (stamp(start), stamp(end)))
         return [HarnessVerdict.model_validate_json(p) for p in rows]
 
     def verdicts_by_hash(self, hashes: Iterable[str]) -> dict[str, HarnessVerdict]:
@@ -147,11 +149,13 @@ class GateStore:
         return out
 
     def reviews(self, start: datetime, end: datetime) -> list[AnnotationRecord]:
-        rows = self._rows("SELECT payload FROM reviews WHERE at >= ? AND at < ? ORDER BY at", (stamp(start), stamp(end)))
+        rows = self._rows("SELECT payload FROM reviews WHERE at >= ? AND at < ? ORDER BY at",
+                          (stamp(start), stamp(end)))
         return [AnnotationRecord.model_validate_json(p) for p in rows]
 
     def events(self, start: datetime, end: datetime) -> list[KnowledgeEvent]:
-        rows = self._rows("SELECT payload FROM knowledge_events WHERE at >= ? AND at < ? ORDER BY at", (stamp(start), stamp(end)))
+        rows = self._rows("SELECT payload FROM knowledge_events WHERE at >= ? AND at < ? ORDER BY at",
+                          (stamp(start), stamp(end)))
         return [KnowledgeEvent.model_validate_json(p) for p in rows]
 
     def records_of(self, analysis_hash: str) -> dict[str, list]:

@@ -22,7 +22,8 @@ from rcaloop.contracts.results import job_id_problem
 from rcaloop.ingestion import core
 from rcaloop.shared.cli_deps import CliDeps
 from rcaloop.shared.cli_output import err, fail, out
-from rcaloop.shared.jumpbox import (REQUIRED_FILES, JumpboxError, JumpboxSettings, analysis_dir, check_job_files, download_job,
+from rcaloop.shared.jumpbox import (REQUIRED_FILES, JumpboxError, JumpboxSettings, analysis_dir, check_job_files,
+                                    download_job,
                                     upload_annotation)
 from rcaloop.shared.logs import configure_logging
 from rcaloop.shared.sources import SourceError, load_result
@@ -105,7 +106,8 @@ def register(app: typer.Typer, deps: CliDeps) -> None:
                 _fail(exc)
             path = analysis_dir(job_id, settings)
             if not stored(job_id, path):
-                _fail(JumpboxError(exc.code, f"{exc.message}; the annotation store keeps no result of job {job_id} either"))
+                _fail(JumpboxError(exc.code,
+                                   f"{exc.message}; the annotation store keeps no result of job {job_id} either"))
             try:
                 check_job_files(path)
             except JumpboxError as incomplete:
@@ -126,7 +128,8 @@ def register(app: typer.Typer, deps: CliDeps) -> None:
             if issues := deps.check_annotation(settings.rcaloop_analysis_root / job_id):
                 for i in issues:
                     err.print(f"[red]{i.code}[/red] {escape(i.path or '$')}: {escape(i.message)}", highlight=False)
-                err.print(f"[red]error[/red]: annotation.json is not valid ({len(issues)} problem(s)); nothing uploaded")
+                err.print(
+                    f"[red]error[/red]: annotation.json is not valid ({len(issues)} problem(s)); nothing uploaded")
                 raise typer.Exit(1)
         try:
             where = _run(lambda bars: upload_annotation(job_id, settings, bars), settings)
@@ -139,8 +142,10 @@ def register(app: typer.Typer, deps: CliDeps) -> None:
 
     @app.command("ingest-check")
     def ingest_check(
-        path: Path = typer.Argument(..., help="a RawResult JSON (as published), a job directory, skill text or capture"),
-        as_json: bool = typer.Option(False, "--json", help="print {accepted, result_id, analysis_hash, size_bytes, errors}"),
+        path: Path = typer.Argument(...,
+                                    help="a RawResult JSON (as published), a job directory, skill text or capture"),
+        as_json: bool = typer.Option(False, "--json",
+                                     help="print {accepted, result_id, analysis_hash, size_bytes, errors}"),
         max_bytes: int = typer.Option(
             core.DEFAULT_MAX_RESULT_BYTES, "--max-bytes", min=1, help="RCALOOP_MAX_RESULT_BYTES"
         ),
@@ -163,7 +168,8 @@ def register(app: typer.Typer, deps: CliDeps) -> None:
             }
             out.print_json(json.dumps(doc))
         elif record:
-            out.print(f"accepted {raw.result_id}: analysis_hash {record.analysis_hash}", highlight=False, soft_wrap=True)
+            out.print(f"accepted {raw.result_id}: analysis_hash {record.analysis_hash}", highlight=False,
+                      soft_wrap=True)
         else:
             for issue in issues:
                 where = f" ({issue.path})" if issue.path else ""

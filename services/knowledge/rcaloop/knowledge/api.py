@@ -84,7 +84,8 @@ PREFIXES = ("/api/v1/knowledge", "/knowledge")
 READINESS = "/api/v1/knowledge/ready"
 
 
-def guards(reviewers: Tokens, readers: Tokens, leads: Tokens | None = None, *, public_reads: bool = False) -> list[Guard]:
+def guards(reviewers: Tokens, readers: Tokens, leads: Tokens | None = None, *,
+           public_reads: bool = False) -> list[Guard]:
     """Who may call the knowledge routes: leads (every decision), reviewers (reject) and readers (read)."""
     leads = leads if leads is not None else Tokens({})
 

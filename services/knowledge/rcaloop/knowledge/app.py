@@ -74,7 +74,8 @@ class RedisPublisher:
 
 def workflow_for(settings: KnowledgeSettings, publish: Publish | None = None) -> KnowledgeWorkflow:
     return KnowledgeWorkflow(
-        open_store(settings), SnapshotCache(settings.snapshot_path), publish, min_review_score=settings.knowledge_min_review_score
+        open_store(settings), SnapshotCache(settings.snapshot_path), publish,
+        min_review_score=settings.knowledge_min_review_score
     )
 
 

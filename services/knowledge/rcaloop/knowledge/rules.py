@@ -74,7 +74,8 @@ def _not_rejected(case: PromotionCase) -> str | None:
         return "the operator reports the incident was not resolved"
     if not case.reviewer_family and e.resolution_outcome not in VERIFIED_OUTCOMES:
         return (f"the evaluation confirms nothing: it names no expected_family and the outcome is "
-                f"{e.resolution_outcome!r}, not resolved or mitigated (the agent's family is never its own confirmation)")
+                f"{e.resolution_outcome!r}, not resolved or mitigated (the agent's family is never its own "
+                "confirmation)")
     return None
 
 
@@ -142,7 +143,8 @@ def _observations_time_related(case: PromotionCase) -> str | None:
         if o.time_relation == "before_incident" and (case.incident_started_at is None or case.observed_at(o) is None)
     ]
     return (
-        f"labelled before the incident, but no time shows it (the incident start or the observation time is missing): {', '.join(untimed)}"
+        "labelled before the incident, but no time shows it (the incident start or the observation time is missing): "
+        f"{', '.join(untimed)}"
         if untimed
         else None
     )
@@ -213,11 +215,13 @@ def _two_source_groups(case: PromotionCase) -> str | None:
     if len(declared) < 2:
         return f"the ledger names {len(declared)} supporting source group(s); 2 needed"
     run = case.run_evidence
-    groups = sorted({run[i].source_group for i in root.supporting_evidence_ids if i in run and run[i].live and not run[i].symptom})
+    groups = sorted(
+        {run[i].source_group for i in root.supporting_evidence_ids if i in run and run[i].live and not run[i].symptom})
     if len(groups) >= 2:
         return None
     return (f"the supporting evidence comes from {len(groups)} independent source group(s) of live run evidence "
-            f"({', '.join(groups) or 'none'}; the alert or a failed task is the symptom explained and adds none); 2 needed")
+            f"({', '.join(groups) or 'none'}; the alert or a failed task is the symptom explained and adds none); 2 "
+            "needed")
 
 
 def _linked_probe(case: PromotionCase) -> str | None:
@@ -369,7 +373,8 @@ def _tied_evidence_independent(case: PromotionCase) -> str | None:
     if case.final_confidence != "high":
         return None
     items = [item for _, item in case.tied if item is not None and item.live and not item.symptom]
-    if case.verdict.confidence_breakdown.signature_confirmed and any("signature" in _record_words(i.kind) for i in items):
+    if case.verdict.confidence_breakdown.signature_confirmed and any("signature" in _record_words(i.kind)
+                                                                     for i in items):
         return None
     groups: dict[str, set[str]] = {}
     for item in items:
@@ -400,7 +405,8 @@ RULES: list[Rule] = [
          "(the agent's own family never confirms itself).",
          _not_rejected),
     Rule("KN102", "harness_passed", "review", "The harness verdict of this analysis is `pass`.", _harness_passed),
-    Rule("KN103", "bound_to_analysis", "review", "Review, evaluation and verdict share one `analysis_hash`.", _bound_to_analysis),
+    Rule("KN103", "bound_to_analysis", "review", "Review, evaluation and verdict share one `analysis_hash`.",
+         _bound_to_analysis),
     Rule("KN104", "hard_gates_judged_passed", "review",
          "An evaluation's hard-gate judgement passed: `agrees_with_harness` is true and `failed_gates` is empty.",
          _hard_gates_judged_passed),
@@ -422,13 +428,17 @@ RULES: list[Rule] = [
          "parsed output's `incident_started_at`, its artifacts' `observed_at`) win over the ledger's.",
          _later_evidence_not_before_cause),
     Rule("KN204", "hypotheses_have_source_groups", "ledger",
-         "One root-cause hypothesis; every hypothesis lists the source groups supporting/refuting it.", _hypotheses_have_source_groups),
+         "One root-cause hypothesis; every hypothesis lists the source groups supporting/refuting it.",
+         _hypotheses_have_source_groups),
     Rule("KN205", "ledger_references_resolve", "ledger",
-         "Evidence ids cited by hypotheses and probe executions are observations of the ledger.", _ledger_references_resolve),
+         "Evidence ids cited by hypotheses and probe executions are observations of the ledger.",
+         _ledger_references_resolve),
     Rule("KN206", "ledger_evidence_in_run", "ledger",
-         "Every evidence id the ledger names is evidence of this run (its harness id or the agent's own id).", _ledger_evidence_in_run),
+         "Every evidence id the ledger names is evidence of this run (its harness id or the agent's own id).",
+         _ledger_evidence_in_run),
     Rule("KN301", "two_source_groups", "ledger",
-         "The ledger names two source groups supporting the root cause, and its supporting evidence is live run evidence "
+         "The ledger names two source groups supporting the root cause, and its supporting evidence is live run "
+         "evidence "
          "from two independent source groups (as the harness derived them, not as labelled); a symptom item (the alert, "
          "a failed task: `symptom` on the verdict's evidence) adds no group.",
          _two_source_groups),

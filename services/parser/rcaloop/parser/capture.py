@@ -46,7 +46,8 @@ def parse_capture(content: Any, resolver: Resolver) -> dict[str, Any]:
     d.candidates = _candidates(candidates, r)
     d.alternative_diagnoses = _ruled_out(candidates, d.family)
     confidence = r.choice(  # absent is missing; unreadable is ignored, as the contract says
-        r.require(content, "confidence", code=required), CONFIDENCE, "confidence", unreadable=codes.CONFIDENCE_UNREADABLE
+        r.require(content, "confidence", code=required), CONFIDENCE, "confidence",
+        unreadable=codes.CONFIDENCE_UNREADABLE
     )
     d.claims = _claims(r.items(r.require(content, "claims"), "claims"), r, {a.id for a in artifacts if a.id})
     written_cause = content.get("root_cause")

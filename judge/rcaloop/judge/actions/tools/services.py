@@ -39,7 +39,8 @@ GH = Subcommands(
 )
 
 _ROLLOUT_READS = ("get", "status", "list", "version", "lint", "dashboard", "help", "completion")
-_ROLLOUT_WRITES = ("promote", "abort", "retry", "restart", "set", "pause", "undo", "create", "terminate", "notifications")
+_ROLLOUT_WRITES = ("promote", "abort", "retry", "restart", "set", "pause", "undo", "create", "terminate",
+                   "notifications")
 
 ARGO_ROLLOUTS = Subcommands(
     reads=frozenset(_ROLLOUT_READS),
