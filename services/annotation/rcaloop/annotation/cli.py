@@ -89,6 +89,16 @@ def register(app: typer.Typer, deps: CliDeps) -> None:
         help="Annotation store: validation, rubric, migrations, export, agreement.", no_args_is_help=True
     )
     app.add_typer(group, name="annotation")
+    _register_checks(group)
+    _register_migrate(group)
+    _register_export(group)
+    _register_agreement(group)
+    _register_tokens(group)
+    _register_annotate(app)
+
+
+def _register_checks(group: typer.Typer) -> None:
+    """The offline checks: ``validate``, ``rules``, ``rubric``."""
 
     @group.command("validate")
     def validate_cmd(
@@ -96,7 +106,8 @@ def register(app: typer.Typer, deps: CliDeps) -> None:
         job_dir: Path | None = typer.Option(None, "--job-dir", help="the step files' directory (default: the file's)"),
         as_json: bool = typer.Option(False, "--json", help='print {"valid": bool, "errors": [{code, message, path}]}'),
     ) -> None:
-        """Check an annotation: json_paths must resolve in the job's step files. Exit 1 invalid (or not JSON), 2 unreadable path."""
+        """Check an annotation: json_paths must resolve in the job's step files. Exit 1 invalid (or not JSON), 2
+        unreadable path."""
         try:
             document, job_files, job_id = files.load_for_validation(path, job_dir)
             issues = validation.validate(document, job_files, job_id)
@@ -147,6 +158,8 @@ def register(app: typer.Typer, deps: CliDeps) -> None:
         else:
             out.print(f"[bold]{result.score}/10 {result.difficulty}[/bold] — {escape(result.justification)}")
 
+
+def _register_migrate(group: typer.Typer) -> None:
     @group.command("migrate")
     def migrate_cmd() -> None:
         """Bring the annotation store (SQLite file or DATABASE_URL) to the latest schema."""
@@ -156,6 +169,8 @@ def register(app: typer.Typer, deps: CliDeps) -> None:
 
         out.print(f"annotation store at the latest migration: {escape(_run_store(noop))}")
 
+
+def _register_export(group: typer.Typer) -> None:
     @group.command("export")
     def export_cmd(
         fmt: str = typer.Option("jsonl", "--format", help="jsonl | csv"),
@@ -211,6 +226,8 @@ def register(app: typer.Typer, deps: CliDeps) -> None:
                 fail(f"cannot write {out}: {exc.strerror or type(exc).__name__}")
             err.print(f"wrote {len(records)} record(s) to {out}")
 
+
+def _register_agreement(group: typer.Typer) -> None:
     @group.command("agreement")
     def agreement_cmd(
         batch: str | None = typer.Option(None, "--batch",
@@ -247,6 +264,9 @@ def register(app: typer.Typer, deps: CliDeps) -> None:
                     )
             out.print(table)
 
+
+def _register_tokens(group: typer.Typer) -> None:
+    """``token create`` and ``token revoke``."""
     tokens = cli_app(
         help="Annotator tokens for the HTTP API (stored as SHA-256 digests only).", no_args_is_help=True
     )
@@ -293,6 +313,10 @@ def register(app: typer.Typer, deps: CliDeps) -> None:
         if not revoked:
             fail(f"{annotator} has no active token", code=1)
         out.print(f"revoked {revoked} token(s) of {annotator}")
+
+
+def _register_annotate(app: typer.Typer) -> None:
+    """``rcaloop annotate``: the walkthrough."""
 
     @app.command("annotate")
     def annotate_cmd(
