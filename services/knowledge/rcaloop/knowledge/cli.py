@@ -84,6 +84,13 @@ def register(app: typer.Typer, deps: CliDeps) -> None:
     knowledge = cli_app(help="Knowledge packages promoted from passed reviews, and the knowledge graph's queries.",
                         no_args_is_help=True)
     app.add_typer(knowledge, name="knowledge")
+    _register_packages(knowledge)
+    _register_catalog(knowledge)
+    _register_queries(knowledge)
+
+
+def _register_packages(knowledge: typer.Typer) -> None:
+    """``knowledge list`` and ``knowledge decide``."""
 
     @knowledge.command("list")
     def list_cmd(
@@ -118,6 +125,9 @@ def register(app: typer.Typer, deps: CliDeps) -> None:
                        publisher)
         _decided(outcome, as_json)
 
+
+def _register_catalog(knowledge: typer.Typer) -> None:
+    """``knowledge catalog …``: show, list, propose, decide."""
     catalog = typer.Typer(help="The family catalog: the families and the signatures that support or refute them.",
                           no_args_is_help=True)
     knowledge.add_typer(catalog, name="catalog")
@@ -191,6 +201,10 @@ def register(app: typer.Typer, deps: CliDeps) -> None:
         outcome = _run(lambda w: _closing(publisher, w.decide_catalog(package_id, decision, reviewer, comment)),  # type: ignore[arg-type]
                        publisher)
         _decided(outcome, as_json)
+
+
+def _register_queries(knowledge: typer.Typer) -> None:
+    """What the agent and operators read: the snapshot, probe metrics, probes to run next, the outage check."""
 
     @knowledge.command("snapshot")
     def snapshot_cmd(as_json: bool = typer.Option(False, "--json", help="print as JSON")) -> None:
