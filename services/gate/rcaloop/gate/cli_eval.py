@@ -198,12 +198,61 @@ def _write(path: Path | None, text: str, what: str) -> None:
         fail(f"cannot write {what} {path}: {exc.strerror}")
 
 
+def _read_baseline(baseline: Path) -> dict[str, Any]:
+    """A stored baseline: an earlier ``--json-report``, a JSON object (else exit 2)."""
+    try:
+        base_doc = json.loads(read_text_input(baseline, "baseline"))
+    except json.JSONDecodeError as exc:
+        fail(f"baseline {baseline}: not JSON ({exc.msg})")
+    if not isinstance(base_doc, dict):
+        fail(f"baseline {baseline}: must be a JSON object")
+    return base_doc
+
+
+def _run_agent(
+    agent_cmd: str, cases: list[EvalCase], inputs: dict[str, str], *, timeout: float, parallel: int
+) -> tuple[dict[str, RawResult], dict[str, Issue], dict[str, float]]:
+    """Run the agent on every case: its outputs, the cases it failed on, and how long each run took."""
+    by_id = {c.case_id: c for c in cases}
+    raws: dict[str, RawResult] = {}
+    errors: dict[str, Issue] = {}
+    durations: dict[str, float] = {}
+    try:
+        argv = agent_runner.split_command(agent_cmd)
+    except ValueError as exc:
+        fail(str(exc))
+    with _progress() as progress:
+        task = progress.add_task("running agent", total=len(cases))
+        for r in agent_runner.run_all(argv, inputs, timeout=timeout, parallel=parallel):
+            progress.advance(task)
+            durations[r.case_id] = r.duration_s
+            if r.output is None:
+                errors[r.case_id] = r.error or Issue(code="EV002",
+                                                     message=f"{r.case_id}: agent printed nothing")
+            else:
+                case = by_id[r.case_id]
+                raws[r.case_id] = RawResult(
+                    result_id=_result_id(r.case_id), kind="skill_text", content=r.output,
+                    producer="rcaloop-eval",
+                    input_text=inputs[r.case_id], evidence=case.evidence,
+                )
+    if cases and len(errors) == len(cases):
+        first = next(iter(errors.values()))
+        fail(f"the agent produced no output for any of the {len(cases)} cases ({first.code} {first.message})")
+    return raws, errors, durations
+
+
 def register(app: typer.Typer, deps: CliDeps) -> None:
     """Add ``rcaloop eval …`` to the ``rcaloop`` CLI."""
     eval_app = cli_app(help="Offline evaluation: fixture runs, novelty mutations, novel-incident E2E gate.",
                        no_args_is_help=True)
     app.add_typer(eval_app, name="eval")
+    _register_run(eval_app, deps)
+    _register_mutate(eval_app)
+    _register_novel_e2e(eval_app, deps)
 
+
+def _register_run(eval_app: typer.Typer, deps: CliDeps) -> None:
     @eval_app.command("run")
     def run(
         fixtures: Path = typer.Option(..., "--fixtures", help="fixture cases, JSONL (docs/evaluation.md)"),
@@ -223,7 +272,8 @@ def register(app: typer.Typer, deps: CliDeps) -> None:
         registry: Path | None = typer.Option(None, "--registry", help="citation registry JSON for the parser"),
         as_json: bool = typer.Option(False, "--json", help="print the report as JSON instead of tables"),
     ) -> None:
-        """Score an agent on fixture cases (every output through parser and harness). Exit 0 pass, 1 fail, 2 bad input."""
+        """Score an agent on fixture cases (every output through parser and harness). Exit 0 pass, 1 fail, 2 bad
+        input."""
         if captures is not None and agent_cmd is not None:
             fail("give one of --captures FILE or --agent-cmd CMD, not both")
         if captures is None and agent_cmd is None:
@@ -234,14 +284,7 @@ def register(app: typer.Typer, deps: CliDeps) -> None:
             fail(f"{fixtures}: fix the fixture file first")
         if not cases:
             fail(f"{fixtures}: no cases")
-        base_doc = None
-        if baseline is not None:
-            try:
-                base_doc = json.loads(read_text_input(baseline, "baseline"))
-            except json.JSONDecodeError as exc:
-                fail(f"baseline {baseline}: not JSON ({exc.msg})")
-            if not isinstance(base_doc, dict):
-                fail(f"baseline {baseline}: must be a JSON object")
+        base_doc = _read_baseline(baseline) if baseline is not None else None
         if registry is not None and not registry.is_file():
             fail(f"registry {registry}: no such file")
         by_id = {c.case_id: c for c in cases}
@@ -250,28 +293,7 @@ def register(app: typer.Typer, deps: CliDeps) -> None:
         errors: dict[str, Issue] = {}
         durations: dict[str, float] = {}
         if agent_cmd is not None:
-            try:
-                argv = agent_runner.split_command(agent_cmd)
-            except ValueError as exc:
-                fail(str(exc))
-            with _progress() as progress:
-                task = progress.add_task("running agent", total=len(cases))
-                for r in agent_runner.run_all(argv, inputs, timeout=timeout, parallel=parallel):
-                    progress.advance(task)
-                    durations[r.case_id] = r.duration_s
-                    if r.output is None:
-                        errors[r.case_id] = r.error or Issue(code="EV002",
-                                                             message=f"{r.case_id}: agent printed nothing")
-                    else:
-                        case = by_id[r.case_id]
-                        raws[r.case_id] = RawResult(
-                            result_id=_result_id(r.case_id), kind="skill_text", content=r.output,
-                            producer="rcaloop-eval",
-                            input_text=inputs[r.case_id], evidence=case.evidence,
-                        )
-            if cases and len(errors) == len(cases):
-                first = next(iter(errors.values()))
-                fail(f"the agent produced no output for any of the {len(cases)} cases ({first.code} {first.message})")
+            raws, errors, durations = _run_agent(agent_cmd, cases, inputs, timeout=timeout, parallel=parallel)
         elif captures is not None:
             raws = _load_outputs(captures, by_id, inputs)
 
@@ -295,6 +317,8 @@ def register(app: typer.Typer, deps: CliDeps) -> None:
             _print_eval(report)
         raise typer.Exit(0 if report.passed else 1)
 
+
+def _register_mutate(eval_app: typer.Typer) -> None:
     @eval_app.command("mutate")
     def mutate_cmd(
         fixtures: Path = typer.Option(..., "--fixtures", help="fixture cases, JSONL; known cases are mutated"),
@@ -321,21 +345,24 @@ def register(app: typer.Typer, deps: CliDeps) -> None:
         _issues(skipped, "skipped")
         raise typer.Exit(0)
 
+
+def _register_novel_e2e(eval_app: typer.Typer, deps: CliDeps) -> None:
     @eval_app.command("novel-e2e")
     def novel_e2e(
         captures: Path | None = typer.Option(None, "--captures",
                                              help="captured post-harness responses (JSON array or JSONL)"),
         incidents: Path | None = typer.Option(None, "--incidents",
                                               help="incidents to run --agent-cmd on (JSON array or JSONL)"),
-        agent_cmd: str | None = typer.Option(None, "--agent-cmd",
-                                             help="agent command: incident input on stdin, its capture (JSON) on stdout"),
+        agent_cmd: str | None = typer.Option(
+            None, "--agent-cmd", help="agent command: incident input on stdin, its capture (JSON) on stdout"),
         timeout: float = typer.Option(60.0, "--timeout", min=0.1, help="seconds per agent run"),
         parallel: int = typer.Option(4, "--parallel", min=1, max=64, help="agent runs at once"),
         as_json: bool = typer.Option(False, "--json", help="print the report as JSON"),
         junit_file: Path | None = typer.Option(None, "--junit", help="write JUnit XML"),
         registry: Path | None = typer.Option(None, "--registry", help="citation registry JSON for the parser"),
     ) -> None:
-        """Novel-incident E2E gate over captured responses (a file, or an agent run on incidents). Exit 0 pass, 1 fail, 2 refused/unusable."""
+        """Novel-incident E2E gate over captured responses (a file, or an agent run on incidents). Exit 0 pass, 1
+        fail, 2 refused/unusable."""
         if (captures is None) == (incidents is None) or (incidents is None) != (agent_cmd is None):
             fail("give --captures FILE, or --incidents FILE with --agent-cmd CMD")
         source = captures or incidents

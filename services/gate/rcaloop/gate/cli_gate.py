@@ -66,7 +66,8 @@ def _print_checks(result: GateResult, title: str) -> None:
     findings = _metric_findings(result)
     for c in result.checks:
         finding = findings.get(c.metric)
-        mark = "[green]pass[/green]" if c.passed else f"[red]FAIL[/red] {finding.code if finding else ''} {escape(c.reason or '')}"
+        mark = ("[green]pass[/green]" if c.passed
+                else f"[red]FAIL[/red] {finding.code if finding else ''} {escape(c.reason or '')}")
         table.add_row(codes.get(c.metric, ""), c.metric, escape(json.dumps(c.value)), c.threshold, mark)
     out.print(table)
     for e in result.errors:
@@ -112,6 +113,14 @@ def register(app: typer.Typer, deps: CliDeps) -> None:  # noqa: ARG001 - the gat
     """Add ``rcaloop gate …`` to the ``rcaloop`` CLI."""
     gate_app = cli_app(help="Release gate, measurement and rollout stages.", no_args_is_help=True)
     app.add_typer(gate_app, name="gate")
+    _register_check(gate_app)
+    _register_measure(gate_app)
+    _register_promote(gate_app)
+    _register_status(gate_app)
+
+
+def _register_check(gate_app: typer.Typer) -> None:
+    """``gate check`` and the schema of the file it reads, ``gate schema``."""
 
     @gate_app.command("check")
     def check(
@@ -125,7 +134,9 @@ def register(app: typer.Typer, deps: CliDeps) -> None:  # noqa: ARG001 - the gat
             help="fewest incidents a measurement must count",
         ),
     ) -> None:
-        """Release gate on one metrics object: read strictly (the schema of `rcaloop gate schema`), every metric typed, ranged and inside its gate, provenance complete, a population of at least --min-population incidents. Exit 0 pass, 1 fail, 2 unusable input."""
+        """Release gate on one metrics object: read strictly (the schema of `rcaloop gate schema`), every metric
+        typed, ranged and inside its gate, provenance complete, a population of at least --min-population incidents.
+        Exit 0 pass, 1 fail, 2 unusable input."""
         result = check_release_gate(read_input(metrics, "metrics"), allow_synthetic=allow_synthetic,
                                     min_population=min_population)
         if junit_file is not None:
@@ -152,6 +163,8 @@ def register(app: typer.Typer, deps: CliDeps) -> None:  # noqa: ARG001 - the gat
 
         typer.echo(json.dumps(metrics_schema(), indent=2))
 
+
+def _register_measure(gate_app: typer.Typer) -> None:
     @gate_app.command("measure")
     def measure(
         window: str = typer.Option(..., "--window", help="incident window START/END (ISO-8601)"),
@@ -211,6 +224,8 @@ def register(app: typer.Typer, deps: CliDeps) -> None:  # noqa: ARG001 - the gat
             for name, why in doc["missing"].items():
                 out.print(f"[yellow]missing[/yellow] {name}: {escape(why)}", highlight=False)
 
+
+def _register_promote(gate_app: typer.Typer) -> None:
     @gate_app.command("promote")
     def promote(
         stage: str = typer.Argument(..., help=" → ".join(STAGES)),
@@ -260,6 +275,8 @@ def register(app: typer.Typer, deps: CliDeps) -> None:  # noqa: ARG001 - the gat
                 out.print(f"  {escape(reason)}", highlight=False)
         raise typer.Exit(0 if decision.passed else 1)
 
+
+def _register_status(gate_app: typer.Typer) -> None:
     @gate_app.command("status")
     def status_cmd(as_json: bool = typer.Option(False, "--json", help="print as JSON")) -> None:
         """Current rollout stage, last promotion, and whether knowledge changed since (gate re-run needed)."""
