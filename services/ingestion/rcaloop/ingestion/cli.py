@@ -89,7 +89,12 @@ def _fail(exc: JumpboxError) -> NoReturn:
 
 def register(app: typer.Typer, deps: CliDeps) -> None:
     """Add this service's commands to the ``rcaloop`` CLI."""
+    _register_download(app, deps)
+    _register_upload(app, deps)
+    _register_ingest_check(app)
 
+
+def _register_download(app: typer.Typer, deps: CliDeps) -> None:
     @app.command()
     def download(job_id: str = typer.Option(..., "--job-id", help="the CI job whose analysis to fetch")) -> None:
         """Fetch JUMPBOX_ROOT/<job_id>/ into .analysis/<job_id>/ (JUMPBOX_URI unset: check the local files).
@@ -120,6 +125,8 @@ def register(app: typer.Typer, deps: CliDeps) -> None:
             files = ", ".join(REQUIRED_FILES)
             out.print(f"JUMPBOX_URI unset: {path}/ has the required files ({files})", highlight=False, soft_wrap=True)
 
+
+def _register_upload(app: typer.Typer, deps: CliDeps) -> None:
     @app.command()
     def upload(job_id: str = typer.Option(..., "--job-id", help="the CI job whose annotation.json to push")) -> None:
         """Validate, then push .analysis/<job_id>/annotation.json to the jumpbox; the local copy is always kept."""
@@ -140,6 +147,8 @@ def register(app: typer.Typer, deps: CliDeps) -> None:
         else:
             out.print(f"JUMPBOX_URI unset: annotation.json stays local at {where}", highlight=False, soft_wrap=True)
 
+
+def _register_ingest_check(app: typer.Typer) -> None:
     @app.command("ingest-check")
     def ingest_check(
         path: Path = typer.Argument(...,
