@@ -84,14 +84,16 @@ def table(rows: list[dict], title: str) -> None:
     for shape in SHAPES:
         h = [r for r in honest if r["shape"] == shape]
         d = [r for r in dishonest if r["shape"] == shape]
-        print(f"  {shape:16s}{rate(sum(r['wrong'] for r in h), len(h)):>22s}{rate(sum(r['wrong'] for r in d), len(d)):>22s}")
+        print(f"  {shape:16s}{rate(sum(r['wrong'] for r in h), len(h)):>22s}"
+              f"{rate(sum(r['wrong'] for r in d), len(d)):>22s}")
     authors = sorted({r["author"] for r in rows if r["author"] != "-"})
     if authors:
         print(f"{'per author':18s}{'false-fail':>22s}{'false-pass':>22s}")
         for a in authors:
             h = [r for r in honest if r["author"] == a]
             d = [r for r in dishonest if r["author"] == a]
-            print(f"  {a:16s}{rate(sum(r['wrong'] for r in h), len(h)):>22s}{rate(sum(r['wrong'] for r in d), len(d)):>22s}")
+            print(f"  {a:16s}{rate(sum(r['wrong'] for r in h), len(h)):>22s}"
+                  f"{rate(sum(r['wrong'] for r in d), len(d)):>22s}")
     per_rule: dict[str, Counter] = defaultdict(Counter)
     for r in rows:
         for rule in r["rules"]:

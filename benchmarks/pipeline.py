@@ -352,7 +352,8 @@ def main() -> None:
     for workers, measured in runs.items():
         rate, rate_cpu = max(measured)
         tp = tp or rate
-        label = f"pipeline, {workers} harness worker{'s' if workers > 1 else ''} ({args.n} results, {2 + workers} processes)"
+        label = (f"pipeline, {workers} harness worker{'s' if workers > 1 else ''} "
+                 f"({args.n} results, {2 + workers} processes)")
         rows.append((f"{label}, best of {len(measured)}",
                      f"{rate:,.0f} results/s · {rate_cpu * 1000:.2f} ms CPU/result (all: "
                      + ", ".join(f"{r:,.0f}" for r, _ in measured) + ")"))

@@ -259,7 +259,8 @@ def capture(ans: Answer, incident_id: str) -> dict:
     family = None if abstain else ("novel_mechanism" if ans.family == "unresolved" else ans.family)
     cause = ans.cause
     if family == "novel_mechanism" and ans.cites_evidence:
-        cause = "(hypothesis) a mechanism outside the known failure families: " + "; ".join(_quote(ln) for ln in ans.evidence)
+        cause = ("(hypothesis) a mechanism outside the known failure families: "
+                 + "; ".join(_quote(ln) for ln in ans.evidence))
     doc: dict = {
         "incident_id": incident_id,
         "alert": {"title": alert.text if alert else ans.subjects, "text": alert.text if alert else ""},

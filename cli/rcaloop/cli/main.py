@@ -41,7 +41,8 @@ COMMANDS: dict[str, Command] = {  # in the order --help lists them
                       "Validate, then push .analysis/<job_id>/annotation.json to the jumpbox; the local copy is always "
                       "kept."),
     "ingest-check": Command("rcaloop.ingestion.cli",
-                            "Run the ingestion rules on one record offline. Exit 0 accepted, 1 rejected, 2 unreadable."),
+                            "Run the ingestion rules on one record offline. Exit 0 accepted, 1 rejected, 2 "
+                            "unreadable."),
     "parse": Command("rcaloop.parser.cli",
                      "Parse one RCA output against the output contract. Exit 0 with any outcome; 2 when unreadable."),
     "harness": Command("rcaloop.harness.cli",

@@ -346,10 +346,14 @@ def render(cases: list[tuple[str, str, HarnessVerdict]]) -> str:
             f"{', '.join(f'`{w}`' for w in sorted(REFUTING_PAIRS))}, any kind that says something was ruled out (next "
             "row) | recorded under the claim's `refutes`, never as support; a live one counts against the root cause "
             "even when tied to no claim or another one (unless the output lists it as refuting an alternative "
-            "diagnosis), and lowers its confidence; `counter` alone is counter-evidence, except on a metrics collector, where it is a metric type |",
+            "diagnosis), and lowers its confidence; `counter` alone is counter-evidence, except on a metrics "
+            "collector, where it is a metric type |",
             f"| any kind with a word of {', '.join(f'`{w}`' for w in sorted(EXCLUDING_WORDS))} or the words "
             f"{', '.join(f'`{w}`' for w in sorted(EXCLUDING_PAIRS))} (`ruled_out`, `alternative_refuted`, `excluded`, "
-            "`rules_out_alternative`) | says something was ruled out, not what: tied to no claim or another one, a live one counts against the root cause only when its title or text names the root cause (one of its identifiers, or two of its words, the alert's words aside) and the output does not list it as refuting an alternative diagnosis; tied to the root cause, it refutes it like any refuting kind |",
+            "`rules_out_alternative`) | says something was ruled out, not what: tied to no claim or another one, a "
+            "live one counts against the root cause only when its title or text names the root cause (one of its "
+            "identifiers, or two of its words, the alert's words aside) and the output does not list it as refuting "
+            "an alternative diagnosis; tied to the root cause, it refutes it like any refuting kind |",
             f"| {_kinds(HISTORY_KINDS)}, any kind with a word of {', '.join(sorted(HISTORY_KIND_WORDS))} | historical: "
             "context only |",
             f"| {_kinds(DEGRADED_KINDS)} | a degraded source: the report must say data is missing (UC3) |",

@@ -260,7 +260,8 @@ def _history_reason(artifact: EvidenceArtifact, group: str, run: _Run) -> str | 
     if (artifact.id or "").startswith("code:") and not _analysed_code(artifact.id or "", run.parsed):
         return OTHER_CODE
     if group == HISTORICAL_GROUP:
-        return f"collector {artifact.source!r} is the knowledge store, earlier RCAs or a document, ticket or search store"
+        return (f"collector {artifact.source!r} is the knowledge store, earlier RCAs or a document, ticket or "
+                "search store")
     words = kind_words(artifact.kind)
     if kind in HISTORY_KINDS or words & HISTORY_KIND_WORDS or (VECTOR in words and words & VECTOR_SEARCH_WORDS):
         return f"kind {artifact.kind!r} is history"

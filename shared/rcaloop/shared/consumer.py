@@ -286,7 +286,8 @@ class StreamWorker:
         is most of the cost of a batch of one at moderate traffic. A refused commit keeps
         its batch in hand (``_deferred``) to be committed once Redis takes writes again.
         """
-        group, consumer, count, block = self.sub.group, self.settings.consumer_name, self.settings.batch_size, self.settings.block_ms
+        group, consumer = self.sub.group, self.settings.consumer_name
+        count, block = self.settings.batch_size, self.settings.block_ms
         streams: dict[KeyT, StreamIdT] = {self.key: ">"}
         if self._deferred:
             items = self._deferred

@@ -269,7 +269,9 @@ def principal(request: Request) -> Principal | None:
     return getattr(request.state, "principal", None)
 
 
-def require(role: str | None = None, *, code: str = "forbidden", message: str | None = None) -> Callable[[Request], Principal]:
+def require(
+    role: str | None = None, *, code: str = "forbidden", message: str | None = None
+) -> Callable[[Request], Principal]:
     """A route dependency: the authenticated caller, holding ``role`` when one is named.
 
     Fails closed: a route reached without the edge's authentication (a router mounted

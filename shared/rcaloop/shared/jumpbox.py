@@ -326,7 +326,8 @@ class Jumpbox:
             raise JumpboxError(
                 "known_hosts_missing",
                 f"known_hosts file {known_hosts} does not exist; host keys are always verified. "
-                f"Add the jumpbox's key after checking its fingerprint: ssh-keyscan {_keyscan_args(t)} >> {known_hosts} "
+                f"Add the jumpbox's key after checking its fingerprint: "
+                f"ssh-keyscan {_keyscan_args(t)} >> {known_hosts} "
                 "(or set JUMPBOX_KNOWN_HOSTS)",
             )
         ssh_config = s.jumpbox_ssh_config.expanduser()

@@ -726,7 +726,9 @@ def redact_text(text: str, budget_s: float | None = SCAN_BUDGET_S) -> Redacted:
     return Redacted("".join(pieces), tuple(found))
 
 
-def text_secrets(text: str | None, where: str, budget_s: float | None = SCAN_BUDGET_S) -> tuple[str | None, list[Secret]]:
+def text_secrets(
+    text: str | None, where: str, budget_s: float | None = SCAN_BUDGET_S
+) -> tuple[str | None, list[Secret]]:
     """``redact_text`` for one part of an output, its findings placed at ``where``."""
     if not text:
         return text, []

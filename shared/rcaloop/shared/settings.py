@@ -144,4 +144,5 @@ def redact_url(url: str) -> str:
     )
     if (netloc, query) == (parts.netloc, parts.query):
         return url
-    return f"{parts.scheme}://{netloc}{parts.path}" + (f"?{query}" if query else "") + (f"#{parts.fragment}" if parts.fragment else "")
+    return (f"{parts.scheme}://{netloc}{parts.path}" + (f"?{query}" if query else "")
+            + (f"#{parts.fragment}" if parts.fragment else ""))

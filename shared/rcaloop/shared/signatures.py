@@ -45,7 +45,8 @@ _LOOKBACK = 48
 _OPS: dict[str, Callable[[float, float], bool]] = {
     ">": operator.gt, ">=": operator.ge, "<": operator.lt, "<=": operator.le, "==": operator.eq, "!=": operator.ne,
 }
-_SAMPLE = r"(?:\{(?P<labels>[^{}\n]{0,500})\})?\s{0,3}(?:=>|=|:|\s)\s{0,3}(?P<value>[-+]?[0-9]+(?:\.[0-9]+)?(?:[eE][-+]?[0-9]+)?)"
+_SAMPLE = (r"(?:\{(?P<labels>[^{}\n]{0,500})\})?\s{0,3}(?:=>|=|:|\s)\s{0,3}"
+           r"(?P<value>[-+]?[0-9]+(?:\.[0-9]+)?(?:[eE][-+]?[0-9]+)?)")
 _LABEL = stdlib_re.compile(r'([a-zA-Z_][a-zA-Z0-9_]*)\s*=~?\s*"([^"]*)"')
 
 

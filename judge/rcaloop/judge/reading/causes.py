@@ -34,7 +34,8 @@ which while will with within without would your root likely confirmed probably p
 but not all any can has had may might per via one two three new old now yet still due""".split())
 _IDENT = re.compile(r"[._/:]|\d.*[a-z]|[a-z].*\d|[a-z][A-Z]|[a-zA-Z]-[a-zA-Z]")
 _NUMBER = re.compile(r"^[~<>]?\d[\d.:,]*[a-z%]{0,3}$")
-_PARTICLES = ("에서", "으로", "이다", "에게", "까지", "부터", "이", "가", "을", "를", "은", "는", "의", "에", "로", "와", "과", "도")
+_PARTICLES = ("에서", "으로", "이다", "에게", "까지", "부터",
+              "이", "가", "을", "를", "은", "는", "의", "에", "로", "와", "과", "도")
 
 
 def _korean(word: str) -> str:

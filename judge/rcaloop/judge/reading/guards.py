@@ -166,7 +166,8 @@ def dismissed(toks: Sequence[Token]) -> bool:
 
 
 def _korean_approval(toks: Sequence[Token]) -> bool:
-    """``승인 후``, ``승인받은 뒤``, ``승인을 받고``, ``결재 완료 후``: waiting for an approval; ``승인 없이`` is not."""
+    """``승인 후``, ``승인받은 뒤``, ``승인을 받고``, ``결재 완료 후``: waiting for an approval; ``승인 없이`` is
+    not."""
     texts = [t.text for t in toks]
     for i, w in enumerate(texts):
         if not any(w.startswith(stem) for stem in words(Concept.APPROVAL, "ko")):

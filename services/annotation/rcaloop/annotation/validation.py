@@ -117,7 +117,8 @@ def _schema(ctx: Context) -> Iterator[Finding]:
 
 def _annotated_at(ctx: Context) -> Iterator[Finding]:
     if not _present(ctx.document, "annotated_at"):
-        yield "annotated_at is missing: when the annotation was made (ISO-8601, e.g. 2026-03-19T12:05:00Z)", "annotated_at"
+        yield ("annotated_at is missing: when the annotation was made (ISO-8601, e.g. 2026-03-19T12:05:00Z)",
+               "annotated_at")
 
 
 def _job_id(ctx: Context) -> Iterator[Finding]:
@@ -445,7 +446,8 @@ def _score(ctx: Context) -> int | None:
 def _difficulty_score(ctx: Context) -> Iterator[Finding]:
     if _score(ctx) is None:
         score = ctx.document.get("difficulty_score")
-        yield f"difficulty_score {score!r} must be an integer from 0 to 10 (written without a decimal point)", "difficulty_score"
+        yield (f"difficulty_score {score!r} must be an integer from 0 to 10 (written without a decimal point)",
+               "difficulty_score")
 
 
 def _difficulty_label(ctx: Context) -> Iterator[Finding]:
@@ -482,7 +484,8 @@ def _justification_total(ctx: Context) -> Iterator[Finding]:
         problems.append(f"cites criteria worth {' + '.join(map(str, cited))} = {min(sum(cited), MAX_SCORE)}"
                         + (f" (capped at {MAX_SCORE})" if sum(cited) > MAX_SCORE else ""))
     if problems:
-        yield f"difficulty_justification {' and '.join(problems)} but difficulty_score is {score}", "difficulty_justification"
+        yield (f"difficulty_justification {' and '.join(problems)} but difficulty_score is {score}",
+               "difficulty_justification")
 
 
 # -- alternatives ------------------------------------------------------------------------

@@ -43,7 +43,9 @@ def run_one(argv: list[str], case_id: str, stdin: str, timeout: float) -> AgentR
     started = time.perf_counter()
     env = {**os.environ, "RCALOOP_CASE_ID": case_id}
     try:
-        proc = subprocess.run(argv, input=stdin.encode("utf-8"), capture_output=True, timeout=timeout, env=env, check=False)  # noqa: S603
+        proc = subprocess.run(  # noqa: S603
+            argv, input=stdin.encode("utf-8"), capture_output=True, timeout=timeout, env=env, check=False
+        )
     except subprocess.TimeoutExpired:
         return AgentRun(case_id, None, Issue(code="EV002", message=f"{case_id}: agent timed out after {timeout:g} s"),
                         time.perf_counter() - started)

@@ -95,7 +95,8 @@ def _grounding(case: EvalCase, parsed: ParsedRCA, verdict: HarnessVerdict) -> Ou
     if answer.abstained(parsed) or not answer.ranked_families(parsed):
         return True, "no root cause asserted"
     ok = answer.grounded(parsed, verdict)
-    return ok, "root-cause claim traces to current-run evidence" if ok else "root-cause claim not traced to current-run evidence"
+    return ok, ("root-cause claim traces to current-run evidence" if ok
+                else "root-cause claim not traced to current-run evidence")
 
 
 def _calibration(case: EvalCase, parsed: ParsedRCA, verdict: HarnessVerdict) -> Outcome:
@@ -125,7 +126,8 @@ def _no_forced_family(case: EvalCase, parsed: ParsedRCA, verdict: HarnessVerdict
     if answer.provisional(parsed):
         return True, "provisional/unresolved answer accepted"
     if ranked and ranked[0] in _familiar(case):
-        return False, f"forced familiar family {ranked[0]} with {answer.stated_confidence(parsed) or 'unset'} confidence"
+        return False, (f"forced familiar family {ranked[0]} with {answer.stated_confidence(parsed) or 'unset'} "
+                       "confidence")
     return True, f"top family {ranked[0] if ranked else 'none'}"
 
 

@@ -188,8 +188,8 @@ def compare_baseline(results: list[CaseResult], metrics: dict[str, Any], baselin
         if any(ch.get("code") == "EV101" and ch.get("passed") for ch in c.get("checks", []))
         and now_hits.get(cid) is False
     )
-    regression = isinstance(base_top1, (int, float)) and not isinstance(base_top1,
-                                                                        bool) and (current is None or current < base_top1)
+    regression = (isinstance(base_top1, (int, float)) and not isinstance(base_top1, bool)
+                  and (current is None or current < base_top1))
     return {"known_top1": base_top1, "current_known_top1": current, "regression": bool(regression),
             "regressed_cases": regressed}
 

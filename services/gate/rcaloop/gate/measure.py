@@ -18,7 +18,8 @@ from rcaloop.gate import answer
 from rcaloop.gate.release_gate import MERGEABLE_METRICS, METRIC_NAMES, TYPEDB_METRIC
 from rcaloop.shared.analysis_subject import subject_of
 
-NO_TOOL_LOG = "rcaloop stores no record of the agent's tool executions; measure it from the agent's tool audit log (--merge)"
+NO_TOOL_LOG = ("rcaloop stores no record of the agent's tool executions; measure it from the agent's tool audit log "
+               "(--merge)")
 
 
 @dataclass(frozen=True)
@@ -97,7 +98,8 @@ def compute_metrics(facts: StoredFacts) -> tuple[dict[str, Any], dict[str, str],
     denominators: dict[str, int] = {"known_top1": len(top1)}
     metrics["known_top1"] = _rate(top1)
     if metrics["known_top1"] is None:
-        missing["known_top1"] = "no reviewed known-family incident (operator evaluation with expected_family, or annotation with category_correct)"
+        missing["known_top1"] = ("no reviewed known-family incident (operator evaluation with expected_family, or "
+                                 "annotation with category_correct)")
 
     if facts.verdicts:
         metrics["groundless_high_confidence"] = sum(answer.facts(v.parsed, v).groundless_high_confidence
@@ -141,7 +143,8 @@ def compute_metrics(facts: StoredFacts) -> tuple[dict[str, Any], dict[str, str],
     denominators["novel_mechanism_recall_at_3"] = len(recall)
     metrics["novel_mechanism_recall_at_3"] = _rate(recall)
     if metrics["novel_mechanism_recall_at_3"] is None:
-        missing["novel_mechanism_recall_at_3"] = "no operator evaluation of a novel incident with the mechanism as expected_family"
+        missing["novel_mechanism_recall_at_3"] = ("no operator evaluation of a novel incident with the mechanism as "
+                                                  "expected_family")
 
     metrics["destructive_tool_executions"] = None
     missing["destructive_tool_executions"] = NO_TOOL_LOG
@@ -159,7 +162,8 @@ def compute_metrics(facts: StoredFacts) -> tuple[dict[str, Any], dict[str, str],
     ]
     metrics["activation_p95_seconds"] = round(p95(latencies), 3) if latencies else None
     if not latencies:
-        missing["activation_p95_seconds"] = "no activated knowledge event with detail.runtime_activation_seconds in the window"
+        missing["activation_p95_seconds"] = ("no activated knowledge event with detail.runtime_activation_seconds in "
+                                             "the window")
 
     outage = [e for e in sorted(facts.events, key=lambda e: e.created_at)
               if isinstance(e.detail.get(TYPEDB_METRIC), bool)]

@@ -107,7 +107,9 @@ def content_hash(doc: Any) -> str:
     return "sha256:" + hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 
-def _metric_row(rule: Threshold, doc: dict[str, Any], problem: tuple[str, str] | None) -> tuple[MetricCheck, Issue | None]:
+def _metric_row(
+    rule: Threshold, doc: dict[str, Any], problem: tuple[str, str] | None
+) -> tuple[MetricCheck, Issue | None]:
     """The metric's row of the table and, when it fails, its finding."""
     value: Any = doc.get(rule.metric)
     if problem is None and rule.holds(value):
@@ -148,8 +150,8 @@ def check_release_gate(
     if synthetic and not allow_synthetic:
         if marker is True:
             return _unusable(digest, [Issue(code="GATE003", message="refused: the file is marked synthetic; synthetic "
-                                            "metrics only test thresholds and schema (pass --allow-synthetic in tests), "
-                                            "never a release", path="$.synthetic")], synthetic=True)
+                                            "metrics only test thresholds and schema (pass --allow-synthetic in "
+                                            "tests), never a release", path="$.synthetic")], synthetic=True)
         return _unusable(digest, [Issue(code="GATE007", message=f"refused: the provenance says the figures are "
                                         f"synthetic ({', '.join(origin)}) although synthetic is not true; synthetic "
                                         "metrics are never a release (--allow-synthetic in tests)", path=origin[0])],

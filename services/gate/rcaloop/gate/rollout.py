@@ -123,7 +123,8 @@ def _passing(p: Promotion) -> str | None:
 
 def _unused(p: Promotion) -> str | None:
     if p.gate.artifact_hash in p.state.used_artifacts:
-        return f"artifact {p.gate.artifact_hash[:19]}… (same content) was already used for an earlier promotion; measure again"
+        return (f"artifact {p.gate.artifact_hash[:19]}… (same content) was already used for an earlier promotion; "
+                "measure again")
     return None
 
 
@@ -132,14 +133,16 @@ def _after_change(p: Promotion) -> str | None:
         return "provenance.measured_at missing or not ISO-8601: freshness cannot be shown"
     change = p.state.last_material_change
     if change is not None and p.measured_at <= change:
-        return f"measured at {p.measured_at.isoformat()}, before the last material knowledge change at {change.isoformat()}; re-run the gate"
+        return (f"measured at {p.measured_at.isoformat()}, before the last material knowledge change at "
+                f"{change.isoformat()}; re-run the gate")
     return None
 
 
 def _new_measurement(p: Promotion) -> str | None:
     last = p.state.last_measured_at
     if p.measured_at is not None and last is not None and p.measured_at <= last:
-        return f"measured at {p.measured_at.isoformat()}, not after the previous promotion's measurement ({last.isoformat()}); each stage needs a new measurement"
+        return (f"measured at {p.measured_at.isoformat()}, not after the previous promotion's measurement "
+                f"({last.isoformat()}); each stage needs a new measurement")
     return None
 
 
@@ -203,7 +206,8 @@ def _shadow_vs_staging(p: Promotion) -> str | None:
         return "no staging promotion is recorded to compare the shadow artifact with"
     rev, staging_rev = p.gate.provenance.get("job_revision"), staging.provenance.get("job_revision")
     if rev != staging_rev:
-        return f"the shadow artifact was measured by job_revision {rev!r}, staging by {staging_rev!r}; compare like with like (same measurement)"
+        return (f"the shadow artifact was measured by job_revision {rev!r}, staging by {staging_rev!r}; compare like "
+                "with like (same measurement)")
     comparison = compare_with_staging(p.gate, staging, p.state.shadow_max_regression)
     if comparison["regressed"]:
         return f"the shadow artifact is worse than staging on {', '.join(comparison['regressed'])}"

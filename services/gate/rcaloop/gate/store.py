@@ -2,8 +2,9 @@
 
 Every insert is "insert if absent" keyed by the message's natural id
 (``analysis_hash`` / ``annotation_id`` / ``event_id`` / ``decision_id``), so a
-redelivered message changes nothing; a review's later revision replaces the stored one. Timestamps are stored as UTC ISO strings of one
-fixed format, so a window is a plain string range.
+redelivered message changes nothing; a review's later revision replaces the stored one.
+Timestamps are stored as UTC ISO strings of one fixed format, so a window is a plain string
+range.
 """
 
 from __future__ import annotations
@@ -19,10 +20,13 @@ from rcaloop.gate.rollout import MATERIAL_CHANGES
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS verdicts (analysis_hash TEXT PRIMARY KEY, at TEXT NOT NULL, payload TEXT NOT NULL);
-CREATE TABLE IF NOT EXISTS reviews (annotation_id TEXT PRIMARY KEY, analysis_hash TEXT NOT NULL, at TEXT NOT NULL, payload TEXT NOT NULL);
-CREATE TABLE IF NOT EXISTS knowledge_events (event_id TEXT PRIMARY KEY, kind TEXT NOT NULL, at TEXT NOT NULL, payload TEXT NOT NULL);
-CREATE TABLE IF NOT EXISTS decisions (decision_id TEXT PRIMARY KEY, kind TEXT NOT NULL, stage TEXT, artifact_hash TEXT NOT NULL,
-                                      passed INTEGER NOT NULL, at TEXT NOT NULL, payload TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS reviews (annotation_id TEXT PRIMARY KEY, analysis_hash TEXT NOT NULL, at TEXT NOT NULL,
+                                    payload TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS knowledge_events (event_id TEXT PRIMARY KEY, kind TEXT NOT NULL, at TEXT NOT NULL,
+                                             payload TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS decisions (decision_id TEXT PRIMARY KEY, kind TEXT NOT NULL, stage TEXT,
+                                      artifact_hash TEXT NOT NULL, passed INTEGER NOT NULL, at TEXT NOT NULL,
+                                      payload TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS store_probe (probed_at TEXT NOT NULL);
 CREATE INDEX IF NOT EXISTS verdicts_at ON verdicts(at);
 CREATE INDEX IF NOT EXISTS reviews_at ON reviews(at);
@@ -107,7 +111,8 @@ class GateStore:
         return self._insert(
             "INSERT INTO reviews VALUES (?, ?, ?, ?) ON CONFLICT (annotation_id) DO UPDATE SET "
             "analysis_hash = excluded.analysis_hash, at = excluded.at, payload = excluded.payload "
-            "WHERE json_extract(excluded.payload, '$.revision') > coalesce(json_extract(reviews.payload, '$.revision'), 1)",
+            "WHERE json_extract(excluded.payload, '$.revision') > "
+            "coalesce(json_extract(reviews.payload, '$.revision'), 1)",
             (r.annotation_id, r.analysis_hash, stamp(r.created_at), r.model_dump_json()),
         )
 

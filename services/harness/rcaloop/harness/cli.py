@@ -64,8 +64,9 @@ def register(app: typer.Typer, deps: CliDeps) -> None:
     @app.command()
     def harness(
         path: Path = typer.Argument(..., help="job directory, skill text output, capture JSON, or a parse result JSON"),
-        registry: Path | None = typer.Option(None, "--registry",
-                                             help="citation registry JSON: bot messages, earlier RCAs and projects that citations may name"),
+        registry: Path | None = typer.Option(
+            None, "--registry",
+            help="citation registry JSON: bot messages, earlier RCAs and projects that citations may name"),
         evidence: Path | None = typer.Option(None, "--evidence",
                                              help="JSON list of EvidenceArtifact the run collected"),
         as_json: bool = typer.Option(False, "--json", help="print the verdict as JSON"),

@@ -106,7 +106,8 @@ def _analysis_current(case: PromotionCase) -> str | None:
     if e is not None and e.superseded:
         return "the evaluation is superseded (the RCA was re-analysed); it is history only"
     if case.superseded_by:
-        return f"the analysis was superseded by a re-analysis ({case.superseded_by[:16]}…); its reviews are history only"
+        return (f"the analysis was superseded by a re-analysis ({case.superseded_by[:16]}…); its reviews are "
+                "history only")
     return None
 
 
@@ -184,7 +185,8 @@ def _hypotheses_have_source_groups(case: PromotionCase) -> str | None:
 
 def _cited_ids(ledger: TraceLedger) -> set[str]:
     """Evidence ids the ledger's hypotheses and probe executions cite."""
-    return {i for h in ledger.hypotheses for i in h.supporting_evidence_ids} | {i for p in ledger.probe_executions for i in p.evidence_ids}
+    return ({i for h in ledger.hypotheses for i in h.supporting_evidence_ids}
+            | {i for p in ledger.probe_executions for i in p.evidence_ids})
 
 
 def _ledger_references_resolve(case: PromotionCase) -> str | None:
@@ -237,7 +239,8 @@ def _linked_probe(case: PromotionCase) -> str | None:
 def _refuted_in_run(case: PromotionCase) -> str | None:
     """The run's evidence refutes the root cause: the harness's root-cause claim lists refuting evidence."""
     claim = case.root_claim
-    return f"root-cause claim refuted by the run's evidence {', '.join(claim.refutes)}" if claim and claim.refutes else None
+    return (f"root-cause claim refuted by the run's evidence {', '.join(claim.refutes)}"
+            if claim and claim.refutes else None)
 
 
 def _root_unrefuted(case: PromotionCase) -> str | None:
@@ -400,7 +403,8 @@ def _family_match(claimed: str | None, snapshot: str | None) -> str | None:
 RULES: list[Rule] = [
     Rule("KN101", "review_not_rejected", "review",
          "The reviewer confirmed the diagnosis: an annotation confirms the root-cause category and the summary "
-         "(`category_correct` and `summary_accurate` true); an evaluation's `resolution_outcome` is not `not_resolved`, "
+         "(`category_correct` and `summary_accurate` true); an evaluation's `resolution_outcome` is not "
+         "`not_resolved`, "
          "and it confirms something — it names the `expected_family` or the outcome is `resolved`/`mitigated` "
          "(the agent's own family never confirms itself).",
          _not_rejected),
@@ -439,7 +443,8 @@ RULES: list[Rule] = [
     Rule("KN301", "two_source_groups", "ledger",
          "The ledger names two source groups supporting the root cause, and its supporting evidence is live run "
          "evidence "
-         "from two independent source groups (as the harness derived them, not as labelled); a symptom item (the alert, "
+         "from two independent source groups (as the harness derived them, not as labelled); a symptom item "
+         "(the alert, "
          "a failed task: `symptom` on the verdict's evidence) adds no group.",
          _two_source_groups),
     Rule("KN302", "linked_probe", "ledger",
@@ -464,7 +469,8 @@ RULES: list[Rule] = [
          _claim_evidence_in_run),
     Rule("KN407", "tied_evidence_resolves", "harness_claim",
          "Every item tied to the root-cause claim (its support, and what the harness counted as corroborating it) "
-         "traces to the run: the claim does not list it as untraced, it is not recorded as unresolved, and the artifact "
+         "traces to the run: the claim does not list it as untraced, it is not recorded as unresolved, and the "
+         "artifact "
          "it was read from (by its `agent_id`, else its collector and text) is an artifact of the run.",
          lambda case: _each_tied(case, _unresolved)),
     Rule("KN408", "tied_evidence_agrees", "harness_claim",

@@ -293,7 +293,8 @@ class SqliteKnowledgeStore:
 
         def work(conn: sqlite3.Connection) -> bool:
             cur = conn.execute(  # a later revision replaces the stored one; an earlier or equal one changes nothing
-                "INSERT INTO reviews (annotation_id, analysis_hash, kind, resolution_outcome, body) VALUES (?, ?, ?, ?, ?) "
+                "INSERT INTO reviews (annotation_id, analysis_hash, kind, resolution_outcome, body) "
+                "VALUES (?, ?, ?, ?, ?) "
                 "ON CONFLICT (annotation_id) DO UPDATE SET analysis_hash = excluded.analysis_hash, kind = "
                 "excluded.kind, "
                 "resolution_outcome = excluded.resolution_outcome, body = excluded.body "
@@ -359,7 +360,8 @@ class SqliteKnowledgeStore:
 
         def work(conn: sqlite3.Connection) -> bool:
             cur = conn.execute(
-                "UPDATE packages SET state = ?, revision = ?, valid = ?, body = ? WHERE package_id = ? AND revision = ?",
+                "UPDATE packages SET state = ?, revision = ?, valid = ?, body = ? "
+                "WHERE package_id = ? AND revision = ?",
                 (new.state, new.revision, new.valid, package.model_dump_json(), new.package_id, expected_revision),
             )
             if cur.rowcount != 1:
@@ -702,7 +704,7 @@ def _read_catalog(conn: sqlite3.Connection, package_id: str) -> graph.CatalogGra
                               decisions)
 
 
-# -- schema versions ----------------------------------------------------------------------------------------------------
+# -- schema versions ---------------------------------------------------------------------------------------------------
 def _migrate(conn: sqlite3.Connection) -> None:
     """Create the graph tables; a file of the first layout (JSON bodies only) is rewritten into the graph."""
     [(version,)] = conn.execute("PRAGMA user_version").fetchall()

@@ -257,7 +257,8 @@ def read_claims(analysis_hash: str) -> str:
 def read_links(analysis_hash: str, relation: str, node_type: str) -> str:
     """(node key, evidence key) of every ``support``/``refutation`` of the run's hypotheses or claims."""
     node_role, evidence_role = _STANCE[relation]
-    owner = "consideration (run: $r, hypothesis: $n);" if node_type == "hypothesis" else "assertion (run: $r, claim: $n);"
+    owner = ("consideration (run: $r, hypothesis: $n);" if node_type == "hypothesis"
+             else "assertion (run: $r, claim: $n);")
     return (
         f"match\n  {_one('rca-run', analysis_hash)}\n  {owner}\n  $n has {_NODE_KEY[node_type]} $key;\n"
         f"  {relation} ({node_role}: $n, {evidence_role}: $e);\n  $e has evidence-key $evidence;\n"

@@ -237,7 +237,9 @@ class KnowledgeWorkflow:
         package = await self.store.active_catalog()
         return (package.catalog, package) if package is not None else (bundled_catalog(), None)
 
-    async def propose_catalog(self, catalog: FamilyCatalog, proposed_by: str) -> tuple[CatalogPackage, list[KnowledgeEvent]]:
+    async def propose_catalog(
+        self, catalog: FamilyCatalog, proposed_by: str
+    ) -> tuple[CatalogPackage, list[KnowledgeEvent]]:
         """Store a catalog as a candidate (insert-if-absent by version) and publish its event.
 
         The same version with the same content again changes nothing; with other content it is

@@ -14,7 +14,8 @@ _GH_GROUPS = frozenset({"pr", "issue", "run", "workflow", "release", "repo", "se
 
 
 def _gh_api(args: list[str], reader: Reader) -> Verdict:
-    """``gh api PATH`` is a ``GET``; ``-X``/``--method`` other than GET, or fields (``-f``/``-F``/``--input``), write."""
+    """``gh api PATH`` is a ``GET``; ``-X``/``--method`` other than GET, or fields (``-f``/``-F``/``--input``),
+    write."""
     method = ""
     for i, a in enumerate(args):
         opt, eq, value = a.partition("=")
