@@ -77,7 +77,8 @@ def test_the_readme_quick_start_and_everyday_use_run_top_to_bottom_on_a_fresh_cl
     assert everyday[-1] == "./run up", everyday
     for command in everyday[:-1]:
         done = _run(clone, env, command)
-        assert done.returncode == 0 and "Traceback" not in done.stderr, (command, done.stdout[-2000:], done.stderr[-2000:])
+        assert done.returncode == 0 and "Traceback" not in done.stderr, (
+            command, done.stdout[-2000:], done.stderr[-2000:])
         if command.startswith("./run show"):
             assert "verdict" in done.stdout and "by None" not in done.stdout, done.stdout
     up = subprocess.Popen(shlex.split(everyday[-1]), cwd=clone, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE,

@@ -155,8 +155,9 @@ CASES = {
     "annotation": Case(build_annotation, AnnotationSettings,
                        lambda s: {Stream.EVALUATED: emitted(Stream.REVIEW_TASKS, "analysis_hash"),
                                   Stream.INGESTED: _artifacts(s)}),
-    "knowledge": Case(build_knowledge, KnowledgeSettings, lambda s: {Stream.EVALUATED: _knowledge(s, Stream.EVALUATED),
-                                                                      Stream.REVIEW_ANNOTATIONS: _knowledge(s, Stream.REVIEW_ANNOTATIONS)}),
+    "knowledge": Case(build_knowledge, KnowledgeSettings,
+                      lambda s: {Stream.EVALUATED: _knowledge(s, Stream.EVALUATED),
+                                 Stream.REVIEW_ANNOTATIONS: _knowledge(s, Stream.REVIEW_ANNOTATIONS)}),
     "gate": Case(build_gate, GateSettings, lambda s: {Stream.EVALUATED: _gate(s, "verdicts"),
                                                        Stream.REVIEW_ANNOTATIONS: _gate(s, "reviews"),
                                                        Stream.KNOWLEDGE_EVENTS: _gate(s, "knowledge_events")}),
@@ -170,7 +171,9 @@ def _counter(metric, service: str, key: str) -> float:
 
 
 @pytest.mark.parametrize("name", sorted(CASES))
-async def test_hostile_entries_are_dead_lettered_and_good_ones_processed_once(name, redis, prefix, settings_factory, wait):
+async def test_hostile_entries_are_dead_lettered_and_good_ones_processed_once(
+    name, redis, prefix, settings_factory, wait
+):
     rng = random.Random(f"{SEED}:{name}")
     why = f"(RCALOOP_FUZZ_SEED={SEED})"
     case = CASES[name]
@@ -216,8 +219,10 @@ async def test_hostile_entries_are_dead_lettered_and_good_ones_processed_once(na
             f"{stream.value}: dead-lettered {sorted(letters)} for the hostile {sorted(bad[stream])} {why}")
         for msg_id, h in bad[stream].items():
             letter = letters[msg_id]
-            assert letter["error_code"] in h.codes, f"{stream.value}: {h.label}: {letter['error_code']} {letter['error'][:200]} {why}"
-            assert letter["deliveries"] == 1, f"{h.label} was retried: unreadable entries are dead-lettered at once {why}"
+            assert letter["error_code"] in h.codes, (
+                f"{stream.value}: {h.label}: {letter['error_code']} {letter['error'][:200]} {why}")
+            assert letter["deliveries"] == 1, (
+                f"{h.label} was retried: unreadable entries are dead-lettered at once {why}")
         biggest = max(len(e[1][b"payload"]) for e in await redis.xrange(stream.dlq_key(prefix)))
         assert biggest < 256 * 1024, f"{stream.value}: a dead letter of {biggest} bytes copies a huge field {why}"
 

@@ -99,8 +99,8 @@ def test_workers_wait_out_a_write_refusal_and_lose_nothing(fault, private_redis,
         assert set(seen) == {f"w-{i}" for i in range(N)} and max(seen.values()) == 1
         from rcaloop.contracts import Stream  # noqa: PLC0415
 
-        assert not dlq(r, prefix, Stream.RESULTS) and not dlq(r, prefix, Stream.INGESTED) and not dlq(r, prefix, Stream.PARSED), \
-            "an outage dead-lettered good entries"
+        assert (not dlq(r, prefix, Stream.RESULTS) and not dlq(r, prefix, Stream.INGESTED)
+                and not dlq(r, prefix, Stream.PARSED)), "an outage dead-lettered good entries"
         for sp in services:
             assert sp.proc.poll() is None, f"{sp.consumer} died:\n{sp.logs()[-2000:]}"
             assert "redis_accepting_writes" in sp.events(), sp.logs()[-2000:]

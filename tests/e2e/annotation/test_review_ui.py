@@ -284,7 +284,8 @@ def _model(doc):
 
 def test_agent_text_renders_inert(pipeline, browser):
     job = "880002"
-    attack = '<script>window.__pwned = 1</script><img src=x onerror="window.__pwned = 2"> [open](javascript:window.__pwned=3)'
+    attack = ('<script>window.__pwned = 1</script><img src=x onerror="window.__pwned = 2"> '
+              '[open](javascript:window.__pwned=3)')
 
     def poison(content):
         step5 = content["step5_summary.json"]

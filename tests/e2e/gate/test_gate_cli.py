@@ -104,7 +104,8 @@ def test_measure_writes_a_metrics_object_the_gate_fails_closed_on(tmp_path):
     assert result.exit_code == 0, result.output
     doc = json.loads(out.read_text())
     assert doc["known_top1"] == 1.0 and doc["groundless_high_confidence"] == 0
-    assert doc["provenance"]["job_revision"] == "measure@test" and doc["provenance"]["population"]["harness_verdicts"] == 1
+    assert doc["provenance"]["job_revision"] == "measure@test"
+    assert doc["provenance"]["population"]["harness_verdicts"] == 1
     assert doc["destructive_tool_executions"] is None and "destructive_tool_executions" in doc["missing"]
     check = rcaloop("gate", "check", out, "--json")
     assert check.exit_code == 1

@@ -197,7 +197,8 @@ async def test_agreement_is_computed_per_batch_for_the_lead(api, store):
     [batch] = figures["batches"]
     assert batch["tasks"] == 2
     fields = {f["field"]: f for f in batch["kinds"]["annotation"]}
-    assert fields["category_correct"]["observed_agreement"] == 0.5 and fields["summary_accurate"]["observed_agreement"] == 1.0
+    assert fields["category_correct"]["observed_agreement"] == 0.5
+    assert fields["summary_accurate"]["observed_agreement"] == 1.0
     assert figures["kinds"]["annotation"] == batch["kinds"]["annotation"]
     none = (await api.get("/api/v1/review/agreement", params={"batch": "2001-01-01"}, headers=auth("lena"))).json()
     assert none["batches"] == [] and all(f["items"] == 0 for f in none["fields"])

@@ -55,7 +55,8 @@ def _raw(v, **fields: str) -> dict[str, str]:
 async def _settled(redis, key: str, group: str) -> bool:
     groups = {g["name"].decode(): g for g in await redis.xinfo_groups(key)}
     g = groups.get(group)
-    return bool(g) and g["pending"] == 0 and g["last-delivered-id"] == (await redis.xinfo_stream(key))["last-generated-id"]
+    return (bool(g) and g["pending"] == 0
+            and g["last-delivered-id"] == (await redis.xinfo_stream(key))["last-generated-id"])
 
 
 async def _store(settings: AnnotationSettings) -> Store:

@@ -95,7 +95,8 @@ def _artifact(path: Path, measured_at: datetime, window: str = PROVENANCE["incid
 
 
 def _after_promotion(tmp_path: Path, name: str, ms: int, **metrics) -> Path:
-    """An artifact of the next stage: incidents from now (after the last promotion) for ``ms`` ms, measured at their end."""
+    """An artifact of the next stage: incidents from now (after the last promotion) for ``ms`` ms, measured at their
+    end."""
     start = datetime.now(UTC)
     end = start + timedelta(milliseconds=ms)
     return _artifact(tmp_path / name, end, f"{start.isoformat()}/{end.isoformat()}", **metrics)
@@ -183,7 +184,8 @@ def test_a_whitespace_copy_is_not_a_fresh_artifact_and_assist_is_compared_with_s
     assert refused.exit_code == 1
     decision = json.loads(refused.stdout)
     assert [r.split()[0] for r in decision["reasons"]] == ["ROLL107"]
-    assert decision["comparison"]["regressed"] == ["known_top1"] and decision["comparison"]["deltas"]["known_top1"]["delta"] == -0.01
+    assert decision["comparison"]["regressed"] == ["known_top1"]
+    assert decision["comparison"]["deltas"]["known_top1"]["delta"] == -0.01
     tolerated = _cli(["gate", "promote", "assist", "--artifact", str(worse), "--no-publish"],
                      {**env, "GATE_SHADOW_MAX_REGRESSION": "0.02"})
     assert tolerated.exit_code == 0, tolerated.stdout

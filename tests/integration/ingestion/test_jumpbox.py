@@ -65,7 +65,8 @@ async def test_download_and_upload_round_trip(sftp, remote_jobs, jb_settings):
     assert sorted(p.name for p in local.iterdir()) == STEP_FILES
     for name in STEP_FILES:
         assert (local / name).read_bytes() == (remote_jobs / JOB / name).read_bytes()
-    assert seen["step5_summary.json"][0] == seen["step5_summary.json"][1] == (remote_jobs / JOB / "step5_summary.json").stat().st_size
+    size = (remote_jobs / JOB / "step5_summary.json").stat().st_size
+    assert seen["step5_summary.json"][0] == seen["step5_summary.json"][1] == size
     assert _leftovers(settings.rcaloop_analysis_root) == [JOB]  # no temp dir left behind
 
     (local / "annotation.json").write_text(json.dumps(ANNOTATION))

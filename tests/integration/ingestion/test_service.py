@@ -65,7 +65,9 @@ async def _pending_zero(redis, prefix: str) -> bool:
     return bool(groups) and all(g["pending"] == 0 and (g.get("lag") in (0, None)) for g in groups)
 
 
-async def test_oversized_and_malformed_records_are_dead_lettered_while_the_stream_keeps_flowing(redis, prefix, settings_factory, wait):
+async def test_oversized_and_malformed_records_are_dead_lettered_while_the_stream_keeps_flowing(
+    redis, prefix, settings_factory, wait
+):
     settings = settings_factory(IngestionSettings, rcaloop_max_result_bytes=4096)
     key = Stream.RESULTS.key(prefix)
     [big_id] = await _publish(redis, prefix, _text(1).model_copy(update={"content": "log line\n" * 1000}))
@@ -114,7 +116,9 @@ async def test_oversized_payload_is_cut_in_its_dead_letter(redis, prefix, settin
     assert int(letter["fields"]["payload_truncated_from"]) > 1024 * 1024
 
 
-async def test_resubmitting_a_rejected_record_with_fixed_ids_is_not_taken_for_a_duplicate(redis, prefix, settings_factory, wait):
+async def test_resubmitting_a_rejected_record_with_fixed_ids_is_not_taken_for_a_duplicate(
+    redis, prefix, settings_factory, wait
+):
     settings = settings_factory(IngestionSettings)
     bad = RawResult(result_id="r-1", kind="skill_text", content="# report\n", job_id="a/b")
     await _publish(redis, prefix, bad, bad.model_copy(update={"job_id": "a-b"}))

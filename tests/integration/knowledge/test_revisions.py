@@ -37,7 +37,8 @@ def revised(n: int, *, passed: bool = True):
 
 async def test_the_store_keeps_the_latest_revision_whatever_the_order(store):
     first, second, third = revised(1), revised(2), revised(3)
-    assert [await store.put_review(r) for r in (first, third, second, first, third)] == [True, True, False, False, False]
+    stored = [await store.put_review(r) for r in (first, third, second, first, third)]
+    assert stored == [True, True, False, False, False]
     [kept] = await store.reviews_for(first.analysis_hash)
     assert kept.revision == 3 and kept.evaluation.memo == "revision 3"
 

@@ -1,8 +1,8 @@
 """Every TypeQL query the TypeDB store can send parses with the official TypeQL 3 parser.
 
 Every query is checked here even where no TypeDB server runs (the suites run on one only with
-``TYPEDB_ADDRESS``): the queries are collected from ``typeql.py`` — every builder, every optional part present and absent,
-values full of quotes, backslashes and control characters — and fed to ``typeql-check``
+``TYPEDB_ADDRESS``): the queries are collected from ``typeql.py`` — every builder, every optional
+part present and absent, values full of quotes, backslashes and control characters — and fed to ``typeql-check``
 (the ``typeql`` crate's own parser). A guard makes sure no builder is left out and that
 the adapter holds no query text of its own.
 """
@@ -30,7 +30,8 @@ CHECKER = Path("shared") / "tools" / "typeql-check" / "typeql-check"
 
 
 def _tool() -> Path:
-    """``RCALOOP_TYPEQL_CHECK``, else ``../shared/tools/typeql-check`` beside the checkout (or beside a parent of it)."""
+    """``RCALOOP_TYPEQL_CHECK``, else ``../shared/tools/typeql-check`` beside the checkout (or beside a parent of
+    it)."""
     if os.environ.get("RCALOOP_TYPEQL_CHECK"):
         return Path(os.environ["RCALOOP_TYPEQL_CHECK"])
     found = [d / CHECKER for d in ROOT.parents if (d / CHECKER).is_file()]

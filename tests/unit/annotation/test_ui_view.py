@@ -35,7 +35,8 @@ LINKS = {"msg:m-1": "https://chat.example/m/1", "rca:9": "javascript:alert(1)"}
 )
 def test_markdown_from_the_agent_renders_inert(markdown):
     html = ui_view.render_markdown(markdown, ui_view.resolved_links_from(LINKS))
-    assert "<script" not in html and "<img" not in html and "<a " not in html and "onerror=" not in html.replace("onerror=&quot;", "")
+    assert "<script" not in html and "<img" not in html and "<a " not in html
+    assert "onerror=" not in html.replace("onerror=&quot;", "")
 
 
 def test_a_link_the_parser_resolved_is_kept_with_its_resolved_address():
@@ -113,5 +114,6 @@ def test_result_files_past_the_bounds_are_listed_not_kept():
     found = {a.name: a for a in artifacts_of(_record("step_files", content), max_file_bytes=2000, max_total_bytes=1600)}
     assert found["step1_job_context.json"].sha256 is None and "larger than 2000" in found["step1_job_context.json"].note
     assert found["step3_correlation.json"].sha256 is not None
-    assert found["step4_github_fetch_history.json"].sha256 is None and "pass 1600 bytes" in found["step4_github_fetch_history.json"].note
+    assert found["step4_github_fetch_history.json"].sha256 is None
+    assert "pass 1600 bytes" in found["step4_github_fetch_history.json"].note
     assert isinstance(loaded("json", None, found["step1_job_context.json"].note), Unreadable)

@@ -16,7 +16,8 @@ DOCS = Path(__file__).resolve().parents[3] / "docs"
 
 def test_evaluation_doc_names_every_rule():
     text = (DOCS / "evaluation.md").read_text()
-    codes = [c.code for c in CASE_CHECKS] + [m.code for m in MUTATIONS] + [r.code for r in E2E_RULES] + [r.code for r in CASE_RULES]
+    codes = ([c.code for c in CASE_CHECKS] + [m.code for m in MUTATIONS] + [r.code for r in E2E_RULES]
+             + [r.code for r in CASE_RULES])
     names = [c.name for c in CASE_CHECKS] + [m.name for m in MUTATIONS] + [r.name for r in E2E_RULES]
     assert [c for c in codes if c not in text] == []
     assert [n for n in names if f"`{n}`" not in text] == []

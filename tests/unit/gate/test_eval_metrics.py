@@ -6,12 +6,15 @@ import pytest
 
 from rcaloop.contracts import Issue
 from rcaloop.gate.checks import CASE_CHECKS
-from rcaloop.gate.evaluation import METRIC_CHECKS, aggregate_metrics, build_report, chance_baseline, evaluate_one, score_case
+from rcaloop.gate.evaluation import (
+    METRIC_CHECKS, aggregate_metrics, build_report, chance_baseline, evaluate_one, score_case,
+)
 from tests.unit.gate.builders import case, judged
 
 COMP = {"causal_order": ["config rollout", "connection pool", "time out"], "competing_hypotheses": ["network"],
         "distinguishing_checks": ["connection count"]}
-GUARDED_ROLLBACK = "after approval by the on-call lead, roll back cfg-2291 (impact: rolling restart; rollback restores 50)"
+GUARDED_ROLLBACK = ("after approval by the on-call lead, roll back cfg-2291 "
+                    "(impact: rolling restart; rollback restores 50)")
 
 # metric -> (case, answer that raises it, answer that lowers it)
 CASES = {

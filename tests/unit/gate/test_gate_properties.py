@@ -210,8 +210,8 @@ def m_measured_before_window_closed(draw):
 def m_population_unstructured(draw):
     doc = _base()
     how = draw(st.sampled_from(["incidents", "count", "denominator", "none"]))
-    bad = st.floats(0.1,
-                    1e6).filter(lambda f: not f.is_integer()) | st.text(max_size=4) | st.booleans() | st.integers(max_value=-1)
+    bad = (st.floats(0.1, 1e6).filter(lambda f: not f.is_integer()) | st.text(max_size=4) | st.booleans()
+           | st.integers(max_value=-1))
     population = doc["provenance"]["population"]
     if how == "incidents":
         population["incidents"] = draw(bad)

@@ -48,7 +48,8 @@ def test_outcome_mismatch_forced_familiar_family_and_wrong_family():
 
 
 def test_wrong_abstention():
-    assert codes(capture(), judged(family=None, outcome="insufficient_context", claim_evidence=())) == ["NE103", "NE202"]
+    assert codes(capture(), judged(family=None, outcome="insufficient_context", claim_evidence=())) == [
+        "NE103", "NE202"]
     assert codes(capture(), judged(verdict="insufficient_evidence")) == []  # rcaloop refused it; the agent answered
     abstain = capture(expected="abstain", family=None, relevant=())
     assert codes(abstain, judged(family=None, outcome="insufficient_context", claim_evidence=())) == []
@@ -170,7 +171,8 @@ def test_an_agents_output_becomes_the_incidents_capture_or_a_coded_failure():
         failed = capture_from_output(incident, output, error)
         assert isinstance(failed, Unscored) and failed.issue.code == "NE004"
     report = run_novel_e2e([failed], analyze=lambda raw: judged())
-    assert not report.passed and report.captures[0].failures[0].code == "NE004" and "timed out" in report.captures[0].failures[0].message
+    assert not report.passed and report.captures[0].failures[0].code == "NE004"
+    assert "timed out" in report.captures[0].failures[0].message
     with pytest.raises(Refused):
         load_incidents('{"capture_id": "c", "expected_outcome": "novel", "input": "x", "novel_hypothesis": "y"}\n')
     incidents, issues = load_incidents('# comment\n{"capture_id": "c", "expected_outcome": "novel", "input": ""}\n')

@@ -58,10 +58,11 @@ self_healing: unknown
 repo: none
 commit: none
 sensitive_data: none
-"""
+"""  # noqa: E501 - the answer as the agent prints it
 """The reference agent's answer to ``known-01-pool`` (shortened): grounded, guarded, a pass."""
 
-GUARDED_NOW = "- after approval by the on-call lead, roll back the config change (impact: rolling restart; rollback restores the previous value)"
+GUARDED_NOW = ("- after approval by the on-call lead, roll back the config change "
+               "(impact: rolling restart; rollback restores the previous value)")
 
 
 def judge(case: EvalCase, output: str):

@@ -10,7 +10,9 @@ import pytest
 from rcaloop.contracts import KnowledgeEvent
 from rcaloop.contracts.knowledge import Provenance
 from rcaloop.gate.release_gate import check_release_gate
-from rcaloop.gate.rollout import PROMOTION_RULES, STAGES, Promotion, RolloutState, decide_promotion, requires_gate_rerun, state_of, status
+from rcaloop.gate.rollout import (
+    PROMOTION_RULES, STAGES, Promotion, RolloutState, decide_promotion, requires_gate_rerun, state_of, status,
+)
 from tests.unit.gate.test_release_gate import PASSING, PROVENANCE
 
 MEASURED = datetime(2026, 11, 20, 12, 0, tzinfo=UTC)
@@ -48,7 +50,8 @@ def test_happy_path_through_every_stage():
         assert decision.passed, decision.reasons
         assert decision.kind == "promotion" and decision.stage == stage
         decisions.append(decision)
-    assert decisions[2].comparison["regressed"] == [] and decisions[2].comparison["deltas"]["known_top1"]["delta"] == 0.02
+    assert decisions[2].comparison["regressed"] == []
+    assert decisions[2].comparison["deltas"]["known_top1"]["delta"] == 0.02
 
 
 def test_stage_order_is_enforced():

@@ -112,7 +112,8 @@ def test_g4_generic_alert_naming_a_family_fails_and_target_verified_twin_passes(
     assert not label_only.passed
 
     def observed(d):  # a live metric of the alert's own deployment, tied to the root cause
-        d["artifacts"][0]["text"] = "deployment payments: container memory at 98 % of its 256Mi limit before each restart"
+        d["artifacts"][0]["text"] = ("deployment payments: container memory at 98 % of its 256Mi limit before each "
+                                     "restart")
 
     _, twin = _gate(_edit(failing, observed), "G4")
     assert twin.passed and "E01" in twin.detail

@@ -97,7 +97,8 @@ def test_guardrails_edit_the_report_lines_in_place():
 
 def test_partial_guard_adds_only_what_is_missing():
     v = _evaluate("destructive-partly-guarded")
-    assert [r.kind for r in v.repairs if r.kind != "lower_confidence"] == ["add_impact_rollback_note", "add_approval_step"]
+    assert [r.kind for r in v.repairs if r.kind != "lower_confidence"] == [
+        "add_impact_rollback_note", "add_approval_step"]
 
 
 def test_a_gate_still_failing_after_three_attempts_gives_insufficient_evidence():

@@ -41,10 +41,11 @@ claim = st.fixed_dictionaries(
                                "text": text,
      "evidence_ids": st.lists(st.sampled_from(["E1", "E01", "E9", "msg:m-1", "A"]), max_size=3)})
 diagnosis = st.fixed_dictionaries({
-    "root_cause": st.one_of(st.none(), st.fixed_dictionaries({"summary": st.one_of(st.none(), text),
-                                                              "confidence": st.sampled_from(
-                                                                  [None, "high", "medium", "low", "HIGH", "??"]),
-                                                              "category": st.sampled_from([None, "unknown", "network"])})),
+    "root_cause": st.one_of(st.none(), st.fixed_dictionaries({
+        "summary": st.one_of(st.none(), text),
+        "confidence": st.sampled_from([None, "high", "medium", "low", "HIGH", "??"]),
+        "category": st.sampled_from([None, "unknown", "network"]),
+    })),
     "family": st.sampled_from([None, "oom", "unknown"]),
     "candidates": st.lists(st.sampled_from(["oom", "net"]), max_size=3),
     "evidence": st.lists(trace, max_size=4), "claims": st.lists(claim, max_size=4),

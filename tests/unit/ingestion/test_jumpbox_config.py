@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from rcaloop.shared.jumpbox import ERRORS, JumpboxError, JumpboxTarget, check_job_id, parse_jumpbox_uri, remote_dir, JumpboxSettings
+from rcaloop.shared.jumpbox import (
+    ERRORS, JumpboxError, JumpboxTarget, check_job_id, parse_jumpbox_uri, remote_dir, JumpboxSettings,
+)
 
 
 @pytest.mark.parametrize(

@@ -47,7 +47,8 @@ def test_an_added_owns_and_a_new_type_are_defined_even_though_every_old_label_ex
 
 
 def test_changed_values_and_a_changed_function_are_redefined():
-    ours = HELD.replace('@values("red")', '@values("red", "blue")').replace("$p isa person;", "$p isa person, has name $n;")
+    ours = HELD.replace('@values("red")', '@values("red", "blue")').replace(
+        "$p isa person;", "$p isa person, has name $n;")
     result = plan(ours, HELD)
     assert result.define == ()
     assert result.redefine == (

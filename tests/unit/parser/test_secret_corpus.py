@@ -100,7 +100,8 @@ def test_a_real_value_with_runs_or_a_dollar_is_no_placeholder(value):
 
 
 def test_a_bearer_token_that_starts_with_a_run_is_still_redacted():
-    token = "AAAAAAAAAAAAAAAAAAAAAMLheAAAAAAA0%2BuSeid%2BULvsea4JtiGRiSDSJSI%3DEUifiRBkKG5E2XzMDjRfl76ZC9Ub0wnz4XsNiRVBChTYbJcE3F"
+    token = ("AAAAAAAAAAAAAAAAAAAAAMLheAAAAAAA0%2BuSeid%2BULvsea4JtiGRiSDSJSI%3D"
+             "EUifiRBkKG5E2XzMDjRfl76ZC9Ub0wnz4XsNiRVBChTYbJcE3F")
     done = redact_text(f"curl -H 'Authorization: Bearer {token}' https://api.twitter.example/2/tweets")
     assert done.found and token not in done.text
 
@@ -139,7 +140,8 @@ def test_a_scan_over_its_budget_stops_and_nothing_is_published():
     with pytest.raises(ScanBudgetExceeded):
         redact_dead_letter(letter, budget_s=1e-9)
     kept = withheld(letter, "the secret scan of the entry took longer than its budget")
-    assert "Kq7vR2xW9mZt" not in kept.model_dump_json() and kept.fields["payload"].startswith(f"({len(text)} characters")
+    assert "Kq7vR2xW9mZt" not in kept.model_dump_json()
+    assert kept.fields["payload"].startswith(f"({len(text)} characters")
 
 
 def test_a_record_scan_has_one_budget_for_all_its_parts():

@@ -303,7 +303,8 @@ SHAPE_EXAMPLES = {  # one token of each vendor's shape (made up)
     "Databricks token": "dapi1dff02cee737443e210471948d33296c",
     "Sentry token": "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",
     "Doppler token": "dp.pt.c5t4UuHF7KVMLp7hvdCTquY1XVcKGAFRFWa94Hj9wNY",
-    "Terraform Cloud token": "wt1fd4mx82mux4.atlasv1.BoaPzoxZCYCdEz6DQMvE5mVXRV99nCQvtsU7RTAuwm6zo88EB0OGet9d9xYyQ6b0fI7",
+    "Terraform Cloud token": ("wt1fd4mx82mux4.atlasv1."
+                              "BoaPzoxZCYCdEz6DQMvE5mVXRV99nCQvtsU7RTAuwm6zo88EB0OGet9d9xYyQ6b0fI7"),
     "1Password service account token": "ops_eyJfLAz7vT0sxJmPU3UdXyymFgMZwKPaEpCejiUKb4GEQnFNGaftcLOIadn5rPvi2xqwHx1",
     "Stripe webhook signing secret": "whsec_m0lM7EXg3LcmQxxq8AGomtnWNCXVJCNQ",
     "Linear API key": "lin_api_Cmup6N0A0UarXLnTENCyfjeEaGyZqjJoiFpKZsRa",
@@ -374,7 +375,8 @@ def test_a_name_value_entry_in_a_document_is_an_assignment_whatever_the_key_orde
 
 
 def test_a_private_key_is_redacted_whole_and_lines_are_kept():
-    key = "-----BEGIN RSA PRIVATE KEY-----\nMIIEowIBAAKCAQEAu1SU1LfVLPHCozMxH2Mo4lgO\nVTLw7onLRnrq0/IzW7yWR7Q=\n-----END RSA PRIVATE KEY-----"
+    key = ("-----BEGIN RSA PRIVATE KEY-----\nMIIEowIBAAKCAQEAu1SU1LfVLPHCozMxH2Mo4lgO\nVTLw7onLRnrq0/IzW7yWR7Q=\n"
+           "-----END RSA PRIVATE KEY-----")
     done = redact_text(f"# t\n\n{key}\nline 7")
     assert [(f.type, f.line, f.rule) for f in done.found] == [("private-key", 3, "rcaloop.private-key")]
     assert "MIIE" not in done.text and "VTLw" not in done.text and "END RSA" not in done.text

@@ -94,7 +94,8 @@ SECRETS = (
     "postgres://svc:{a16}@db.prod:5432/shop",
     "xoxb-{d12}-{d12}-{a24}",
 )
-UPPER, ALNUM, DIGITS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ234567", "abcdefghijkmnopqrstuvwxyzABCDEFGHJKLMNPQRSTUVWXYZ23456789", "0123456789"
+UPPER = "ABCDEFGHIJKLMNOPQRSTUVWXYZ234567"
+ALNUM, DIGITS = "abcdefghijkmnopqrstuvwxyzABCDEFGHJKLMNPQRSTUVWXYZ23456789", "0123456789"
 
 
 def _secret(data) -> tuple[str, list[str]]:
