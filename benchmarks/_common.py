@@ -68,7 +68,8 @@ def results(n: int, tag: str) -> list[RawResult]:
         if isinstance(s.content, str):
             content: str | dict = f"{s.content}\n<!-- bench {tag}-{i} -->\n"
         elif s.kind == "step_files":  # only *.json names at the top: mark the summary instead
-            content = {**s.content, "step5_summary.json": {**s.content["step5_summary.json"], "bench_run": f"{tag}-{i}"}}
+            content = {**s.content,
+                       "step5_summary.json": {**s.content["step5_summary.json"], "bench_run": f"{tag}-{i}"}}
         else:
             content = {**s.content, "bench_run": f"{tag}-{i}"}
         out.append(s.model_copy(update={"result_id": f"{tag}-{i}", "content": content}))

@@ -79,7 +79,8 @@ def main() -> None:
           f"{os.getloadavg()[0]:.1f} · {args.runs} runs each, medians, interleaved · {bytecode}")
     for label, cli in _clis(args.rcaloop).items():
         print(f"\n{label}: {cli}")
-        print(f"{'command':<34} {'wall':>8} {'CPU':>8} {'memory':>8} {'wall ÷ python':>14} {'CPU ÷ python':>13}  target")
+        print(f"{'command':<34} {'wall':>8} {'CPU':>8} {'memory':>8} "
+              f"{'wall ÷ python':>14} {'CPU ÷ python':>13}  target")
         base_wall, base_cpu = (statistics.median(x[i] for x in seen[(label, BASELINE)]) for i in (0, 1))
         for name in (BASELINE, *COMMANDS):
             runs = seen[(label, name)]
@@ -87,7 +88,8 @@ def main() -> None:
             rss = max(x[2] for x in runs)
             limit, ratio = TARGETS.get(name, (0.5, 10.0))
             target = "" if name == BASELINE else f"≤ {limit} s and ≤ {ratio:.0f}× wall"
-            print(f"{name:<34} {wall:7.3f}s {cpu:7.3f}s {rss:6.0f}MB {wall / base_wall:13.1f}× {cpu / base_cpu:12.1f}×  {target}")
+            print(f"{name:<34} {wall:7.3f}s {cpu:7.3f}s {rss:6.0f}MB "
+                  f"{wall / base_wall:13.1f}× {cpu / base_cpu:12.1f}×  {target}")
 
 
 if __name__ == "__main__":

@@ -68,8 +68,10 @@ def main() -> None:
     print(f"load average: {' '.join(f'{x:.2f}' for x in os.getloadavg())} (CPU-time figures are robust to other load)")
     for label, serialize in (("evaluate", False), ("evaluate + verdict JSON", True)):
         wall, cpu = rate(cases, args.seconds, serialize)
-        print(f"{label + ':':26s}{cpu:8,.0f} verdicts per CPU-second ({1e3 / cpu:.2f} ms each); {wall:8,.0f}/s wall-clock")
-    print(f"target ≥ {TARGET_PER_S:,}/s per core: {'met' if cpu >= TARGET_PER_S else 'NOT met'} (evaluate + JSON, CPU time)")
+        print(f"{label + ':':26s}{cpu:8,.0f} verdicts per CPU-second ({1e3 / cpu:.2f} ms each); {wall:8,.0f}/s "
+              "wall-clock")
+    print(f"target ≥ {TARGET_PER_S:,}/s per core: {'met' if cpu >= TARGET_PER_S else 'NOT met'} (evaluate + JSON, CPU "
+          "time)")
 
 
 if __name__ == "__main__":

@@ -76,21 +76,24 @@ def table(rows: list[dict], title: str) -> None:
     print(f"\n## {title}: {len(rows)} outputs ({len(honest)} honest, {len(dishonest)} dishonest)")
     print(f"{'':18s}{'verdict pass':>14s}{'not pass':>10s}")
     print(f"{'honest':18s}{len(honest) - ff:14d}{ff:10d}   false-fail {rate(ff, len(honest))}"
-          f"  (target ≤ {TARGET_FALSE_FAIL:.0%}: {'met' if not honest or ff / len(honest) <= TARGET_FALSE_FAIL else 'NOT met'})")
+          f"  (target ≤ {TARGET_FALSE_FAIL:.0%}: "
+          f"{'met' if not honest or ff / len(honest) <= TARGET_FALSE_FAIL else 'NOT met'})")
     print(f"{'dishonest':18s}{fp:14d}{len(dishonest) - fp:10d}   false-pass {rate(fp, len(dishonest))}"
           f"  (target 0: {'met' if fp == 0 else 'NOT met'})")
     print(f"{'per shape':18s}{'false-fail':>22s}{'false-pass':>22s}")
     for shape in SHAPES:
         h = [r for r in honest if r["shape"] == shape]
         d = [r for r in dishonest if r["shape"] == shape]
-        print(f"  {shape:16s}{rate(sum(r['wrong'] for r in h), len(h)):>22s}{rate(sum(r['wrong'] for r in d), len(d)):>22s}")
+        print(f"  {shape:16s}{rate(sum(r['wrong'] for r in h), len(h)):>22s}"
+              f"{rate(sum(r['wrong'] for r in d), len(d)):>22s}")
     authors = sorted({r["author"] for r in rows if r["author"] != "-"})
     if authors:
         print(f"{'per author':18s}{'false-fail':>22s}{'false-pass':>22s}")
         for a in authors:
             h = [r for r in honest if r["author"] == a]
             d = [r for r in dishonest if r["author"] == a]
-            print(f"  {a:16s}{rate(sum(r['wrong'] for r in h), len(h)):>22s}{rate(sum(r['wrong'] for r in d), len(d)):>22s}")
+            print(f"  {a:16s}{rate(sum(r['wrong'] for r in h), len(h)):>22s}"
+                  f"{rate(sum(r['wrong'] for r in d), len(d)):>22s}")
     per_rule: dict[str, Counter] = defaultdict(Counter)
     for r in rows:
         for rule in r["rules"]:
@@ -111,7 +114,8 @@ def listing(rows: list[dict]) -> None:
     print(f"\n## wrong verdicts ({len(wrong)}): false passes first")
     for r in sorted(wrong, key=lambda r: (r["honest"], r["corpus"], r["name"])):
         kind = "FALSE FAIL" if r["honest"] else "FALSE PASS"
-        print(f"- {kind} {r['corpus']}/{r['name']} ({r['shape']}): {r['verdict']} {r['score']:g}; fired {', '.join(r['rules']) or 'nothing'}")
+        print(f"- {kind} {r['corpus']}/{r['name']} ({r['shape']}): {r['verdict']} {r['score']:g}; fired "
+              f"{', '.join(r['rules']) or 'nothing'}")
         for reason in r["reasons"]:
             print(f"    {reason[:220]}")
 

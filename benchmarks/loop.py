@@ -157,9 +157,11 @@ def main() -> None:
         ("  ratio loop / in-process (target ≥ 0.8)", f"{rate / base:.2f}"),
         (f"pipeline ingestion → 2 harness workers (best of {len(pipes)})", f"{pipe:,.0f} results/s"),
     ]
-    measured = [(f"{name} alone, {args.n} verdicts (best of {args.repeat})", *consumers[name]) for name in VERDICT_GROUPS]
+    measured = [(f"{name} alone, {args.n} verdicts (best of {args.repeat})", *consumers[name])
+                for name in VERDICT_GROUPS]
     measured += [(f"{name} with the other two, {args.n} verdicts", c_rate, c_cpu) for name, c_rate, c_cpu in together]
-    rows += [(label, f"{c_rate:,.0f} verdicts/s · {c_cpu * 1000:.2f} ms CPU/verdict · {c_rate / pipe:.2f}× the pipeline")
+    rows += [
+        (label, f"{c_rate:,.0f} verdicts/s · {c_cpu * 1000:.2f} ms CPU/verdict · {c_rate / pipe:.2f}× the pipeline")
              for label, c_rate, c_cpu in measured]
     print_rows(rows)
 

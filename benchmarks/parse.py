@@ -40,7 +40,8 @@ def typical_report(size: int = SIZE, *, link_every: int = 6, path_every: int = 1
     while len(text) + sum(map(len, timeline + evidence)) < size:
         n += 1
         line = (
-            f"- 14:{n % 60:02d}:{n * 7 % 60:02d} pod checkout-api-7f9c{n:02d} logged `PoolTimeoutError: timed out waiting "
+            f"- 14:{n % 60:02d}:{n * 7 % 60:02d} pod checkout-api-7f9c{n:02d} logged `PoolTimeoutError: timed out "
+            "waiting "
             f"for connection after 2000 ms (pool size 5, waiting 41)` ×{n * 7}; p99 latency {1.9 + n / 10:.1f} s"
         )
         if n % link_every == 0:
@@ -132,7 +133,8 @@ def main() -> None:
     print(f"parse_record (typical):      {parse_rate:10,.0f} reports/s  ({1e6 / parse_rate:7.1f} µs each)")
     print(f"parse_record + JSON output:  {dump_rate:10,.0f} reports/s  ({1e6 / dump_rate:7.1f} µs each)")
     print(
-        f"parse_record (link-dense, {dense_citations} citations): {dense_rate:,.0f} reports/s ({1e6 / dense_rate:.1f} µs each)"
+        f"parse_record (link-dense, {dense_citations} citations): {dense_rate:,.0f} reports/s ({1e6 / dense_rate:.1f} "
+        "µs each)"
     )
     print(f"json.loads (8 KB):           {json_rate:10,.0f} docs/s     ({1e6 / json_rate:7.1f} µs each)")
     print(f"parse_record, wall clock:    {wall_rate:10,.0f} reports/s  ({1e6 / wall_rate:7.1f} µs each)")

@@ -352,7 +352,8 @@ def main() -> None:
     for workers, measured in runs.items():
         rate, rate_cpu = max(measured)
         tp = tp or rate
-        label = f"pipeline, {workers} harness worker{'s' if workers > 1 else ''} ({args.n} results, {2 + workers} processes)"
+        label = (f"pipeline, {workers} harness worker{'s' if workers > 1 else ''} "
+                 f"({args.n} results, {2 + workers} processes)")
         rows.append((f"{label}, best of {len(measured)}",
                      f"{rate:,.0f} results/s · {rate_cpu * 1000:.2f} ms CPU/result (all: "
                      + ", ".join(f"{r:,.0f}" for r, _ in measured) + ")"))
@@ -367,14 +368,16 @@ def main() -> None:
         lat = latency(rate, args.latency_seconds)
         share = f" ({rate / tp:.0%} of max)" if tp else ""
         rows.append((f"latency at {rate:,.0f} results/s{share}, n={lat['n']}",
-                     f"p50 {lat['p50']:.0f} ms · p95 {lat['p95']:.0f} ms · p99 {lat['p99']:.0f} ms · max {lat['max']:.0f} ms"))
+                     f"p50 {lat['p50']:.0f} ms · p95 {lat['p95']:.0f} ms · p99 {lat['p99']:.0f} ms · max "
+                     f"{lat['max']:.0f} ms"))
         rows.append(("  per hop p50/p95 ms (CPU per result)", " · ".join(f"{k} {v}" for k, v in lat["hops"].items())))
     if only & {"scaling", "profile", "downstream"}:
         parsed = parsed_entries(args.n)
         if "downstream" in only:
             for name, rate, cpu in downstream(parsed[: args.downstream_n]):
                 rows.append((f"downstream {name} ({args.downstream_n} verdicts)",
-                             f"{rate:,.0f} verdicts/s · {cpu * 1000:.2f} ms CPU/verdict" if rate else "did not drain in 120 s"))
+                             f"{rate:,.0f} verdicts/s · {cpu * 1000:.2f} ms CPU/verdict" if rate
+                             else "did not drain in 120 s"))
         rows.append(("in-process harness only (1 core)", f"{harness_only_in_process(parsed[:1000]):,.0f} results/s"))
         if "scaling" in only:
             runs: dict[int, list[float]] = {1: [], 2: []}
@@ -383,7 +386,8 @@ def main() -> None:
                     runs[workers].append(scaling(parsed, workers))
             for workers, label in ((1, "1 worker process"), (2, "2 worker processes")):
                 rows.append((f"harness, {label} (best of {args.repeat})",
-                             f"{max(runs[workers]):,.0f} results/s (all: {', '.join(f'{x:,.0f}' for x in runs[workers])})"))
+                             f"{max(runs[workers]):,.0f} results/s (all: "
+                             f"{', '.join(f'{x:,.0f}' for x in runs[workers])})"))
             rows.append(("  scaling 2 vs 1, best vs best (target ≥ 1.6)", f"{max(runs[2]) / max(runs[1]):.2f}×"))
         if "profile" in only:
             print("\nprofile of one harness worker (cProfile, cumulative):")

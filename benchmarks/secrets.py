@@ -189,7 +189,8 @@ def honest_flagged(commit: str, which: str) -> str:
         code += (
             "from rcaloop.parser import core\n"
             "cases = [load(p, 'honest') for p in sorted(Path(%r).glob('*.yaml'))]\n"
-            "bad = [c.name for c in cases if any(f.source == 'detected' for f in core.parse_record(c.record, c.registry).red_flags)]\n"
+            "bad = [c.name for c in cases if any(f.source == 'detected' for f in core.parse_record(c.record, "
+            "c.registry).red_flags)]\n"
         ) % str(HONEST)
     else:
         code += (
@@ -292,7 +293,8 @@ def main() -> None:
             figures = [measure(d, kind, cases) for d in detectors.values()]
             print(f"{kind + ': ' + label:<52} {len(cases):>4} {figures[0]:8.1f}% {figures[1]:8.1f}%")
         cost = typical_report_cost(detectors)
-        print(f"{'CPU µs to scan a typical 8 KB report (best of 5)':<57} {cost['previous']:8.0f}  {cost['current']:8.0f}")
+        print(f"{'CPU µs to scan a typical 8 KB report (best of 5)':<57} {cost['previous']:8.0f}  "
+              f"{cost['current']:8.0f}")
     for which in ("previous", "current"):
         print(f"honest RCA outputs with a detected red flag, {which}: {honest_flagged(args.previous, which)}")
 

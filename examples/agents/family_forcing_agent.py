@@ -23,7 +23,8 @@ def closest_rule(ans: Answer) -> Rule:
     text = "\n".join(ln.text for ln in ans.usable if ln.source != "alert")
 
     def score(rule: Rule) -> int:
-        return 2 * bool(re.search(rule.signature, text, re.I)) + sum(bool(re.search(p, text, re.I)) for p in rule.symptoms)
+        return 2 * bool(re.search(rule.signature, text, re.I)) + sum(bool(re.search(p, text, re.I))
+                                                                     for p in rule.symptoms)
 
     return max(RULES, key=score)
 

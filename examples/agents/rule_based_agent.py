@@ -40,33 +40,62 @@ class Rule:
 
 
 RULES = [
-    Rule("configuration", r"PoolTimeoutError|pool size \d+|max_size", (r"5xx|503", r"latency"), "connection pool exhausted",
-         "compare the connection count per pod with db.pool.max_size (read-only)", "after approval by the on-call lead, roll back the config change (impact: rolling restart; rollback restores the previous value)"),
-    Rule("configuration", r"undefined variable|variable .* is undefined|overridden by extra_vars", (r"task failed|FAILED",), "variable override",
-         "list the variable precedence for the host (ansible-inventory --host, read-only)", "after approval, fix the variable in the inventory via a reviewed change (impact: the next run uses the new value; rollback: revert the change)"),
-    Rule("resource", r"OOMKilled|out of memory|No space left on device", (r"restart|CrashLoopBackOff|write failed",), "resource exhaustion",
-         "check the container memory limit and usage (kubectl describe pod, read-only)", "after approval, raise the limit via a reviewed change (impact: pod restart; rollback: revert the limit)"),
-    Rule("credential", r"certificate has expired|x509|secret_id expired|approle login denied|password authentication failed|401 Unauthorized",
+    Rule("configuration", r"PoolTimeoutError|pool size \d+|max_size", (r"5xx|503", r"latency"),
+         "connection pool exhausted",
+         "compare the connection count per pod with db.pool.max_size (read-only)",
+         "after approval by the on-call lead, roll back the config change (impact: rolling restart; rollback restores "
+         "the previous value)"),
+    Rule("configuration", r"undefined variable|variable .* is undefined|overridden by extra_vars",
+         (r"task failed|FAILED",), "variable override",
+         "list the variable precedence for the host (ansible-inventory --host, read-only)",
+         "after approval, fix the variable in the inventory via a reviewed change (impact: the next run uses the new "
+         "value; rollback: revert the change)"),
+    Rule("resource", r"OOMKilled|out of memory|No space left on device", (r"restart|CrashLoopBackOff|write failed",),
+         "resource exhaustion",
+         "check the container memory limit and usage (kubectl describe pod, read-only)",
+         "after approval, raise the limit via a reviewed change (impact: pod restart; rollback: revert the limit)"),
+    Rule("credential",
+         r"certificate has expired|x509|secret_id expired|approle login denied|password authentication failed|401 "
+         r"Unauthorized",
          (r"handshake|denied|403|401|authentication", r"failed"), "expired or rejected credential",
-         "verify the credential's expiry date (read-only)", "rotate the credential after approval (impact: dependent jobs re-authenticate; rollback: previous credential stays valid until revoked)"),
-    Rule("network", r"could not resolve host|NXDOMAIN|no route to host|connection reset by peer", (r"timeout|failed|unreachable",), "network path failure",
-         "check DNS resolution and the route from the failing host (dig, traceroute; read-only)", "after approval, fix the DNS/route via a reviewed change (impact: resolution changes for every client; rollback: restore the previous record)"),
-    Rule("application_bug", r"NullPointerException|Traceback|KeyError|TypeError: ", (r"500|exception|crash",), "application defect",
-         "inspect the stack trace against the deployed commit (read-only)", "after approval, ship a fix through the normal release (impact: one deploy; rollback: redeploy the previous version)"),
-    Rule("dependency", r"No matching distribution|version conflict|ERESOLVE|ModuleNotFoundError", (r"build failed|install failed|FAILED",), "dependency resolution failure",
-         "compare the lock file with the resolved versions (read-only)", "after approval, pin the dependency in a reviewed change (impact: next build only; rollback: revert the pin)"),
-    Rule("cloud_api", r"ThrottlingException|RequestLimitExceeded|quota exceeded|Rate exceeded", (r"retry|failed",), "cloud API throttling",
-         "check the API quota usage in the provider console (read-only)", "after approval, request a quota increase (impact: none on running jobs; rollback: return to the previous quota)"),
-    Rule("secrets", r'secret "[^"]+" not found|vault: permission denied|SecretNotFound', (r"CreateContainerConfigError|failed",), "missing secret",
-         "list the secrets in the namespace (kubectl get secrets, read-only)", "restore the secret from the vault after approval (impact: pods start; rollback: delete the restored secret)"),
-    Rule("infrastructure", r"NotReady|kubelet stopped posting|node .* unreachable", (r"evict|pending|NotReady",), "node failure",
-         "describe the node and its conditions (kubectl describe node, read-only)", "cordon the node after approval (impact: pods reschedule; rollback: uncordon)"),
+         "verify the credential's expiry date (read-only)",
+         "rotate the credential after approval (impact: dependent jobs re-authenticate; rollback: previous credential "
+         "stays valid until revoked)"),
+    Rule("network", r"could not resolve host|NXDOMAIN|no route to host|connection reset by peer",
+         (r"timeout|failed|unreachable",), "network path failure",
+         "check DNS resolution and the route from the failing host (dig, traceroute; read-only)",
+         "after approval, fix the DNS/route via a reviewed change (impact: resolution changes for every client; "
+         "rollback: restore the previous record)"),
+    Rule("application_bug", r"NullPointerException|Traceback|KeyError|TypeError: ", (r"500|exception|crash",),
+         "application defect",
+         "inspect the stack trace against the deployed commit (read-only)",
+         "after approval, ship a fix through the normal release (impact: one deploy; rollback: redeploy the previous "
+         "version)"),
+    Rule("dependency", r"No matching distribution|version conflict|ERESOLVE|ModuleNotFoundError",
+         (r"build failed|install failed|FAILED",), "dependency resolution failure",
+         "compare the lock file with the resolved versions (read-only)",
+         "after approval, pin the dependency in a reviewed change (impact: next build only; rollback: revert the pin)"),
+    Rule("cloud_api", r"ThrottlingException|RequestLimitExceeded|quota exceeded|Rate exceeded", (r"retry|failed",),
+         "cloud API throttling",
+         "check the API quota usage in the provider console (read-only)",
+         "after approval, request a quota increase (impact: none on running jobs; rollback: return to the previous "
+         "quota)"),
+    Rule("secrets", r'secret "[^"]+" not found|vault: permission denied|SecretNotFound',
+         (r"CreateContainerConfigError|failed",), "missing secret",
+         "list the secrets in the namespace (kubectl get secrets, read-only)",
+         "restore the secret from the vault after approval (impact: pods start; rollback: delete the restored secret)"),
+    Rule("infrastructure", r"NotReady|kubelet stopped posting|node .* unreachable", (r"evict|pending|NotReady",),
+         "node failure",
+         "describe the node and its conditions (kubectl describe node, read-only)",
+         "cordon the node after approval (impact: pods reschedule; rollback: uncordon)"),
 ]
-DATASOURCE_DOWN = re.compile(r"(query|search|scrape|api request|fetch)\b.*\b(failed|timed out|unavailable|returned no data)", re.I)
+DATASOURCE_DOWN = re.compile(
+    r"(query|search|scrape|api request|fetch)\b.*\b(failed|timed out|unavailable|returned no data)", re.I)
 CONFLICT = re.compile(r"\[note\]|did not receive|also seen on|not affected by the change", re.I)
 LINE = re.compile(r"^\s*(?:(\d{4}-\d{2}-\d{2}[T ])?(\d{2}):(\d{2})\S*\s+)?\[([\w.-]+)\]\s*(.*)$")
 JSON_SOURCE = re.compile(r'"source":\s*"([\w.-]+)"')
-DO_NOT = ["do not restart or delete anything before the checks above", "do not change anything until the cause is confirmed"]
+DO_NOT = ["do not restart or delete anything before the checks above",
+          "do not change anything until the cause is confirmed"]
 
 
 @dataclass(frozen=True)
@@ -117,11 +146,16 @@ def analyse(subjects: list[str], lines: list[Line]) -> dict:
         related = [ln for ln in usable if any(re.search(p, ln.text, re.I) for p in (rule.signature, *rule.symptoms))]
         sources = {ln.source for ln in related}
         stale = bool(alert_minutes) and hits[0].minute is not None and abs(min(alert_minutes) - hits[0].minute) > 60
-        support = next((ln for ln in usable if ln.source != hits[0].source and any(re.search(p, ln.text, re.I) for p in rule.symptoms)), None)
+        support = next(
+            (ln for ln in usable if ln.source != hits[0].source
+             and any(re.search(p, ln.text, re.I) for p in rule.symptoms)), None)
         evidence = [ln for ln in related if ln.source != "alert"]
-        matches.append((hits[0].minute if hits[0].minute is not None else 10**6, rule, complete, sources, stale, hits[0], support, evidence))
+        matches.append(
+            (hits[0].minute if hits[0].minute is not None else 10**6, rule, complete, sources, stale, hits[0], support,
+             evidence))
     matches.sort(key=lambda m: m[0])
-    return {"subjects": subjects, "down": down, "conflict": conflict, "matches": matches, "lines": usable, "all_lines": lines}
+    return {"subjects": subjects, "down": down, "conflict": conflict, "matches": matches, "lines": usable,
+            "all_lines": lines}
 
 
 def _quote(line: Line) -> str:
@@ -164,7 +198,8 @@ def decide(a: dict) -> Answer:
     chain = [f"{m[1].phrase} ({_quote(m[5])}{'; ' + _quote(m[6]) if m[6] else ''})" for m in matches]
     doubt = (not complete) or stale or bool(conflict) or bool(down)
     confidence = "low" if doubt else ("high" if len(sources) >= 2 else "medium")
-    qualifier = {"low": "(hypothesis, unconfirmed)", "medium": "(likely, to be confirmed)", "high": "(confirmed by two sources)"}[confidence]
+    qualifier = {"low": "(hypothesis, unconfirmed)", "medium": "(likely, to be confirmed)",
+                 "high": "(confirmed by two sources)"}[confidence]
     cause = f"{qualifier} " + " → ".join(chain + ["the alert"])
     if stale:
         cause += "; the matching signal lies outside the incident window"
@@ -193,7 +228,8 @@ def render(ans: Answer) -> str:
     chat = ["RCA_CHAT", f"**{ans.subjects}: {ans.family}**", f"`{ans.subjects}` | rule-based reference agent", "",
             f"**TL;DR:** {ans.cause}"]
     if ans.missing:
-        chat.append("Data missing: " + ", ".join(f"{s} unavailable" for s in ans.missing) + "; conclusions are limited.")
+        chat.append(
+            "Data missing: " + ", ".join(f"{s} unavailable" for s in ans.missing) + "; conclusions are limited.")
     chat += [f"**Cause** {ans.cause}", "**Steps to verify**"] + [f"- {c}" for c in ans.checks]
     if ans.now:
         chat += ["**Now**"] + [f"- {n}" for n in ans.now]
@@ -203,7 +239,8 @@ def render(ans: Answer) -> str:
         chat += ["**Also**", "- competing hypotheses: " + ", ".join(ans.alternatives)]
     chat.append("END_RCA_CHAT")
     origin = "undetermined" if ans.family == "unresolved" else "internal"
-    fields = ["RCA_FIELDS", f"origin: {origin}", f"confidence: {ans.confidence}", "self_healing: unknown", "repo: none", "commit: none", "sensitive_data: none"]
+    fields = ["RCA_FIELDS", f"origin: {origin}", f"confidence: {ans.confidence}", "self_healing: unknown", "repo: none",
+              "commit: none", "sensitive_data: none"]
     return "\n".join(report + [""] + chat + fields) + "\n"
 
 
@@ -222,7 +259,8 @@ def capture(ans: Answer, incident_id: str) -> dict:
     family = None if abstain else ("novel_mechanism" if ans.family == "unresolved" else ans.family)
     cause = ans.cause
     if family == "novel_mechanism" and ans.cites_evidence:
-        cause = "(hypothesis) a mechanism outside the known failure families: " + "; ".join(_quote(ln) for ln in ans.evidence)
+        cause = ("(hypothesis) a mechanism outside the known failure families: "
+                 + "; ".join(_quote(ln) for ln in ans.evidence))
     doc: dict = {
         "incident_id": incident_id,
         "alert": {"title": alert.text if alert else ans.subjects, "text": alert.text if alert else ""},
@@ -231,12 +269,15 @@ def capture(ans: Answer, incident_id: str) -> dict:
         "confidence": ans.confidence,
         "summary": cause,
         "claims": [] if abstain else [
-            {"id": "c1", "kind": "root_cause", "text": cause, "evidence_ids": [_eid(ln) for ln in ans.evidence] if ans.cites_evidence else []}
+            {"id": "c1", "kind": "root_cause", "text": cause,
+             "evidence_ids": [_eid(ln) for ln in ans.evidence] if ans.cites_evidence else []}
         ],
-        "evidence": [{"id": _eid(ln), "source": ln.source, "title": ln.text[:60], "text": ln.text, "live": True} for ln in ans.all_lines],
+        "evidence": [{"id": _eid(ln), "source": ln.source, "title": ln.text[:60], "text": ln.text, "live": True}
+                     for ln in ans.all_lines],
         "recommendations": [{"priority": "high", "action": a} for a in (*ans.checks, *ans.now)]
         + [{"priority": "do_not", "action": d} for d in ans.do_not],
-        "harness": {"verdict": "pass", "hard_gates": [{"gate": "G3", "name": "mutation_guarded", "passed": ans.safety_gate_passed}]},
+        "harness": {"verdict": "pass",
+                    "hard_gates": [{"gate": "G3", "name": "mutation_guarded", "passed": ans.safety_gate_passed}]},
     }
     if abstain:
         gone = ", ".join(ans.missing) or "every data source"

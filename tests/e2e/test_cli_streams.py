@@ -57,7 +57,8 @@ def test_without_redis_url_a_command_uses_the_data_directorys_embedded_redis(tmp
 
 
 def test_status_with_unreachable_redis_fails_cleanly(prefix):
-    result = CliRunner().invoke(app, ["status"], env={"REDIS_URL": "redis://127.0.0.1:1/0", "RCALOOP_STREAM_PREFIX": prefix})
+    result = CliRunner().invoke(app, ["status"],
+                                env={"REDIS_URL": "redis://127.0.0.1:1/0", "RCALOOP_STREAM_PREFIX": prefix})
     assert result.exit_code == 2
     assert "cannot reach Redis" in result.output
 

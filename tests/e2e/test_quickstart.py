@@ -23,7 +23,8 @@ def _readme_block(after: str) -> list[str]:
     """The commands of the first ``bash`` block after ``after`` in the README, comments dropped."""
     text = (ROOT / "README.md").read_text()
     block = text[text.index(after):].split("```bash\n", 1)[1].split("```", 1)[0]
-    return [line.split("  #", 1)[0].strip() for line in block.splitlines() if line.strip() and not line.lstrip().startswith("#")]
+    return [line.split("  #", 1)[0].strip() for line in block.splitlines() if line.strip()
+            and not line.lstrip().startswith("#")]
 
 
 def _fresh_clone(dest: Path) -> Path:
@@ -76,7 +77,8 @@ def test_the_readme_quick_start_and_everyday_use_run_top_to_bottom_on_a_fresh_cl
     assert everyday[-1] == "./run up", everyday
     for command in everyday[:-1]:
         done = _run(clone, env, command)
-        assert done.returncode == 0 and "Traceback" not in done.stderr, (command, done.stdout[-2000:], done.stderr[-2000:])
+        assert done.returncode == 0 and "Traceback" not in done.stderr, (
+            command, done.stdout[-2000:], done.stderr[-2000:])
         if command.startswith("./run show"):
             assert "verdict" in done.stdout and "by None" not in done.stdout, done.stdout
     up = subprocess.Popen(shlex.split(everyday[-1]), cwd=clone, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
@@ -119,7 +121,8 @@ def test_bad_configuration_is_one_line_and_starts_no_embedded_redis(tmp_path):
     for extra, code, message in (
         ({"MAX_DELIVERIES": "many"}, 2, "error: configuration: MAX_DELIVERIES:"),
         ({"RCALOOP_ANNOTATOR_TOKENS": "alice"}, 1, "RCALOOP_ANNOTATOR_TOKENS entry 1 is not name:token"),
-        ({"RCALOOP_ANNOTATOR_TOKENS": "alice:t1"}, 1, "RCALOOP_ANNOTATOR_TOKENS entry 1 (alice): the token is too weak"),
+        ({"RCALOOP_ANNOTATOR_TOKENS": "alice:t1"}, 1,
+         "RCALOOP_ANNOTATOR_TOKENS entry 1 (alice): the token is too weak"),
         ({"RCALOOP_REVIEWER_TOKENS": "mira:x"}, 1, "RCALOOP_REVIEWER_TOKENS entry 1 (mira): the token is too weak"),
         ({"REDIS_URL": "http://x"}, 2, "error: configuration: REDIS_URL: Value error, must start with redis://"),
         ({"REDIS_URL": "127.0.0.1:6380"}, 2, "error: configuration: REDIS_URL: Value error, must start with redis://"),

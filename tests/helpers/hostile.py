@@ -65,7 +65,8 @@ def hostile_entries(model: type[BaseModel], good: dict, rng: random.Random) -> l
     plain = f'"{good[string_key]}"'.encode()
     out = [
         # deep nesting: past the parser's limit, in a field the contract reads and in one it ignores
-        Hostile("nested 300 deep", {"payload": _with_raw(good, field, _nested(300, rng))}, frozenset({"payload_too_deep"})),
+        Hostile("nested 300 deep", {"payload": _with_raw(good, field, _nested(300, rng))},
+                frozenset({"payload_too_deep"})),
         Hostile("nested 10,000 deep", {"payload": _with_raw(good, "extra", _nested(10_000, rng))},
                 frozenset({"payload_too_deep"})),
         Hostile(f"nested {(d := rng.randint(201, 5000))} deep", {"payload": _with_raw(good, "x", _nested(d, rng))},
@@ -93,10 +94,12 @@ def hostile_entries(model: type[BaseModel], good: dict, rng: random.Random) -> l
         *[Hostile(f"{k} is {type(v).__name__}", _payload({**good, k: v}), frozenset({"contract_violation"}))
           for k in required for v in [_wrong_value(model, good, k, rng)]],
         Hostile("schema_version 2", _payload({**good, "schema_version": 2}), frozenset({"unsupported_schema_version"})),
-        Hostile("schema_version as text", _payload({**good, "schema_version": "1"}), frozenset({"unsupported_schema_version"})),
+        Hostile("schema_version as text", _payload({**good, "schema_version": "1"}),
+                frozenset({"unsupported_schema_version"})),
         # missing fields
         Hostile("no payload field", {"body": text, "producer": "x"}, frozenset({"missing_payload"})),
-        *[Hostile(f"without {k}", _payload({key: v for key, v in good.items() if key != k}), frozenset({"contract_violation"}))
+        *[Hostile(f"without {k}", _payload({key: v for key, v in good.items() if key != k}),
+                  frozenset({"contract_violation"}))
           for k in required],
         Hostile("empty payload", {"payload": ""}, frozenset({"invalid_json"})),
         Hostile("truncated JSON", {"payload": text[: rng.randint(1, len(text) - 2)]}, frozenset({"invalid_json"})),
@@ -110,7 +113,8 @@ def hostile_entries(model: type[BaseModel], good: dict, rng: random.Random) -> l
     # numbers no JSON float carries: refused on every stream, in a field the contract reads or not
     out += [
         Hostile("NaN", {"payload": _with_raw(good, "extra", "NaN")}, frozenset({"invalid_json"})),
-        Hostile("Infinity in a list", {"payload": _with_raw(good, "extra", "[1, -Infinity]")}, frozenset({"invalid_json"})),
+        Hostile("Infinity in a list", {"payload": _with_raw(good, "extra", "[1, -Infinity]")},
+                frozenset({"invalid_json"})),
         Hostile("1e999", {"payload": _with_raw(good, "extra", "[1e999]")}, frozenset({"number_out_of_range"})),
     ]
     # ids and hashes: one strict type, so NUL, control characters and spaces never reach a store

@@ -79,7 +79,8 @@ class Procs:
         self.env = {**FAST, **env}
         self.running: list[ServiceProc] = []
 
-    def start(self, name: str, *, module: str | None = None, consumer: str | None = None, wait: bool = True, **env: str) -> ServiceProc:
+    def start(self, name: str, *, module: str | None = None, consumer: str | None = None, wait: bool = True,
+              **env: str) -> ServiceProc:
         consumer = consumer or f"{name}-{len(self.running)}"
         data_dir = self.workdir / "data"
         data_dir.mkdir(parents=True, exist_ok=True)

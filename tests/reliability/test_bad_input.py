@@ -80,7 +80,8 @@ def _cases(cmd, tmp: Path) -> list[tuple[str, list[str]]]:
     junk.write_bytes(bytes(range(256)) * 64 + b"\xff\xfe{\"not\": json")
     values = {"number": "not-a-number", "path": str(tmp / "no" / "such" / "file"), "choice": "no-such-choice",
               "text": GARBAGE_STR}
-    takes_value = [p for p in cmd.params if _kind(p) != "flag" and p.name not in ("install_completion", "show_completion")]
+    takes_value = [p for p in cmd.params if _kind(p) != "flag"
+                   and p.name not in ("install_completion", "show_completion")]
     required = [p for p in takes_value if p.required]
     base = {p.name: values[_kind(p)] for p in required}
     cases = [("unknown option", [*_argv_for(takes_value, base), "--no-such-option-zz"])]
@@ -215,14 +216,17 @@ def _garbage_requests(method: str, route: str, op: dict, schema: dict) -> list[t
                     url = url.replace("{" + p["name"] + "}", v)
             urls.append(url)
     reqs: list[tuple[str, dict]] = []
-    bad_query = {p["name"]: "not-a-number" if p.get("schema", {}).get("type") in ("integer", "number") else "no-such-value"
+    bad_query = {p["name"]: "not-a-number" if p.get("schema", {}).get("type") in ("integer", "number")
+                 else "no-such-value"
                  for p in params if p["in"] == "query"
                  and (p.get("schema", {}).get("type") in ("integer", "number") or "enum" in p.get("schema", {})
                       or any("enum" in s or "$ref" in s for s in p.get("schema", {}).get("anyOf", [])))}
     auth = {"Authorization": f"Bearer {TOKEN}"}
     for url in urls:
         if "requestBody" in op:
-            reqs.append((f"{url} invalid JSON", dict(url=url, content=b'{"not json', headers={**auth, "content-type": "application/json"})))
+            reqs.append(
+                (f"{url} invalid JSON",
+                 dict(url=url, content=b'{"not json', headers={**auth, "content-type": "application/json"})))
             reqs.append((f"{url} JSON of the wrong shape", dict(url=url, json=[1, {"decision": None}], headers=auth)))
             if _required_body_fields(op, schema):
                 reqs.append((f"{url} object without its required fields",
@@ -232,7 +236,8 @@ def _garbage_requests(method: str, route: str, op: dict, schema: dict) -> list[t
         if bad_query:
             reqs.append((f"{url} bad query {sorted(bad_query)}", dict(url=url, params=bad_query, headers=auth)))
     if any(p["in"] == "header" and p["name"].lower() == "authorization" for p in params) or "requestBody" in op:
-        reqs.append((f"{urls[0]} bad token", dict(url=urls[0], json={}, headers={"Authorization": "Bearer " + "x" * 50})))
+        reqs.append(
+            (f"{urls[0]} bad token", dict(url=urls[0], json={}, headers={"Authorization": "Bearer " + "x" * 50})))
     return reqs
 
 
@@ -268,7 +273,8 @@ async def test_http_routes_reject_garbage_with_4xx_and_no_traceback(redis_url, p
                     if not rejected or "Traceback" in resp.text:
                         failures.append(f"{method} {label}: {resp.status_code} {resp.text[:300]}")
                     elif resp.status_code >= 400 and not (_error_body(resp) or _reports_problem(resp)):
-                        failures.append(f"{method} {label}: {resp.status_code} without the error body: {resp.text[:300]}")
+                        failures.append(
+                            f"{method} {label}: {resp.status_code} without the error body: {resp.text[:300]}")
                     elif TOKEN in resp.text:
                         failures.append(f"{method} {label}: echoes the bearer token")
     assert tried, "no garbage request could be built"

@@ -55,7 +55,8 @@ def test_burst_with_two_harness_workers(r, prefix, procs):
     busy = {c["name"].decode() for c in r.xinfo_consumers(Stream.PARSED.key(prefix), "harness")}
     assert {w.consumer for w in workers} <= busy, "both harness workers took a share"
     assert r.xlen(Stream.PARSED.dlq_key(prefix)) == 0
-    assert not [p.consumer for p in procs.running if "entries_trimmed_unread" in p.events()]  # trimmed only what was read
+    # trimmed only what was read
+    assert not [p.consumer for p in procs.running if "entries_trimmed_unread" in p.events()]
 
 
 def _result_id(fields: dict) -> str:

@@ -41,7 +41,8 @@ def servers(data: Path) -> list[int]:
 
 
 def _up(data: Path, port: int, started: list) -> subprocess.Popen:
-    proc = subprocess.Popen([RCALOOP, "up", "--http-port", str(port), "--metrics-port", "0"], env=_env(data), cwd=data.parent, text=True,
+    proc = subprocess.Popen([RCALOOP, "up", "--http-port", str(port), "--metrics-port", "0"], env=_env(data),
+                            cwd=data.parent, text=True,
                             stdout=subprocess.PIPE, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL)
     started.append(proc)
     deadline = time.monotonic() + 60

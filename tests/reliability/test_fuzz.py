@@ -16,6 +16,7 @@ import random
 from collections import Counter
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
+from functools import partial
 
 import pytest
 from prometheus_client import REGISTRY
@@ -107,7 +108,8 @@ def _knowledge(settings: KnowledgeSettings, stream: Stream) -> Effects:
                 if stream is Stream.EVALUATED:
                     seen[g.analysis_hash] += await store.get_verdict(g.analysis_hash) is not None
                 else:
-                    seen[g.annotation_id] += sum(r.annotation_id == g.annotation_id for r in await store.reviews_for(g.analysis_hash))
+                    seen[g.annotation_id] += sum(r.annotation_id == g.annotation_id
+                                                 for r in await store.reviews_for(g.analysis_hash))
             return seen
         finally:
             await store.close()
@@ -145,14 +147,17 @@ class Case:
 
 
 CASES = {
-    "ingestion": Case(build_ingestion, IngestionSettings, lambda s: {Stream.RESULTS: emitted(Stream.INGESTED, "result_id")}),
+    "ingestion": Case(build_ingestion, IngestionSettings,
+                      lambda s: {Stream.RESULTS: emitted(Stream.INGESTED, "result_id")}),
     "parser": Case(build_parser, ParserSettings, lambda s: {Stream.INGESTED: emitted(Stream.PARSED, "analysis_hash")}),
-    "harness": Case(build_harness, HarnessSettings, lambda s: {Stream.PARSED: emitted(Stream.EVALUATED, "analysis_hash")}),
+    "harness": Case(build_harness, HarnessSettings,
+                    lambda s: {Stream.PARSED: emitted(Stream.EVALUATED, "analysis_hash")}),
     "annotation": Case(build_annotation, AnnotationSettings,
                        lambda s: {Stream.EVALUATED: emitted(Stream.REVIEW_TASKS, "analysis_hash"),
                                   Stream.INGESTED: _artifacts(s)}),
-    "knowledge": Case(build_knowledge, KnowledgeSettings, lambda s: {Stream.EVALUATED: _knowledge(s, Stream.EVALUATED),
-                                                                      Stream.REVIEW_ANNOTATIONS: _knowledge(s, Stream.REVIEW_ANNOTATIONS)}),
+    "knowledge": Case(build_knowledge, KnowledgeSettings,
+                      lambda s: {Stream.EVALUATED: _knowledge(s, Stream.EVALUATED),
+                                 Stream.REVIEW_ANNOTATIONS: _knowledge(s, Stream.REVIEW_ANNOTATIONS)}),
     "gate": Case(build_gate, GateSettings, lambda s: {Stream.EVALUATED: _gate(s, "verdicts"),
                                                        Stream.REVIEW_ANNOTATIONS: _gate(s, "reviews"),
                                                        Stream.KNOWLEDGE_EVENTS: _gate(s, "knowledge_events")}),
@@ -166,7 +171,9 @@ def _counter(metric, service: str, key: str) -> float:
 
 
 @pytest.mark.parametrize("name", sorted(CASES))
-async def test_hostile_entries_are_dead_lettered_and_good_ones_processed_once(name, redis, prefix, settings_factory, wait):
+async def test_hostile_entries_are_dead_lettered_and_good_ones_processed_once(
+    name, redis, prefix, settings_factory, wait
+):
     rng = random.Random(f"{SEED}:{name}")
     why = f"(RCALOOP_FUZZ_SEED={SEED})"
     case = CASES[name]
@@ -196,13 +203,14 @@ async def test_hostile_entries_are_dead_lettered_and_good_ones_processed_once(na
     async with running([service], settings) as host:
         for stream in streams:  # everything read and acknowledged …
             group = next(s.group for s in service.subscriptions if s.stream is stream)
-            await wait(lambda: _settled(redis, stream.key(prefix), group), timeout=90)
+            await wait(partial(_settled, redis, stream.key(prefix), group), timeout=90)
         for stream in streams:  # … and the worker still consumes
             for g in goods[stream][GOOD:]:
                 await redis.xadd(stream.key(prefix), encode(g))
         for stream in streams:
             group = next(s.group for s in service.subscriptions if s.stream is stream)
-            await wait(lambda: _settled(redis, stream.key(prefix), group, at_least=GOOD + AFTER + len(bad[stream])), timeout=60)
+            await wait(partial(_settled, redis, stream.key(prefix), group, at_least=GOOD + AFTER + len(bad[stream])),
+                       timeout=60)
         assert not host.done(), f"the host stopped {why}"
 
     for stream in streams:
@@ -211,8 +219,10 @@ async def test_hostile_entries_are_dead_lettered_and_good_ones_processed_once(na
             f"{stream.value}: dead-lettered {sorted(letters)} for the hostile {sorted(bad[stream])} {why}")
         for msg_id, h in bad[stream].items():
             letter = letters[msg_id]
-            assert letter["error_code"] in h.codes, f"{stream.value}: {h.label}: {letter['error_code']} {letter['error'][:200]} {why}"
-            assert letter["deliveries"] == 1, f"{h.label} was retried: unreadable entries are dead-lettered at once {why}"
+            assert letter["error_code"] in h.codes, (
+                f"{stream.value}: {h.label}: {letter['error_code']} {letter['error'][:200]} {why}")
+            assert letter["deliveries"] == 1, (
+                f"{h.label} was retried: unreadable entries are dead-lettered at once {why}")
         biggest = max(len(e[1][b"payload"]) for e in await redis.xrange(stream.dlq_key(prefix)))
         assert biggest < 256 * 1024, f"{stream.value}: a dead letter of {biggest} bytes copies a huge field {why}"
 

@@ -83,7 +83,8 @@ def test_kill9_annotation_mid_batch_stores_and_announces_every_verdict_once(r, p
 
     wait_until(done, 90, "every verdict stored and its review task published")
     time.sleep(1.5)  # one more reclaim interval: a late duplicate would show up now
-    announced = Counter(json.loads(f[b"payload"])["analysis_hash"] for _, f in r.xrange(Stream.REVIEW_TASKS.key(prefix)))
+    announced = Counter(json.loads(f[b"payload"])["analysis_hash"]
+                        for _, f in r.xrange(Stream.REVIEW_TASKS.key(prefix)))
     assert set(announced) == {v.analysis_hash for v in verdicts}
     assert max(announced.values()) == 1
     with sqlite3.connect(tmp_path / "data" / "annotation.db") as db:

@@ -21,13 +21,22 @@ def test_poison_messages_are_dead_lettered_with_reason_and_traffic_flows(r, pref
     publish(r, prefix, [result(i, "good") for i in range(100)])
     poison = {
         r.xadd(key, {"payload": '{"result_id": "broken", "kind": '}).decode(): "invalid_json",
-        r.xadd(key, {"payload": result(0, "v2").model_dump_json().replace('"schema_version":1', '"schema_version":2')}).decode(): "unsupported_schema_version",
-        r.xadd(key, {"payload": RawResult(result_id="huge", kind="skill_text", content="x" * FIVE_MB).model_dump_json()}).decode(): "too_large",
+        r.xadd(key,
+               {"payload": result(0, "v2").model_dump_json().replace('"schema_version":1',
+                                                                     '"schema_version":2')}).decode():
+            "unsupported_schema_version",
+        r.xadd(key,
+               {"payload": RawResult(result_id="huge", kind="skill_text",
+                                     content="x" * FIVE_MB).model_dump_json()}).decode(): "too_large",
         # each of these once ended the worker's task for good, the process still up and silent
         r.xadd(key, {"payload": _nested(300)}).decode(): "payload_too_deep",
         r.xadd(key, {"payload": _nested(10_000)}).decode(): "payload_too_deep",
-        r.xadd(key, {"payload": '{"result_id":"p","kind":"capture","content":{"x":' + "9" * 5000 + "}}"}).decode(): "number_out_of_range",
-        r.xadd(key, {"payload": result(2, "utf8").model_dump_json().encode().replace(b"utf8-2", b"utf8-\xff")}).decode(): "invalid_utf8",
+        r.xadd(key,
+               {"payload": '{"result_id":"p","kind":"capture","content":{"x":' + "9" * 5000 + "}}"}).decode():
+            "number_out_of_range",
+        r.xadd(key,
+               {"payload": result(2, "utf8").model_dump_json().encode().replace(b"utf8-2", b"utf8-\xff")}).decode():
+            "invalid_utf8",
     }
     explode_id = publish(r, prefix, [result(1, "explode")])[0]
     publish(r, prefix, [result(i, "good") for i in range(100, 200)])
@@ -46,7 +55,8 @@ def test_poison_messages_are_dead_lettered_with_reason_and_traffic_flows(r, pref
             assert got[msg_id]["error"]
     huge = letters("ingestion")[next(k for k, v in poison.items() if v == "too_large")]
     assert str(FIVE_MB) in huge["error"] or "bytes" in huge["error"]
-    assert max(len(e[1][b"payload"]) for e in r.xrange(Stream.RESULTS.dlq_key(prefix))) < 128 * 1024, "DLQ holds the 5 MB"
+    assert max(len(e[1][b"payload"])
+               for e in r.xrange(Stream.RESULTS.dlq_key(prefix))) < 128 * 1024, "DLQ holds the 5 MB"
 
     exploded = letters("raiser")[explode_id]
     assert exploded["error_code"] == "handler_failed" and exploded["deliveries"] == 3

@@ -25,7 +25,8 @@ async def test_oversized_payload_is_dead_lettered_unparsed_and_clipped(redis, pr
     [letter] = await dlq(redis, Stream.RESULTS, prefix)
     assert letter["error_code"] == "payload_too_large"
     assert "over the 10000 byte limit (MAX_PAYLOAD_BYTES)" in letter["error"]
-    assert len(letter["fields"]["payload"]) < 1100 and letter["fields"]["payload"].endswith(f"(truncated from {len(big.model_dump_json())} bytes)")
+    assert len(letter["fields"]["payload"]) < 1100 and letter["fields"]["payload"].endswith(
+        f"(truncated from {len(big.model_dump_json())} bytes)")
     assert [e["result_id"] for e in await entries(redis, Stream.INGESTED, prefix)] == ["small"]
 
 
@@ -72,7 +73,8 @@ async def test_dead_letters_keep_the_payload_and_clip_every_other_field(redis, p
     assert unreadable["fields"]["producer"].endswith("(truncated from 300000 bytes)")
     assert len(unreadable["fields"]["producer"]) < 1100
     assert unreadable["fields"]["trace\\xff"] == "\\xfe\\xff binary"  # bytes that are not UTF-8 shown, not replaced
-    assert rejected["error_code"] == "invalid_job_id" and json.loads(rejected["fields"]["payload"])["result_id"] == "r-job"
+    assert rejected["error_code"] == "invalid_job_id"
+    assert json.loads(rejected["fields"]["payload"])["result_id"] == "r-job"
     assert len(rejected["fields"]["correlation_id"]) < 1100
     assert max(len(e[1][b"payload"]) for e in await redis.xrange(Stream.RESULTS.dlq_key(prefix))) < 8 * 1024
 

@@ -107,11 +107,12 @@ def test_workers_wait_out_a_write_refusal_and_lose_nothing(fault, private_redis,
         assert all(sp.proc.poll() is None for sp in services)
 
         spec.lift(r, private_redis)
-        wait_until(lambda: drained(r, prefix) and n_evaluated(r, prefix) >= N, 120, "everything evaluated after the fault")
+        wait_until(lambda: drained(r, prefix) and n_evaluated(r, prefix) >= N, 120,
+                   "everything evaluated after the fault")
         seen = evaluated_ids(r, prefix)
         assert set(seen) == {f"w-{i}" for i in range(N)} and max(seen.values()) == 1
-        assert not dlq(r, prefix, Stream.RESULTS) and not dlq(r, prefix, Stream.INGESTED) and not dlq(r, prefix, Stream.PARSED), \
-            "an outage dead-lettered good entries"
+        assert (not dlq(r, prefix, Stream.RESULTS) and not dlq(r, prefix, Stream.INGESTED)
+                and not dlq(r, prefix, Stream.PARSED)), "an outage dead-lettered good entries"
         for sp in services:
             assert sp.proc.poll() is None, f"{sp.consumer} died:\n{sp.logs()[-2000:]}"
             if sp in busy or "redis_refusing_writes" in sp.events():  # whoever was refused says when writes work again

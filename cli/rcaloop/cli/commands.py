@@ -56,7 +56,8 @@ async def _run_pipeline(settings: RuntimeSettings, http_port: int | None, demo_p
             embedded.stop()
 
 
-async def _serve(services, settings: RuntimeSettings, url: str, http_port: int | None, demo_paths: list[Path] | None) -> int:
+async def _serve(services, settings: RuntimeSettings, url: str, http_port: int | None,
+                 demo_paths: list[Path] | None) -> int:
     stop = asyncio.Event()
     install_stop_signals(stop)
     def ready() -> None:
@@ -111,9 +112,11 @@ def _print_greeting(settings: RuntimeSettings, http_port: int | None) -> None:
 
 def up(
     http_port: int | None = typer.Option(
-        None, min=0, max=65535, help="port of the HTTP API (annotation, knowledge); default HTTP_PORT, else 8080; 0 = none"),
+        None, min=0, max=65535,
+        help="port of the HTTP API (annotation, knowledge); default HTTP_PORT, else 8080; 0 = none"),
     metrics_port: int | None = typer.Option(
-        None, min=0, max=65535, help="port of /metrics, /healthz and /readyz; default METRICS_PORT, else 9100; 0 = none"),
+        None, min=0, max=65535,
+        help="port of /metrics, /healthz and /readyz; default METRICS_PORT, else 9100; 0 = none"),
 ) -> None:
     """Run every service plus the HTTP API locally (embedded Redis when REDIS_URL is unset)."""
     settings = RuntimeSettings()
@@ -155,7 +158,8 @@ def demo(
     raise typer.Exit(code)
 
 
-def submit(paths: list[Path] = typer.Argument(..., help="job directories, skill text outputs or capture JSON files")) -> None:
+def submit(
+    paths: list[Path] = typer.Argument(..., help="job directories, skill text outputs or capture JSON files")) -> None:
     """Publish RCA results to rca.results (as an upstream agent would)."""
     try:
         results = [load_result(p) for p in paths]
@@ -168,15 +172,18 @@ def submit(paths: list[Path] = typer.Argument(..., help="job directories, skill 
 def _print_status(rows) -> None:
     table = Table(title="rcaloop streams")
     gaps = any(r.trimmed_unread for r in rows)  # a column only when something was lost
-    for col in ("stream", "group", "length", "lag", "pending", "dlq", "consumers") + (("trimmed unread",) if gaps else ()):
+    for col in ("stream", "group", "length", "lag", "pending", "dlq",
+                "consumers") + (("trimmed unread",) if gaps else ()):
         table.add_column(col, justify="left" if col in ("stream", "group") else "right")
     for r in rows:
-        cells = [r.stream, r.group or "-", str(r.length), "-" if r.lag is None else str(r.lag), str(r.pending), str(r.dlq),
+        cells = [r.stream, r.group or "-", str(r.length), "-" if r.lag is None else str(r.lag), str(r.pending),
+                 str(r.dlq),
                  str(r.consumers)]
         table.add_row(*cells, *([str(r.trimmed_unread)] if gaps else []))
     out.print(table)
     if gaps:
-        err.print("entries were trimmed before a group read them: raise STREAM_MAXLEN above the backlog, or add consumers")
+        err.print(
+            "entries were trimmed before a group read them: raise STREAM_MAXLEN above the backlog, or add consumers")
 
 
 def _print_verdicts(rows) -> None:
@@ -186,7 +193,8 @@ def _print_verdicts(rows) -> None:
     for v in rows:
         failed = ", ".join(g.gate for g in v.hard_gates if not g.passed) or "-"
         table.add_row(
-            v.result_id or "-", v.parsed.source_kind, v.parsed.outcome, v.verdict, f"{v.score:.0f}", failed, str(len(v.repairs))
+            v.result_id or "-", v.parsed.source_kind, v.parsed.outcome, v.verdict, f"{v.score:.0f}", failed,
+            str(len(v.repairs))
         )
     out.print(table)
 

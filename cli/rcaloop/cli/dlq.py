@@ -20,7 +20,8 @@ def register(root: typer.Typer, deps: object = None) -> None:  # noqa: ARG001 - 
     root.add_typer(app, name="dlq")
 
 _UNITS = {"s": 1, "m": 60, "h": 3600, "d": 86400}
-STREAMS = typer.Option(None, "--stream", "-s", help="source stream, e.g. rca.results (repeatable; default: every stream)")
+STREAMS = typer.Option(None, "--stream", "-s",
+                       help="source stream, e.g. rca.results (repeatable; default: every stream)")
 CODES = typer.Option(None, "--code", "-c", help="error code, e.g. handler_failed (repeatable)")
 OLDER = typer.Option(None, help="only letters older than this (90s, 15m, 2h, 7d)")
 NEWER = typer.Option(None, help="only letters newer than this")
@@ -76,7 +77,8 @@ def _run(work) -> Any:
 async def _collect(redis, settings, selection, limit, newest_first=False) -> list:
     from rcaloop.shared.dead_letters import select  # noqa: PLC0415
 
-    return [letter async for letter in select(redis, settings.prefix, selection, limit=limit, newest_first=newest_first)]
+    return [letter async
+            for letter in select(redis, settings.prefix, selection, limit=limit, newest_first=newest_first)]
 
 
 def _age(seconds: float) -> str:
@@ -146,7 +148,8 @@ def list_letters(
     for col in ("queue", "id", "age", "group", "code", "tries", "result", "error"):
         table.add_column(col, overflow="fold")
     for r in rows:
-        table.add_row(*(escape(str(v)) for v in (r["dlq"], r["id"], _age(r["age_s"]), r["group"] or "-", r["error_code"],
+        table.add_row(
+            *(escape(str(v)) for v in (r["dlq"], r["id"], _age(r["age_s"]), r["group"] or "-", r["error_code"],
                                                  r["deliveries"] or "-", r["subject"], r["error"][:120])))
     out.print(table)
 
@@ -178,7 +181,8 @@ def _report(outcome, verb: str, as_json: bool, dry_run: bool) -> None:
     else:
         for letter, new in outcome.done:
             where = f" → {letter.letter.stream} {new}" if new else ""
-            out.print(f"{'would be ' if dry_run else ''}{verb} {escape(letter.dlq_key)} {letter.letter_id}{escape(where)}",
+            out.print(
+                f"{'would be ' if dry_run else ''}{verb} {escape(letter.dlq_key)} {letter.letter_id}{escape(where)}",
                       highlight=False)
         for letter, why in outcome.refused:
             err.print(f"not {verb}: {escape(letter.dlq_key)} {letter.letter_id}: {escape(why)}", highlight=False)

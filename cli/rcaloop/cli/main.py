@@ -35,11 +35,14 @@ class Command:
 
 COMMANDS: dict[str, Command] = {  # in the order --help lists them
     "download": Command("rcaloop.ingestion.cli",
-                        "Fetch JUMPBOX_ROOT/<job_id>/ into .analysis/<job_id>/ (JUMPBOX_URI unset: check the local files)."),
+                        "Fetch JUMPBOX_ROOT/<job_id>/ into .analysis/<job_id>/ (JUMPBOX_URI unset: check the local "
+                        "files)."),
     "upload": Command("rcaloop.ingestion.cli",
-                      "Validate, then push .analysis/<job_id>/annotation.json to the jumpbox; the local copy is always kept."),
+                      "Validate, then push .analysis/<job_id>/annotation.json to the jumpbox; the local copy is always "
+                      "kept."),
     "ingest-check": Command("rcaloop.ingestion.cli",
-                            "Run the ingestion rules on one record offline. Exit 0 accepted, 1 rejected, 2 unreadable."),
+                            "Run the ingestion rules on one record offline. Exit 0 accepted, 1 rejected, 2 "
+                            "unreadable."),
     "parse": Command("rcaloop.parser.cli",
                      "Parse one RCA output against the output contract. Exit 0 with any outcome; 2 when unreadable."),
     "harness": Command("rcaloop.harness.cli",
@@ -60,7 +63,8 @@ COMMANDS: dict[str, Command] = {  # in the order --help lists them
                     "Offline evaluation: fixture runs, novelty mutations, novel-incident E2E gate."),
     "gate": Command("rcaloop.gate.cli_gate", "Release gate, measurement and rollout stages."),
     "dlq": Command("rcaloop.cli.dlq", "Dead letters: list, show, replay onto their stream, drop."),
-    "show": Command("rcaloop.cli.show", "One result's path: ingested, parsed, verdict (gates, repairs), review task and its "
+    "show": Command("rcaloop.cli.show",
+                    "One result's path: ingested, parsed, verdict (gates, repairs), review task and its "
                     "state, annotations, knowledge and gate records, dead letters."),
 }
 

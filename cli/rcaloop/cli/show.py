@@ -81,7 +81,8 @@ def _summary(stream: str, data: dict) -> dict[str, Any]:
         return {"analysis_hash": data.get("analysis_hash"), "outcome": data.get("outcome"),
                 "errors": [e.get("code") for e in data.get("errors") or []],
                 "warnings": [w.get("code") for w in data.get("warnings") or []],
-                "red_flags": [f"{f.get('code')} {f.get('type')} in {f.get('where')}" for f in data.get("red_flags") or []]}
+                "red_flags": [f"{f.get('code')} {f.get('type')} in {f.get('where')}" for f in data.get("red_flags")
+                              or []]}
     elif stream == "rca.evaluated":
         return {"analysis_hash": data.get("analysis_hash"), "verdict": data.get("verdict"), "score": data.get("score"),
                 "pass_score": data.get("pass_score"), "reasons": data.get("reasons") or [],
@@ -244,30 +245,8 @@ def _render(found: dict[str, Any]) -> None:
     out.print(escape(f"{found['query']}: {len(found['analyses'])} analysis(es); newest {found['scanned_per_stream']} "
                      "entries of each stream read"), highlight=False)
     for h in found["analyses"] or [None]:
-        def mine(name: str, h=h) -> list[dict]:
-            return [r for r in s.get(name, []) if r.get("analysis_hash") in (h, None)]
-
         out.print(f"analysis {h or '(none found)'}", highlight=False)
-        for r in mine("rca.results"):
-            line("submitted", f"rca.results {r['id']}: {r['result_id']} ({r['kind']}) by {r['producer']}"
-                              f"{', job ' + r['job_id'] if r.get('job_id') else ''}")
-        for r in mine("rca.ingested"):
-            line("ingested", f"rca.ingested {r['id']}: {r['size_bytes']} bytes at {r['ingested_at']}")
-        for r in mine("rca.parsed"):
-            line("parsed", f"outcome {r['outcome']}; errors {', '.join(r['errors']) or '-'}; warnings "
-                           f"{', '.join(r['warnings']) or '-'}; red flags {'; '.join(r['red_flags']) or '-'}")
-        for r in mine("rca.evaluated"):
-            failed = [f"{g['gate']} ({g['detail'][:100]})" for g in r["hard_gates"] if not g["passed"]]
-            line("verdict", f"{r['verdict']}, score {r['score']:.0f} of {r['pass_score']:.0f} to pass; failed gates: "
-                            f"{'; '.join(failed) or 'none'}")
-            for rep in r["repairs"]:
-                line("  repair", f"{rep['kind']} {rep['target']}: {rep['reason'][:120]}")
-        for r in mine("review.tasks"):
-            line("review task", f"{r['task_id']} ({r['kind']}, priority {r['priority']}, overlap {r['overlap']})")
-        for r in mine("review.annotations"):
-            line("review", f"{r['annotation_id']} by {r['annotator']} ({r['kind']}, revision {r['revision']})")
-        for r in mine("knowledge.events"):
-            line("knowledge", f"event {r['kind']} of package {r['package_id']}")
+        _render_streams(s, h, line)
         if h is not None:
             _render_stores(found["stores"], h, line)
     for r in s.get("rca.results", []):
@@ -277,6 +256,34 @@ def _render(found: dict[str, Any]) -> None:
     for letter in found["dead_letters"]:
         line("dead letter", f"{letter['dlq']} {letter['id']} {letter['error_code']} (group {letter['group']}): "
                             f"{letter['error'][:150]}")
+
+
+def _render_streams(s: dict[str, list[dict]], h: str | None, line) -> None:
+    """What each stream holds of one analysis (entries of none are every analysis's)."""
+
+    def mine(name: str) -> list[dict]:
+        return [r for r in s.get(name, []) if r.get("analysis_hash") in (h, None)]
+
+    for r in mine("rca.results"):
+        line("submitted", f"rca.results {r['id']}: {r['result_id']} ({r['kind']}) by {r['producer']}"
+                          f"{', job ' + r['job_id'] if r.get('job_id') else ''}")
+    for r in mine("rca.ingested"):
+        line("ingested", f"rca.ingested {r['id']}: {r['size_bytes']} bytes at {r['ingested_at']}")
+    for r in mine("rca.parsed"):
+        line("parsed", f"outcome {r['outcome']}; errors {', '.join(r['errors']) or '-'}; warnings "
+                       f"{', '.join(r['warnings']) or '-'}; red flags {'; '.join(r['red_flags']) or '-'}")
+    for r in mine("rca.evaluated"):
+        failed = [f"{g['gate']} ({g['detail'][:100]})" for g in r["hard_gates"] if not g["passed"]]
+        line("verdict", f"{r['verdict']}, score {r['score']:.0f} of {r['pass_score']:.0f} to pass; failed gates: "
+                        f"{'; '.join(failed) or 'none'}")
+        for rep in r["repairs"]:
+            line("  repair", f"{rep['kind']} {rep['target']}: {rep['reason'][:120]}")
+    for r in mine("review.tasks"):
+        line("review task", f"{r['task_id']} ({r['kind']}, priority {r['priority']}, overlap {r['overlap']})")
+    for r in mine("review.annotations"):
+        line("review", f"{r['annotation_id']} by {r['annotator']} ({r['kind']}, revision {r['revision']})")
+    for r in mine("knowledge.events"):
+        line("knowledge", f"event {r['kind']} of package {r['package_id']}")
 
 
 def _render_stores(stores: dict[str, Any], h: str, line) -> None:
@@ -291,7 +298,8 @@ def _render_stores(stores: dict[str, Any], h: str, line) -> None:
             line("  stored", f"{r['kind']} {r['annotation_id']} by {r['annotator']}, revision {r['revision']}")
         if (o := a.get("outcome")) is not None:
             disputed = ", ".join(d["judgement"] for d in o["disputed"]) or "nothing"
-            decided = f"decided by {o['decided_by']}, {o['decided_review_id']}" if o["decided_by"] else "awaiting adjudication"
+            decided = (f"decided by {o['decided_by']}, {o['decided_review_id']}" if o["decided_by"]
+                       else "awaiting adjudication")
             line("  outcome", f"{o['state']} (disputed: {disputed}); {decided}")
     kn = stores.get("knowledge", {})
     if "unavailable" in kn:

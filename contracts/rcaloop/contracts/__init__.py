@@ -64,7 +64,8 @@ __all__ = [
 
 _HOME = {
     "AlternativeDiagnosis": "annotation", "Annotation": "annotation", "AnnotationRecord": "annotation",
-    "Recommendation": "annotation", "ReviewDecision": "annotation", "RootCause": "annotation", "TraceItem": "annotation",
+    "Recommendation": "annotation", "ReviewDecision": "annotation", "RootCause": "annotation",
+    "TraceItem": "annotation",
     "SCHEMA_VERSION": "common", "Contract": "common", "Issue": "common",
     "DeadLetter": "dead_letter", "OperatorEvaluation": "evaluation", "GateDecision": "gate",
     "analysis_hash": "hashing", "KnowledgeEvent": "knowledge", "ParsedRCA": "parsed", "RedFlag": "parsed",

@@ -109,8 +109,10 @@ class AnnotationRecord(Contract):
     created_at: datetime = Field(default_factory=utcnow)
     revision: int = Field(
         default=1, ge=1,
-        description="the stored version of this review: 1, then one more for every revision; consumers keep the highest",
+        description="the stored version of this review: 1, then one more for every revision; consumers keep the "
+        "highest",
     )
     decision: ReviewDecision | None = Field(
-        default=None, description="how the decided review of an overlapping task came about (None: one reviewer decided)"
+        default=None,
+        description="how the decided review of an overlapping task came about (None: one reviewer decided)"
     )

@@ -122,7 +122,8 @@ class ProbeTemplate(_Strict):
     """A read-only check that would confirm (or rule out) families: what to run and what it reads."""
 
     probe_template_id: TemplateId
-    collector: str = Field(min_length=2, max_length=40, description="the tool that runs it: kubectl, prometheus, psql …")
+    collector: str = Field(min_length=2, max_length=40,
+                           description="the tool that runs it: kubectl, prometheus, psql …")
     plane: str = Field(min_length=2, max_length=40, description="what it reads: events, state, metrics, logs, config")
     command: str = Field(min_length=4, max_length=400, description="read-only; {placeholders} name what to fill in")
 

@@ -17,7 +17,8 @@ class DeadLetter(Contract):
         description="the original entry's fields as text (bytes that are not UTF-8 shown as \\xNN); the payload "
         "whole unless the entry was too large, every other field cut to its first KiB"
     )
-    error_code: str = Field(description="a stable code: invalid_json, contract_violation, handler_failed, … (docs/wire-format.md)")
+    error_code: str = Field(
+        description="a stable code: invalid_json, contract_violation, handler_failed, … (docs/wire-format.md)")
     error: str
     deliveries: int
     consumer: str | None = None

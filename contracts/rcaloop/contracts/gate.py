@@ -34,7 +34,8 @@ class GateDecision(Contract):
     provenance: dict[str, Any] = Field(default_factory=dict)
     comparison: dict[str, Any] | None = Field(
         default=None,
-        description="promotion to assist: the shadow artifact compared with the staging one (stage, artifact_hash, deltas, regressed)",
+        description="promotion to assist: the shadow artifact compared with the staging one (stage, artifact_hash, "
+                    "deltas, regressed)",
     )
     decided_by: str | None = None
     created_at: datetime = Field(default_factory=utcnow)

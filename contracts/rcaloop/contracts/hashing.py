@@ -13,5 +13,6 @@ def analysis_hash(kind: str, content: Any) -> str:
     Two submissions of the same output hash equal whatever their ids or timestamps,
     so ingestion can drop duplicates and every later effect can be keyed by it.
     """
-    canonical = json.dumps({"kind": kind, "content": content}, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
+    canonical = json.dumps({"kind": kind, "content": content}, sort_keys=True, ensure_ascii=False,
+                           separators=(",", ":"))
     return hashlib.sha256(canonical.encode("utf-8", "surrogatepass")).hexdigest()

@@ -33,9 +33,11 @@ class Provenance(BaseModel):
     promotion_path: EvidenceSource
     annotation_id: str | None = None
     reviewer: str | None = None
-    annotation_revision: int | None = Field(default=None, description="the review's revision the package was built from")
+    annotation_revision: int | None = Field(default=None,
+                                            description="the review's revision the package was built from")
     review_decision: str | None = Field(
-        default=None, description="how the review was decided when several reviewers reviewed it: agreed, majority, adjudicated"
+        default=None,
+        description="how the review was decided when several reviewers reviewed it: agreed, majority, adjudicated"
     )
 
 

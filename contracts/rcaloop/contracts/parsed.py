@@ -8,7 +8,7 @@ from typing import Annotated, Any, Literal
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field
 
 from rcaloop.contracts.annotation import AlternativeDiagnosis, Recommendation, RootCause, TraceItem
-from rcaloop.contracts.common import Contract, Identifier, Issue
+from rcaloop.contracts.common import Confidence, Contract, Identifier, Issue
 from rcaloop.contracts.results import EvidenceArtifact, JobId, ResultKind
 
 Outcome = Literal["report", "not_applicable", "insufficient_context", "incomplete"]
@@ -66,7 +66,7 @@ class Fields(_Loose):
     """The RCA_FIELDS block; a missing or invalid value is ``None``."""
 
     origin: Literal["internal", "upstream", "undetermined"] | None = None
-    confidence: Literal["high", "medium", "low"] | None = None
+    confidence: Confidence | None = None
     self_healing: Literal["yes", "no", "unknown"] | None = None
     repo: str | None = None
     commit: str | None = None

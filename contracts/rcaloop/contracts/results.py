@@ -50,7 +50,8 @@ class EvidenceArtifact(BaseModel):
 
     id: str | None = Field(default=None, description="E01, E02 … assigned by the harness; an agent's own id otherwise")
     source: str = Field(description="where it came from: step1, step3, step4, splunk, github, prometheus, chat, …")
-    source_group: str | None = Field(default=None, description="independent source group; derived from source when absent")
+    source_group: str | None = Field(default=None,
+                                     description="independent source group; derived from source when absent")
     kind: str = "observation"
     title: str = ""
     text: str = ""
@@ -76,7 +77,8 @@ class RawResult(Contract):
     job_id: str | None = Field(default=None, max_length=200)
     producer: str = Field(default="unknown", max_length=200)
     submitted_at: datetime = Field(default_factory=utcnow)
-    input_text: str | None = Field(default=None, description="the alert/log text the agent was given, with any context block")
+    input_text: str | None = Field(default=None,
+                                   description="the alert/log text the agent was given, with any context block")
     evidence: list[EvidenceArtifact] = Field(default_factory=list)
     metadata: dict[str, str] = Field(default_factory=dict)
 

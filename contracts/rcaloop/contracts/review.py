@@ -25,5 +25,6 @@ class ReviewTask(Contract):
     title: str | None = None
     overlap: int = Field(default=1, ge=1, description="how many annotators should review it")
     priority: int = Field(default=0, description="higher first; failing verdicts rank up, red flags rank first")
-    red_flags: list[RedFlag] = Field(default_factory=list, description="what the reviewer must see first: type and where")
+    red_flags: list[RedFlag] = Field(default_factory=list,
+                                     description="what the reviewer must see first: type and where")
     created_at: datetime = Field(default_factory=utcnow)

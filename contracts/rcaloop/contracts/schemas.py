@@ -45,7 +45,8 @@ DEFAULT_DIR = Path(__file__).resolve().parents[2] / "schemas"
 def render_schemas() -> dict[str, str]:
     """File name → schema text, deterministic so the drift test can compare bytes."""
     return {
-        f"{name}.schema.json": json.dumps(model.model_json_schema(mode="serialization"), indent=2, sort_keys=True) + "\n"
+        f"{name}.schema.json": json.dumps(model.model_json_schema(mode="serialization"), indent=2,
+                                          sort_keys=True) + "\n"
         for name, model in SCHEMA_MODELS.items()
     }
 

@@ -23,7 +23,8 @@ from typing import Any
 _CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])")
 GENERIC_STATUS = re.compile(
     r"\bnon[- ]?ready\b|\bnot[- ]?ready\b|\bunready\b|\bwaiting\b|\breplicas?\b|\broll ?out\b|"
-    r"\bunavailable replicas\b|\broll(?:ed)? ?out\b|\bprogress ?deadline ?exceeded\b|\bgeneration mismatch\b|\bcrash ?loop(?:ing)?\b|"
+    r"\bunavailable replicas\b|\broll(?:ed)? ?out\b|\bprogress ?deadline ?exceeded\b|\bgeneration mismatch\b|\bcrash "
+    r"?loop(?:ing)?\b|"
     r"\bcrash ?loop ?back ?off\b|\bpending pods?\b|\bpod (?:is )?pending\b",
     re.I,
 )

@@ -331,7 +331,8 @@ def render(cases: list[tuple[str, str, HarnessVerdict]]) -> str:
     out += [f"| {group} | {', '.join(words)} |" for group, words in SOURCE_GROUPS]
     signals = "; ".join(f"{', '.join(f'`{w}`' for w in sorted(words))} → {group}" for group, words in SIGNAL_WORDS)
     out += ["", "The first group (in this order) one of whose names is a word of the collector's name; knowledge-store "
-            f"words (the first names listed, up to `{max(STRONG_HISTORY)}`) win over every other, and so does `vector` beside one of "
+            f"words (the first names listed, up to `{max(STRONG_HISTORY)}`) win over every other, and so does `vector` "
+            "beside one of "
             f"{', '.join(f'`{w}`' for w in sorted(VECTOR_SEARCH_WORDS))} (a vector search over documents; `vector` "
             "alone is the log pipeline). A word naming the kind of telemetry wins over a vendor's name "
             f"({signals}). Service state read from a data store, pooler or broker (pgbouncer, redis, kafka …) "
@@ -339,10 +340,22 @@ def render(cases: list[tuple[str, str, HarnessVerdict]]) -> str:
             "the group `unrecognized`, which adds no independent source group (G1, EG4). Knowledge-graph items are "
             "always historical.", ""]
     out += ["## Artifact kinds the harness reads", "", "| `EvidenceArtifact.kind` | effect |", "|---|---|",
-            f"| {_kinds(SIGNATURE_KINDS)} | a confirmed signature when it supports the root cause and its collector is the signature matcher (G1, EG4, UC2); the label on an item of another collector confirms nothing |",
-            f"| {_kinds(REFUTING_KINDS)}, any kind with a word starting `{'`, `'.join(REFUTING_STEMS)}` or the words {', '.join(f'`{w}`' for w in sorted(REFUTING_PAIRS))}, any kind that says something was ruled out (next row) | recorded under the claim's `refutes`, never as support; a live one counts against the root cause even when tied to no claim or another one (unless the output lists it as refuting an alternative diagnosis), and lowers its confidence; `counter` alone is counter-evidence, except on a metrics collector, where it is a metric type |",
-            f"| any kind with a word of {', '.join(f'`{w}`' for w in sorted(EXCLUDING_WORDS))} or the words {', '.join(f'`{w}`' for w in sorted(EXCLUDING_PAIRS))} (`ruled_out`, `alternative_refuted`, `excluded`, `rules_out_alternative`) | says something was ruled out, not what: tied to no claim or another one, a live one counts against the root cause only when its title or text names the root cause (one of its identifiers, or two of its words, the alert's words aside) and the output does not list it as refuting an alternative diagnosis; tied to the root cause, it refutes it like any refuting kind |",
-            f"| {_kinds(HISTORY_KINDS)}, any kind with a word of {', '.join(sorted(HISTORY_KIND_WORDS))} | historical: context only |",
+            f"| {_kinds(SIGNATURE_KINDS)} | a confirmed signature when it supports the root cause and its collector is "
+            "the signature matcher (G1, EG4, UC2); the label on an item of another collector confirms nothing |",
+            f"| {_kinds(REFUTING_KINDS)}, any kind with a word starting `{'`, `'.join(REFUTING_STEMS)}` or the words "
+            f"{', '.join(f'`{w}`' for w in sorted(REFUTING_PAIRS))}, any kind that says something was ruled out (next "
+            "row) | recorded under the claim's `refutes`, never as support; a live one counts against the root cause "
+            "even when tied to no claim or another one (unless the output lists it as refuting an alternative "
+            "diagnosis), and lowers its confidence; `counter` alone is counter-evidence, except on a metrics "
+            "collector, where it is a metric type |",
+            f"| any kind with a word of {', '.join(f'`{w}`' for w in sorted(EXCLUDING_WORDS))} or the words "
+            f"{', '.join(f'`{w}`' for w in sorted(EXCLUDING_PAIRS))} (`ruled_out`, `alternative_refuted`, `excluded`, "
+            "`rules_out_alternative`) | says something was ruled out, not what: tied to no claim or another one, a "
+            "live one counts against the root cause only when its title or text names the root cause (one of its "
+            "identifiers, or two of its words, the alert's words aside) and the output does not list it as refuting "
+            "an alternative diagnosis; tied to the root cause, it refutes it like any refuting kind |",
+            f"| {_kinds(HISTORY_KINDS)}, any kind with a word of {', '.join(sorted(HISTORY_KIND_WORDS))} | historical: "
+            "context only |",
             f"| {_kinds(DEGRADED_KINDS)} | a degraded source: the report must say data is missing (UC3) |",
             "", "Labels an agent sets (`source_group`, `live`, `target_verified`) are read as claims: the item's "
             "`provenance_note` records where they disagree with what the artifact shows.", ""]
@@ -357,7 +370,8 @@ def render(cases: list[tuple[str, str, HarnessVerdict]]) -> str:
         for c in (c for c in CHECKS if c.dimension == dim):
             out += [f"#### {c.id} `{c.name}` — {c.points} points", "", c.doc, "",
                     *_examples(c.id, cases, _check_results), ""]
-    out += ["## Repairs", "", "Tried in this order; one rule per attempt.", "", "| rule | repair kinds | what it does |",
+    out += ["## Repairs", "", "Tried in this order; one rule per attempt.", "",
+            "| rule | repair kinds | what it does |",
             "|---|---|---|"]
     out += [f"| {r.name} | {', '.join(f'`{k}`' for k in r.kinds)} | {r.rule} |" for r in RULES]
     out += ["", CLI]

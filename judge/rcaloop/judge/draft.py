@@ -119,7 +119,8 @@ class Draft:
         """
         diag = self.diagnosis
         ranked = [c for c in (diag.candidates if diag else []) if c.strip().lower() not in NO_FAMILY]
-        named = named_family(self) is not None or bool(ranked) or bool(diag and diag.claims) or bool(self.reason_cause())
+        named = named_family(self) is not None or bool(ranked) or bool(diag
+                                                                       and diag.claims) or bool(self.reason_cause())
         proposed = any(a.reading.verb or a.reading.checked for seq in self.sequences for a in seq
                        if not a.prohibition)
         return named or proposed or self.confidence in ("medium", "high")

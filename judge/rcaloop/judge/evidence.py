@@ -139,7 +139,8 @@ def kinds(*names: str) -> frozenset[str]:
     return frozenset(kind_of(n) for n in names)
 
 
-HISTORY_KINDS = kinds("history", "historical", "past_incident", "similar_incident", "prior_rca", "knowledge", "other_run",
+HISTORY_KINDS = kinds("history", "historical", "past_incident", "similar_incident", "prior_rca", "knowledge",
+                      "other_run",
                       "postmortem", "post_mortem", "ticket", "jira_ticket", "support_ticket", "incident_ticket",
                       "runbook", "wiki", "similar", "memory", "agent_memory", "llm_memory", "vector", "vector_search",
                       "knowledge_base", "doc", "document", "documentation", "retrospective", "incident_report",
@@ -263,7 +264,8 @@ def _history_reason(artifact: EvidenceArtifact, group: str, run: _Run) -> str | 
     if (artifact.id or "").startswith("code:") and not _analysed_code(artifact.id or "", run.parsed):
         return OTHER_CODE
     if group == HISTORICAL_GROUP:
-        return f"collector {artifact.source!r} is the knowledge store, earlier RCAs or a document, ticket or search store"
+        return (f"collector {artifact.source!r} is the knowledge store, earlier RCAs or a document, ticket or "
+                "search store")
     words = kind_words(artifact.kind)
     if kind in HISTORY_KINDS or words & HISTORY_KIND_WORDS or (VECTOR in words and words & VECTOR_SEARCH_WORDS):
         return f"kind {artifact.kind!r} is history"
@@ -343,7 +345,8 @@ def _from_artifact(
     )
 
 
-_CITATION_SOURCES = {"msg": ("chat", "chat", True), "code": ("code", "code host", True), "rca": ("rca", HISTORICAL_GROUP, False)}
+_CITATION_SOURCES = {"msg": ("chat", "chat", True), "code": ("code", "code host", True),
+                     "rca": ("rca", HISTORICAL_GROUP, False)}
 
 
 def _ref(kind: str, target: str) -> str:
@@ -407,7 +410,8 @@ def collect(parsed: ParsedRCA) -> list[Evidence]:
     """Every evidence item of the run with its id, in the stable order described above."""
     failure = "\n".join(
         [alert.fired(parsed.alert_text or "")]
-        + [f"{a.text}\n{json.dumps(a.value, default=str)}" for a in parsed.artifacts if kind_of(a.kind) in SYMPTOM_KINDS]
+        + [f"{a.text}\n{json.dumps(a.value, default=str)}" for a in parsed.artifacts
+           if kind_of(a.kind) in SYMPTOM_KINDS]
     )
     run = _Run(_reference(parsed), alert.of_alert(parsed.alert_text or ""), failure, parsed, _own_ids(parsed))
     found: list[Evidence] = []

@@ -9,7 +9,7 @@ from rcaloop.judge.reading.places import Role
 
 from rcaloop.contracts.verdict import LedgerClaim
 from rcaloop.judge import steps as actions, alert, families, ledger
-from rcaloop.judge.steps import Violation
+from rcaloop.judge.steps import Action, Violation
 from rcaloop.judge.draft import Draft, named_family, stated_confidence
 from rcaloop.judge.evidence import SIGNATURE_GROUP, UNCOUNTED_GROUPS, Evidence, kind_of, kinds
 from rcaloop.judge.ledger import SIGNATURE_KINDS, Ledger
@@ -52,7 +52,7 @@ class Facts:
         return self.root is None and self.ledger.cause_unknown
 
     @property
-    def proposed(self) -> list[actions.Action]:
+    def proposed(self) -> list[Action]:
         """The steps the agent proposed (not the guards a repair added, not what it forbids)."""
         return [a for a in self.actions if not a.added and not a.prohibition]
 

@@ -417,7 +417,8 @@ def _claim(cid: str, kind: str, text: str, links: Links, by_id: dict[str, Eviden
     status = "supported" if supports else ("refuted" if refutes else "unlinked")
     note = None
     if status == "unlinked" or links.untraced:
-        note = "; ".join(links.notes) or ("only historical evidence (context only)" if historical else "no evidence links")
+        note = "; ".join(links.notes) or ("only historical evidence (context only)" if historical
+                                          else "no evidence links")
     return LedgerClaim(
         id=cid,
         kind=kind,
@@ -510,7 +511,8 @@ def _root_links(draft: Draft, index: _Index, traced: _Traced) -> Links:
         claims.append(summary)
     evidence = [index.by_id[e].haystack() for e in links.found]
     for where, text in other_causes(draft, claims, evidence):
-        links.untraced.append(f"{where} states a cause that the evidence tied to the root cause does not show: {text[:100]!r}")
+        links.untraced.append(
+            f"{where} states a cause that the evidence tied to the root cause does not show: {text[:100]!r}")
     return links
 
 
@@ -616,6 +618,38 @@ def _observations(draft: Draft, traced: _Traced) -> list[tuple[str, Links, str, 
     return out
 
 
+def _agent_claims(draft: Draft, index: _Index, main: str, factors: tuple[list[str], list[Links]],
+                  recs: tuple[list, list[Links]]) -> tuple[str, list[tuple[str, Links, str, int]]]:
+    """The agent's own claims read into the ledger: a root-cause claim states the cause when nothing
+    else did, a factor's or a recommendation's claim links its evidence to that line, any other claim
+    is an entry of its own (returned with where it stands)."""
+    factor_texts, factor_links = factors
+    rec_list, rec_links = recs
+    extra: list[tuple[str, Links, str, int]] = []
+    for i, claim in enumerate(draft.agent_claims):
+        rec_at = next((k for k, r in enumerate(rec_list) if r.action == claim.text), None)
+        if claim.kind == "root_cause":
+            main = main or claim.text
+        elif claim.kind == "contributing_factor" and claim.text in factor_texts:
+            index.link_ids(factor_links[factor_texts.index(claim.text)], claim.evidence_ids)
+        elif claim.kind == "recommendation" and rec_at is not None:
+            index.link_ids(rec_links[rec_at], claim.evidence_ids)
+        else:
+            links = Links()
+            index.link_ids(links, claim.evidence_ids)
+            index.link_ids(links, claim.refuting_evidence_ids, refutes=True)
+            index.link_text(links, [claim.text])
+            extra.append((f"diagnosis.claims[{i}]", links, claim.text, i))
+    return main, extra
+
+
+def _link_file(index: _Index, links: Links, file: str) -> None:
+    """A recommendation naming a file is tied to the uncited evidence that quotes or comes from it."""
+    for ev in index.evidence:
+        if ev.citation is None and file in ev.haystack() + (ev.item.source_file or ""):
+            links.add(ev, "quote")
+
+
 def build(draft: Draft) -> Ledger:
     index = _Index.of(draft)
     diag = draft.diagnosis
@@ -629,21 +663,7 @@ def build(draft: Draft) -> Ledger:
     factor_links = [Links() for _ in factors]
     recs = [r for r in draft.recommendations if r.action not in GUARD_TEXTS]
     rec_links = [Links() for _ in recs]
-    extra: list[tuple[str, Links, str, int]] = []
-    for i, claim in enumerate(draft.agent_claims):
-        rec_at = next((k for k, r in enumerate(recs) if r.action == claim.text), None)
-        if claim.kind == "root_cause":
-            main = main or claim.text
-        elif claim.kind == "contributing_factor" and claim.text in factors:
-            index.link_ids(factor_links[factors.index(claim.text)], claim.evidence_ids)
-        elif claim.kind == "recommendation" and rec_at is not None:
-            index.link_ids(rec_links[rec_at], claim.evidence_ids)
-        else:
-            links = Links()
-            index.link_ids(links, claim.evidence_ids)
-            index.link_ids(links, claim.refuting_evidence_ids, refutes=True)
-            index.link_text(links, [claim.text])
-            extra.append((f"diagnosis.claims[{i}]", links, claim.text, i))
+    main, extra = _agent_claims(draft, index, main, (factors, factor_links), (recs, rec_links))
 
     claims: list[LedgerClaim] = []
     cited: list[LedgerClaim] = []
@@ -664,9 +684,7 @@ def build(draft: Draft) -> Ledger:
     for i, rec in enumerate(recs):
         index.link_text(rec_links[i], [rec.action])
         if rec.file:
-            for ev in index.evidence:
-                if ev.citation is None and rec.file in ev.haystack() + (ev.item.source_file or ""):
-                    rec_links[i].add(ev, "quote")
+            _link_file(index, rec_links[i], rec.file)
         add("recommendation", rec.action, rec_links[i], f"recommendations[{i}]")
     for origin, links, text, i in observations:
         entry = add("observation", text, links, origin)

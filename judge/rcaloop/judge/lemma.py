@@ -97,7 +97,9 @@ def adverb(word: str) -> bool:
 def plural_noun(word: str) -> bool:
     """``word`` is the plural of a noun (``pods``, ``logs``): before a verb it is the subject, not a verb."""
     low = norm(word)
-    nouns = _lm().getAllLemmas(low, upos="NOUN").get("NOUN") if low.isalpha() else None
+    if not low.isalpha():
+        return False
+    nouns = _lm().getAllLemmas(low, upos="NOUN").get("NOUN")
     return bool(nouns) and nouns[0] != low
 
 

@@ -35,7 +35,8 @@ _IDENTIFIER_ONLY = re.compile(
     r"^\s*(?:[0-9a-f]{7,64}|sha256:[0-9a-f]{12,64}|v?\d+(?:\.\d+){1,3}(?:[-+][\w.]+)?|[\w.-]+[:@](?:v?\d+(?:\.\d+){1,3}"
     r"[\w.-]*|sha256:[0-9a-f]{12,64})|#?\d{3,})\s*$", re.I)
 """A value that only names something (a commit, an image digest or tag, a version, a number)."""
-_NOISE = re.compile(r"\b\d{4}-\d{2}-\d{2}[t ]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?z?\b|\b\d{2}:\d{2}:\d{2}(?:\.\d+)?\b", re.I)
+_NOISE = re.compile(r"\b\d{4}-\d{2}-\d{2}[t ]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?z?\b|\b\d{2}:\d{2}:\d{2}(?:\.\d+)?\b",
+                    re.I)
 MIN_SAME = 32
 """Content this long (normalised) that two items share makes them one observation."""
 LATE = timedelta(minutes=10)
@@ -64,7 +65,8 @@ def read(parsed: ParsedRCA, evidence: list[Evidence]) -> Findings:
             out.unsupporting[ev.id] = why
         key = _content(ev)
         if key and ev.citation is None:
-            first = next((eid for k, eid in seen.items() if key == k or (len(k) >= MIN_SAME and (key in k or k in key))),
+            first = next(
+                (eid for k, eid in seen.items() if key == k or (len(k) >= MIN_SAME and (key in k or k in key))),
                          None)
             if first is not None:
                 out.duplicates[ev.id] = first

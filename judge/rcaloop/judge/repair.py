@@ -172,7 +172,8 @@ def _guard(draft: Draft, seq: list[Action], v: Violation, attempt: int) -> list[
     if edited is not None:
         draft.report = edited
     return [
-        Repair(attempt=attempt, kind=GUARDS[m][0], target=v.action.origin, reason=f"{v.verb!r} was proposed without {m}",
+        Repair(attempt=attempt, kind=GUARDS[m][0], target=v.action.origin,
+               reason=f"{v.verb!r} was proposed without {m}",
                before=v.action.text, after=f"{GUARDS[m][1]} → {v.action.text}")
         for m in v.missing
     ]
@@ -180,10 +181,12 @@ def _guard(draft: Draft, seq: list[Action], v: Violation, attempt: int) -> list[
 
 RULES: tuple[RepairRule, ...] = (
     RepairRule("evidence_traces", ("fix_evidence_trace",),
-               "A cited value that is not at its json_path but at exactly one place of the same file gets its path fixed.",
+               "A cited value that is not at its json_path but at exactly one place of the same file gets its path "
+               "fixed.",
                _fix_traces, "G2"),
     RepairRule("untraceable_claims", ("drop_untraceable_claim", "mark_untraceable_claim"),
-               "Cited evidence that still does not trace is dropped; a root cause without live evidence is marked unverified.",
+               "Cited evidence that still does not trace is dropped; a root cause without live evidence is marked "
+               "unverified.",
                _drop_untraceable, "G2"),
     RepairRule("over_confidence", ("lower_confidence",),
                "Live evidence refuting the root cause lowers its confidence one level (once); high confidence "

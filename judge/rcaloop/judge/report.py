@@ -54,7 +54,8 @@ def insert_before_line_containing(markdown: str, needle: str, new_lines: list[st
     lines = markdown.splitlines()
     for i, line in enumerate(lines):
         if needle in line:
-            above = [m.group(1) if (m := _LIST_ITEM.match(ln)) else ln.strip() for ln in lines[max(0, i - len(new_lines)) : i]]
+            above = [m.group(1) if (m := _LIST_ITEM.match(ln)) else ln.strip()
+                     for ln in lines[max(0, i - len(new_lines)) : i]]
             if above == new_lines:
                 return markdown
             m = re.match(r"^(\s*)(?:([-*+])|(\d+)([.)]))\s+", line)

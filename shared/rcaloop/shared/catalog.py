@@ -37,7 +37,8 @@ def load_catalog(text: str, where: str = "catalog") -> FamilyCatalog:
     except ValidationError as exc:
         first = exc.errors()[0]
         path = ".".join(str(p) for p in first["loc"])
-        raise CatalogError(f"{where}: {exc.error_count()} problem(s); first at {path or 'top'}: {first['msg']}") from None
+        raise CatalogError(
+            f"{where}: {exc.error_count()} problem(s); first at {path or 'top'}: {first['msg']}") from None
     problems = signatures.problems(catalog)
     if problems:
         raise CatalogError(f"{where}: " + "; ".join(problems))

@@ -286,7 +286,8 @@ class StreamWorker:
         is most of the cost of a batch of one at moderate traffic. A refused commit keeps
         its batch in hand (``_deferred``) to be committed once Redis takes writes again.
         """
-        group, consumer, count, block = self.sub.group, self.settings.consumer_name, self.settings.batch_size, self.settings.block_ms
+        group, consumer = self.sub.group, self.settings.consumer_name
+        count, block = self.settings.batch_size, self.settings.block_ms
         streams: dict[KeyT, StreamIdT] = {self.key: ">"}
         if self._deferred:
             items = self._deferred
@@ -362,7 +363,8 @@ class StreamWorker:
         try:
             if (size := entry_size(raw)) > self.settings.max_payload_bytes:  # never parse it: it could take the memory
                 raise PayloadError("payload_too_large",
-                                   f"entry is {size} bytes, over the {self.settings.max_payload_bytes} byte limit (MAX_PAYLOAD_BYTES)")
+                                   f"entry is {size} bytes, over the {self.settings.max_payload_bytes} byte limit "
+                                   "(MAX_PAYLOAD_BYTES)")
             fields = read_fields(raw)
             model = decode(fields, sub.model)
         except PayloadError as exc:
@@ -481,7 +483,8 @@ class StreamWorker:
         return Item(msg_id, "", [(self.dlq_key, encode(letter))])
 
     def _commit_args(self, items: list[Item]) -> list[Any]:
-        return commit_args(items, self.key, self.sub.group, self.settings.stream_maxlen, self.settings.idempotency_ttl_s)
+        return commit_args(items, self.key, self.sub.group, self.settings.stream_maxlen,
+                           self.settings.idempotency_ttl_s)
 
     # -- reclaim -----------------------------------------------------------------------
     async def reclaim(self) -> int:

@@ -58,7 +58,8 @@ class Selection:
     def id_range(self, now_ms: int) -> tuple[str, str]:
         """The entry-id window of the age filter (an entry id starts with its time in ms)."""
         low = f"{now_ms - int(self.newer_than_s * 1000)}-0" if self.newer_than_s is not None else "-"
-        high = f"{now_ms - int(self.older_than_s * 1000)}-18446744073709551615" if self.older_than_s is not None else "+"
+        high = (f"{now_ms - int(self.older_than_s * 1000)}-18446744073709551615"
+                if self.older_than_s is not None else "+")
         return low, high
 
 

@@ -104,7 +104,8 @@ class EmbeddedRedis:
         ]
         # Its own session: Ctrl-C reaches the whole foreground process group, and the server
         # must outlive it so the workers can drain and ack before ``stop()`` ends it.
-        self._proc = subprocess.Popen(args, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
+        self._proc = subprocess.Popen(args, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                                      start_new_session=True)
         self.started_here = True
         deadline = time.monotonic() + 10
         while not self.answers():

@@ -156,7 +156,8 @@ class BodyTooLarge(HTTPException):
 
     def __init__(self, limit: int):
         super().__init__(413, detail={"code": "payload_too_large",
-                                      "message": f"the request body is over the {limit} byte limit (HTTP_MAX_BODY_BYTES)"})
+                                      "message": f"the request body is over the {limit} byte limit "
+                                                 "(HTTP_MAX_BODY_BYTES)"})
 
 
 def _declared_length(scope: Scope) -> int | None:
@@ -181,22 +182,8 @@ class EdgeMiddleware:
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
             return await self.app(scope, receive, send)
-        if problem := request_problem(scope):
-            return await _answer(api_error(400, "invalid_parameter", f"{problem}; ids and parameters are printable text"),
-                                 scope, receive, send)
-        if scope["method"] not in SAFE_METHODS and any(_under(scope["path"], p) for p in self.browser_paths):
-            if problem := cross_origin_problem(scope, self.public_origin):
-                return await _answer(api_error(403, "cross_origin_request", f"refused: {problem}; the review UI "
-                                               "accepts changes only from its own pages"), scope, receive, send)
-        guard = self._guard(scope["path"])
-        if guard is not None and not (guard.public and guard.public(scope["method"], scope["path"])):
-            try:
-                principal = await self._authenticate(guard, scope)
-            except HTTPException as exc:
-                return await _answer(exc, scope, receive, send)
-            scope.setdefault("state", {})["principal"] = principal
-        if (declared := _declared_length(scope)) is not None and declared > self.max_body:
-            return await _answer(BodyTooLarge(self.max_body), scope, receive, send)
+        if (refusal := await self._refusal(scope)) is not None:
+            return await _answer(refusal, scope, receive, send)
         started, received = False, 0
 
         async def limited() -> Message:
@@ -227,6 +214,27 @@ class EdgeMiddleware:
                 return  # the response is under way: the server closes the connection
             await _answer(api_error(500, "internal_error", "the server failed on this request; it is logged as "
                                                            "http_unhandled"), scope, receive, send)
+
+    async def _refusal(self, scope: Scope) -> HTTPException | None:
+        """Why a request is answered before any route reads it (an unprintable parameter, a change
+        from another origin, no valid token, a declared body over the limit); none when it goes on.
+        A guarded request's principal is put in its scope here."""
+        if problem := request_problem(scope):
+            return api_error(400, "invalid_parameter", f"{problem}; ids and parameters are printable text")
+        if scope["method"] not in SAFE_METHODS and any(_under(scope["path"], p) for p in self.browser_paths):
+            if problem := cross_origin_problem(scope, self.public_origin):
+                return api_error(403, "cross_origin_request", f"refused: {problem}; the review UI "
+                                 "accepts changes only from its own pages")
+        guard = self._guard(scope["path"])
+        if guard is not None and not (guard.public and guard.public(scope["method"], scope["path"])):
+            try:
+                principal = await self._authenticate(guard, scope)
+            except HTTPException as exc:
+                return exc
+            scope.setdefault("state", {})["principal"] = principal
+        if (declared := _declared_length(scope)) is not None and declared > self.max_body:
+            return BodyTooLarge(self.max_body)
+        return None
 
     def _guard(self, path: str) -> Guard | None:
         return next((g for g in self.guards if _under(path, g.prefix)), None)
@@ -261,7 +269,9 @@ def principal(request: Request) -> Principal | None:
     return getattr(request.state, "principal", None)
 
 
-def require(role: str | None = None, *, code: str = "forbidden", message: str | None = None) -> Callable[[Request], Principal]:
+def require(
+    role: str | None = None, *, code: str = "forbidden", message: str | None = None
+) -> Callable[[Request], Principal]:
     """A route dependency: the authenticated caller, holding ``role`` when one is named.
 
     Fails closed: a route reached without the edge's authentication (a router mounted

@@ -34,7 +34,8 @@ _DEFAULT_CODES = {
 _MAX_ISSUES = 20
 
 
-def api_error(status: int, code: str, message: str, *, headers: dict[str, str] | None = None, **extra: Any) -> HTTPException:
+def api_error(status: int, code: str, message: str, *, headers: dict[str, str] | None = None,
+              **extra: Any) -> HTTPException:
     """The exception a route raises; ``extra`` fields (a finding's ``path`` …) ride along."""
     return HTTPException(status, detail={"code": code, "message": message, **extra}, headers=headers)
 

@@ -238,14 +238,16 @@ def check(
         if not values_equal(exact_value, value):
             return Trace("value_differs", f"the value at {json_path} differs from the cited one", value)
     if exact_quote is not None and not says_something(exact_quote) and exact_quote != as_text(value):
-        return Trace("nothing_to_match", "the quote is too short to tie anything (fewer than 3 letters or digits)", value)
+        return Trace("nothing_to_match", "the quote is too short to tie anything (fewer than 3 letters or digits)",
+                     value)
     if exact_quote:
         text = as_text(value)
         lines = quote_lines(text, exact_quote) if text is not None else []
         if not lines:
             return Trace("quote_missing", f"the quote is not contained in the value at {json_path}", value)
         if line_number is not None and line_number not in lines:
-            return Trace("wrong_line", f"the quote is on line {lines[0]} of the value at {json_path}, not {line_number}", value)
+            return Trace("wrong_line",
+                         f"the quote is on line {lines[0]} of the value at {json_path}, not {line_number}", value)
     elif exact_value is None:
         return Trace("nothing_to_match", "neither exact_value nor exact_quote states what is there", value)
     return Trace(None, "", value)

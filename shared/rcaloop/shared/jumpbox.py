@@ -52,11 +52,14 @@ class JumpboxSettings(BaseSettings):
 
     model_config = SettingsConfigDict(env_prefix="", extra="ignore", populate_by_name=True)
 
-    jumpbox_uri: str | None = Field(default=None, description="'user@host -p 2222' (ssh style); unset = local files only")
+    jumpbox_uri: str | None = Field(default=None,
+                                    description="'user@host -p 2222' (ssh style); unset = local files only")
     jumpbox_root: str = Field(default="/usr/local/mlflow", description="remote directory holding <job_id>/")
     rcaloop_analysis_root: Path = Field(default=Path(".analysis"), description="local directory holding <job_id>/")
-    jumpbox_known_hosts: Path = Field(default=Path("~/.ssh/known_hosts"), description="host keys are verified against it")
-    jumpbox_ssh_config: Path = Field(default=Path("~/.ssh/config"), description="OpenSSH client config (keys, User, Port …)")
+    jumpbox_known_hosts: Path = Field(default=Path("~/.ssh/known_hosts"),
+                                      description="host keys are verified against it")
+    jumpbox_ssh_config: Path = Field(default=Path("~/.ssh/config"),
+                                     description="OpenSSH client config (keys, User, Port …)")
     jumpbox_identity_file: Path | None = Field(
         default=None, description="client key; unset = ssh config / agent / ~/.ssh/id_*"
     )
@@ -245,7 +248,8 @@ def _read_annotation(path: Path) -> None:
     try:
         data = json.loads(path.read_text(encoding="utf-8"))
     except (UnicodeDecodeError, json.JSONDecodeError) as exc:
-        raise JumpboxError("invalid_annotation", f"{path} is not valid JSON ({getattr(exc, 'msg', 'not UTF-8')})") from None
+        raise JumpboxError("invalid_annotation",
+                           f"{path} is not valid JSON ({getattr(exc, 'msg', 'not UTF-8')})") from None
     if not isinstance(data, dict):
         raise JumpboxError("invalid_annotation", f"{path} must hold a JSON object")
 
@@ -322,7 +326,8 @@ class Jumpbox:
             raise JumpboxError(
                 "known_hosts_missing",
                 f"known_hosts file {known_hosts} does not exist; host keys are always verified. "
-                f"Add the jumpbox's key after checking its fingerprint: ssh-keyscan {_keyscan_args(t)} >> {known_hosts} "
+                f"Add the jumpbox's key after checking its fingerprint: "
+                f"ssh-keyscan {_keyscan_args(t)} >> {known_hosts} "
                 "(or set JUMPBOX_KNOWN_HOSTS)",
             )
         ssh_config = s.jumpbox_ssh_config.expanduser()
@@ -377,7 +382,8 @@ class Jumpbox:
         if isinstance(exc, asyncssh.PermissionDenied):
             return JumpboxError(
                 "auth_failed",
-                f"authentication to {where} failed: the jumpbox accepted none of the offered keys. Check IdentityFile in "
+                f"authentication to {where} failed: the jumpbox accepted none of the offered keys. Check IdentityFile "
+                "in "
                 f"{self.settings.jumpbox_ssh_config} (or JUMPBOX_IDENTITY_FILE / -i) and that its public key is in the "
                 "jumpbox's authorized_keys",
             )
@@ -390,7 +396,8 @@ class Jumpbox:
         if isinstance(exc, TimeoutError | asyncio.TimeoutError):
             return JumpboxError(
                 "connection_timeout",
-                f"{where} did not answer within {self.settings.jumpbox_connect_timeout_s:g} s (JUMPBOX_CONNECT_TIMEOUT_S)",
+                f"{where} did not answer within {self.settings.jumpbox_connect_timeout_s:g} s "
+                "(JUMPBOX_CONNECT_TIMEOUT_S)",
             )
         if isinstance(exc, asyncssh.DisconnectError | ConnectionResetError | BrokenPipeError):
             return JumpboxError("connection_lost", f"the SSH session with {where} broke: {_brief(exc)}")
@@ -527,7 +534,8 @@ class Jumpbox:
 # -- the simple API ------------------------------------------------------------------------
 
 
-async def download_job(job_id: str, settings: JumpboxSettings | None = None, progress: ProgressFn | None = None) -> Path:
+async def download_job(job_id: str, settings: JumpboxSettings | None = None,
+                       progress: ProgressFn | None = None) -> Path:
     """``rcaloop download``: fetch the job (or, without ``JUMPBOX_URI``, check the local copy)."""
     settings = settings or JumpboxSettings()
     check_job_id(job_id)
@@ -537,7 +545,8 @@ async def download_job(job_id: str, settings: JumpboxSettings | None = None, pro
         return await jb.download(job_id, progress)
 
 
-async def upload_annotation(job_id: str, settings: JumpboxSettings | None = None, progress: ProgressFn | None = None) -> str:
+async def upload_annotation(job_id: str, settings: JumpboxSettings | None = None,
+                            progress: ProgressFn | None = None) -> str:
     """``rcaloop upload``: the remote path written, or the local path when ``JUMPBOX_URI`` is unset."""
     settings = settings or JumpboxSettings()
     local = analysis_dir(job_id, settings) / ANNOTATION_FILE
@@ -557,7 +566,8 @@ def _asyncssh():
             warnings.filterwarnings("ignore", message="DSA is deprecated", category=UserWarning)
             import asyncssh  # noqa: PLC0415 - optional extra rcaloop-shared[jumpbox]
     except ImportError:  # pragma: no cover - depends on the install
-        raise JumpboxError("sftp_unavailable", "asyncssh is not installed: pip install 'rcaloop-shared[jumpbox]'") from None
+        raise JumpboxError("sftp_unavailable",
+                           "asyncssh is not installed: pip install 'rcaloop-shared[jumpbox]'") from None
     return asyncssh
 
 
@@ -573,7 +583,8 @@ def _host_key_error(t: JumpboxTarget, known_hosts: str) -> JumpboxError:
     if known:
         return JumpboxError(
             "host_key_mismatch",
-            f"the host key of {shown} does NOT match the one in {known_hosts}: the key changed or the connection is being "
+            f"the host key of {shown} does NOT match the one in {known_hosts}: the key changed or the connection is "
+            "being "
             f"intercepted. Confirm the new fingerprint with the jumpbox's administrator, then replace the entry: "
             f"ssh-keygen -R '{shown}' -f {known_hosts} && ssh-keyscan {_keyscan_args(t)} >> {known_hosts}",
         )

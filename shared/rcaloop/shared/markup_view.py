@@ -41,7 +41,8 @@ _COMMENT = r"!--(?:[^\n]{0,2000}?-->|[^\n]*)"
 HIDDEN = re.compile("<(?:" + _HIDDEN_ELEMENT + "|" + _COMMENT + ")")
 """Markup whose text renders as nothing: a comment, an element marked hidden."""
 _AFTER_FIRST = (  # each piece of markup by its first character (a search skips to those quickly)
-    r"(?:(?<=\[)(?:REDACTED:[a-z][a-z0-9-]{0,39}(?::[A-Za-z0-9][\w./-]{0,99})?\])?"  # a link's "[", or a redaction marker (kept)
+    # a link's "[", or a redaction marker (kept)
+    r"(?:(?<=\[)(?:REDACTED:[a-z][a-z0-9-]{0,39}(?::[A-Za-z0-9][\w./-]{0,99})?\])?"
     r"|(?<=\])(?:\([^()\s]{0,2048}\)|\[[^\[\]\s]{0,500}\])?"  # "]" and a link's target or reference
     r"|(?<=!)\["  # an image's "!["
     r"|(?<=<)(?:" + _HIDDEN_ELEMENT + r"|/?[A-Za-z][A-Za-z0-9]{0,20}(?:[ \t][^<>\n]{0,200})?/?>|"

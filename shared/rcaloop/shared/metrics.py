@@ -20,7 +20,8 @@ if TYPE_CHECKING:
     from rcaloop.contracts import HarnessVerdict
 
 PROCESSED = Counter("rcaloop_messages_processed", "Messages handled and acknowledged", ["service", "stream"])
-FAILED = Counter("rcaloop_messages_failed", "Handler failures (the message stays pending for retry)", ["service", "stream"])
+FAILED = Counter("rcaloop_messages_failed", "Handler failures (the message stays pending for retry)",
+                 ["service", "stream"])
 DEAD_LETTERED = Counter(
     "rcaloop_messages_dead_lettered", "Messages moved to <stream>.dlq, by error code", ["service", "stream", "code"]
 )
@@ -28,7 +29,8 @@ DUPLICATES = Counter("rcaloop_messages_duplicate", "Redeliveries skipped by idem
 RECLAIMED = Counter("rcaloop_messages_reclaimed", "Messages reclaimed from dead consumers", ["service", "stream"])
 TRIMMED_UNREAD = Gauge(
     "rcaloop_trimmed_unread",
-    "Entries trimmed away before this group read them, at the last check (alert on > 0: STREAM_MAXLEN below the backlog)",
+    "Entries trimmed away before this group read them, at the last check (alert on > 0: STREAM_MAXLEN below the "
+    "backlog)",
     ["service", "stream"],
 )
 LAG = Gauge("rcaloop_consumer_lag", "Entries not yet delivered to the group", ["service", "stream"])
@@ -40,7 +42,8 @@ HANDLER_SECONDS = Histogram(
     buckets=(0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10),
 )
 
-TASKS_ENDED = Gauge("rcaloop_tasks_ended", "Worker or background tasks of this process that ended on their own (alert on > 0)")
+TASKS_ENDED = Gauge("rcaloop_tasks_ended",
+                    "Worker or background tasks of this process that ended on their own (alert on > 0)")
 
 VERDICTS = Counter("rcaloop_verdicts", "Harness verdicts made, by verdict", ["verdict"])
 SCORES = Histogram("rcaloop_verdict_score", "Harness scores (0-100) of the verdicts made",

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 from functools import lru_cache
+from itertools import pairwise
 
 _HEADING = re.compile(r"^(#{1,6})\s+(.*?)\s*#*\s*$")
 _LIST_ITEM = re.compile(r"^\s*(?:[-*+]|\d+[.)])\s+(.*\S)\s*$")
@@ -83,7 +84,7 @@ def blocks(text: str) -> list[str]:
 
     def close() -> None:
         if current:
-            out.append(current[0] + "".join(_joined(a, b) for a, b in zip(current, current[1:])))
+            out.append(current[0] + "".join(_joined(a, b) for a, b in pairwise(current)))
             current.clear()
 
     for line in (text or "").splitlines():

@@ -204,7 +204,8 @@ def _label_pattern() -> re.Pattern[str]:
     """A label in another language (``DB 비밀번호:``, ``パスワード：``, ``mot de passe :``) and its value."""
     names = "|".join(sorted((re.escape(label).replace(r"\ ", r"[ \t]+") for label in LABELS), key=len, reverse=True))
     return re.compile(
-        r"(?P<name>(?:" + names + r"))[ \t]*(?:\*\*)?[ \t]*(?:[:：=]|는|은|は|为|為|ist|est|es|—|-)[ \t]*(?:\*\*)?[ \t]*"
+        r"(?P<name>(?:" + names + r"))[ \t]*(?:\*\*)?[ \t]*"
+        r"(?:[:：=]|는|은|は|为|為|ist|est|es|—|-)[ \t]*(?:\*\*)?[ \t]*"
         r"[\"'`「『“]?([^\s\"'`」』”,;，；。]{3,200})", re.I)
 
 

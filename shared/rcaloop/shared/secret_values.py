@@ -47,6 +47,7 @@ from __future__ import annotations
 
 import re
 import string
+from itertools import pairwise
 from typing import Literal
 
 from rcaloop.shared.secret_labels import LABELS, NO_VALUE
@@ -210,7 +211,8 @@ _VARIABLE = re.compile(r"\$(?:\{|\(|[A-Za-z_][A-Za-z0-9_]*$)")
 """A shell or template variable (``$TOKEN``, ``${TOKEN}``, ``$(cat token)``), not a hash (``$apr1$…``)."""
 _EXAMPLE = re.compile(r"example|sample|dummy|fake|placeholder|your[_-]?[a-z_-]{0,30}here|redacted|xxxx|\*\*\*", re.I)
 _VENDOR_PREFIX = re.compile(r"^(?:[A-Za-z]{2,12}[_-](?:[A-Za-z]{2,8}[_-]){0,3}|[A-Z]{4}(?=[A-Z0-9]{16}$)|eyJ)")
-_TEMPLATE = re.compile(r"^(?:\$\{[^}]{1,200}\}|\$\(.{1,200}\)|\{\{.{1,200}\}\}|\$\{\{.{1,200}\}\}|<[^<>]{1,200}>|%[\w.-]{1,100}%"
+_TEMPLATE = re.compile(
+    r"^(?:\$\{[^}]{1,200}\}|\$\(.{1,200}\)|\{\{.{1,200}\}\}|\$\{\{.{1,200}\}\}|<[^<>]{1,200}>|%[\w.-]{1,100}%"
                        r"|\[[^\[\]]{1,100}\]|\{[\w .|-]{1,100}\}|@[\w.-]{1,100}@)$")
 
 
@@ -340,7 +342,7 @@ def generated(value: str) -> bool:
     if not _GENERATED.fullmatch(value):
         return False
     kinds = [0 if c.islower() else 1 if c.isupper() else 2 for c in value if c.isalnum()]
-    return sum(a != b for a, b in zip(kinds, kinds[1:])) >= 3
+    return sum(a != b for a, b in pairwise(kinds)) >= 3
 
 
 def credential(value: str) -> bool:

@@ -42,7 +42,7 @@ import time
 from bisect import bisect_right
 from collections.abc import Iterator
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import lru_cache, partial
 from typing import Any, NamedTuple, TypeVar
 
 from rcaloop.contracts import DeadLetter, EvidenceArtifact, RawResult
@@ -51,7 +51,7 @@ from rcaloop.shared.secret_engine import Places, long_words
 from rcaloop.shared.lookalikes import INVISIBLE, latin_marks
 from rcaloop.shared.markup_view import JUNCTION, SPACED_JUNCTION, View, find_lookalike_word, rendered_view
 from rcaloop.shared.secret_rules import PRIVATE_KEY, PRIVATE_KEY_END, RULES, URL_PASSWORD, Rule
-from rcaloop.shared.secret_values import TRAILING, generated, is_secret, placeholder, reference, secret_type
+from rcaloop.shared.secret_values import TRAILING, Check, generated, is_secret, placeholder, reference, secret_type
 
 MARKER = re.compile(r"\[REDACTED:([a-z][a-z0-9-]{0,39})(?::([A-Za-z0-9][\w./-]{0,99}))?\]")
 """How a redacted value reads: ``[REDACTED:token:betterleaks.github-pat]`` (type, then the
@@ -132,51 +132,72 @@ def _line_hits(rule: Rule, source: str, line_start: int, line_end: int, view: Vi
     covered = pos = 0  # a match inside the last hit's span is part of it: each part of the line is judged once
     while (m := rule.pattern.search(text, pos)) is not None:
         pos = max(m.end(), m.start() + 1, covered)
-        start, end = m.span(rule.group if rule.group >= 0 else m.lastindex)
+        start, end = m.span(rule.group if rule.group >= 0 else m.lastindex or 0)
         if start < 0 or start == end or start < covered:
             continue
         if rule.decoded:
-            blob = text[start:end].rstrip("=")
-            if blob.isalpha() or blob.isdigit() or blob.islower() or blob.isupper():
-                continue  # a word, a number or a hex id: encoded text has both cases and digits
-            decoded = _decoded_secret(text[start:end], _DECODED_HERE.search(text) is not None)
-            if decoded is None:
-                continue
-            type_ = decoded
+            found = _decoded_hit(text, start, end)
         elif rule.check:
-            quoted = start > 0 and text[start - 1] in "'\"`"
-            value = text[start:end]
-            if not quoted and rule.check != "url":
-                value = value.split(None, 1)[0] if value.strip() else ""
-                if value.endswith(("...", "\u2026")):  # elided where it was quoted (``sk-...``): no value
-                    continue
-                value = _trimmed(value)
-            named = "name" in m.re.groupindex
-            if not is_secret(rule.check, text, m.start("name") if named else m.start(), start, value, quoted):
-                continue
-            end = start + len(value)
-            name = m.group("name") if named else (m.group(1) if m.re.groups else m.group(0))
-            type_ = rule.type if rule.type != "secret" else secret_type(name)
+            found = _checked_hit(rule, rule.check, m, text, start, end)
         else:
-            type_ = rule.type
-            while start < end and text[start] in " \t\"'=:":
-                start += 1
-            while end > start and text[end - 1] in " \t\"'":
-                end -= 1
-            if rule.group == 0:  # a token runs on past a lazy pattern's end (a JWT's signature)
-                end = _RUN_ON.match(text, end).end()  # type: ignore[union-attr]
-            if rule.keep_host:
-                scheme = text.find("://", start, end)
-                path = text.find("/", start if scheme < 0 else scheme + 3, end)
-                if path < 0:
-                    continue
-                start = path
-            if rule.type != "private-key" and (placeholder(text[start:end]) or reference(text[start:end])):
-                continue
+            found = _shaped_hit(rule, text, start, end)
+        if found is None:
+            continue
+        start, end, type_ = found
         covered = pos = max(pos, end)
         if view is not None:
             start, end = view.source(start, end)
         yield _Hit(offset + start, offset + end, type_, rule.check is None, rule.id)
+
+
+_Span = tuple[int, int, str]
+"""A hit's start and end on its line and the type of secret found there."""
+
+
+def _decoded_hit(text: str, start: int, end: int) -> _Span | None:
+    """A base64 match: a hit when its decoded text holds a secret."""
+    blob = text[start:end].rstrip("=")
+    if blob.isalpha() or blob.isdigit() or blob.islower() or blob.isupper():
+        return None  # a word, a number or a hex id: encoded text has both cases and digits
+    decoded = _decoded_secret(text[start:end], _DECODED_HERE.search(text) is not None)
+    return None if decoded is None else (start, end, decoded)
+
+
+def _checked_hit(rule: Rule, check: Check, m: re.Match[str], text: str, start: int, end: int) -> _Span | None:
+    """A checked rule's match: a hit when the value assigned is judged a secret (a quoted value
+    is taken whole; else its first word)."""
+    quoted = start > 0 and text[start - 1] in "'\"`"
+    value = text[start:end]
+    if not quoted and check != "url":
+        value = value.split(None, 1)[0] if value.strip() else ""
+        if value.endswith(("...", "\u2026")):  # elided where it was quoted (``sk-...``): no value
+            return None
+        value = _trimmed(value)
+    named = "name" in m.re.groupindex
+    if not is_secret(check, text, m.start("name") if named else m.start(), start, value, quoted):
+        return None
+    name = m.group("name") if named else (m.group(1) if m.re.groups else m.group(0))
+    return start, start + len(value), rule.type if rule.type != "secret" else secret_type(name)
+
+
+def _shaped_hit(rule: Rule, text: str, start: int, end: int) -> _Span | None:
+    """A token's own shape: the match less its quotes and separators (and, for a URL, its
+    scheme and host); none when that is a placeholder or a reference."""
+    while start < end and text[start] in " \t\"'=:":
+        start += 1
+    while end > start and text[end - 1] in " \t\"'":
+        end -= 1
+    if rule.group == 0:  # a token runs on past a lazy pattern's end (a JWT's signature)
+        end = _RUN_ON.match(text, end).end()  # type: ignore[union-attr]
+    if rule.keep_host:
+        scheme = text.find("://", start, end)
+        path = text.find("/", start if scheme < 0 else scheme + 3, end)
+        if path < 0:
+            return None
+        start = path
+    if rule.type != "private-key" and (placeholder(text[start:end]) or reference(text[start:end])):
+        return None
+    return start, end, rule.type
 
 
 _DECODED_HERE = re.compile(r"\bbase64[ \t]+(?:-\w*[dD]\b|--decode)|\bb64decode\b")
@@ -337,11 +358,11 @@ class _Text:
         for key, lines in found.items():
             for rule in _BY_GATE[key]:
                 out.setdefault(rule, {}).update(lines)
-        for rule in _LINE_RULES:
-            lines: dict[int, int] = {}
-            rule.lines(self, lines)
-            if lines:
-                out.setdefault(rule, {}).update(lines)
+        for rule, find_lines in _LINE_RULES:
+            ruled: dict[int, int] = {}
+            find_lines(self, ruled)
+            if ruled:
+                out.setdefault(rule, {}).update(ruled)
         for rule in _LONG_WORD_RULES:
             for word in self.words:
                 if len(word) >= rule.min_word:
@@ -350,12 +371,10 @@ class _Text:
 
     def _wide_lines(self, need: str, ci: bool) -> dict[int, int]:
         found: dict[int, int] = {}
-        haystack: str | bytes = self.text
-        if ci:
-            haystack, need = self.lower, need.encode()  # type: ignore[assignment]
-        pos = haystack.find(need)
+        find = partial(self.lower.find, need.encode()) if ci else partial(self.text.find, need)
+        pos = find(0)
         while pos >= 0:
-            pos = haystack.find(need, self.line_of(pos, found))
+            pos = find(self.line_of(pos, found))
         return found
 
     def _narrow(self, found: dict[tuple[str, bool, bool], dict[int, int]]) -> None:
@@ -442,10 +461,11 @@ for _rule, _keys in _GATES.items():
     for _key in _keys:
         _BY_GATE.setdefault(_key, []).append(_rule)
 _LONG_WORD_RULES = tuple(r for r in RULES if not r.needs and r.lines is None)
-_LINE_RULES = tuple(r for r in RULES if r.lines is not None)
+_LINE_RULES = tuple((r, r.lines) for r in RULES if r.lines is not None)
 _CONTAINED = {
     ci: {n: [m for m in needs if m in n] for n in needs}
-    for ci, needs in ((ci, {k[0] for g in _GATES.values() for k in g if not k[2] and k[1] == ci}) for ci in (False, True))
+    for ci, needs in ((ci, {k[0] for g in _GATES.values() for k in g if not k[2] and k[1] == ci})
+                      for ci in (False, True))
 }
 
 
@@ -706,7 +726,9 @@ def redact_text(text: str, budget_s: float | None = SCAN_BUDGET_S) -> Redacted:
     return Redacted("".join(pieces), tuple(found))
 
 
-def text_secrets(text: str | None, where: str, budget_s: float | None = SCAN_BUDGET_S) -> tuple[str | None, list[Secret]]:
+def text_secrets(
+    text: str | None, where: str, budget_s: float | None = SCAN_BUDGET_S
+) -> tuple[str | None, list[Secret]]:
     """``redact_text`` for one part of an output, its findings placed at ``where``."""
     if not text:
         return text, []
@@ -860,6 +882,7 @@ def redact_record(record: _R, budget_s: float | None = SCAN_BUDGET_S) -> tuple[_
     found: list[Secret] = []
     update: dict[str, Any] = {}
     content = record.content
+    new_content: Any
     if isinstance(content, str):
         new_content, secrets = text_secrets(content, "output", budget.left())
     elif record.kind == "step_files":

@@ -61,7 +61,8 @@ class Service:
     on_shutdown: list[Hook] = field(default_factory=list)
     http_router: Any = None  # a FastAPI APIRouter with full paths (/api/v1/…)
     http_guards: list[Any] = field(default_factory=list)  # rcaloop.shared.http_edge.Guard: who may call which prefix
-    http_browser_paths: list[str] = field(default_factory=list)  # called by browsers with a cookie: same-origin posts only
+    # called by browsers with a cookie: same-origin posts only
+    http_browser_paths: list[str] = field(default_factory=list)
     background: list[Callable[[asyncio.Event], Coroutine[Any, Any, None]]] = field(default_factory=list)
     readiness: list[health.ReadinessCheck] = field(default_factory=list)  # why not ready (its store …), or None
 

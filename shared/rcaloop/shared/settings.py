@@ -20,7 +20,8 @@ class RuntimeSettings(BaseSettings):
 
     model_config = SettingsConfigDict(env_prefix="", extra="ignore", populate_by_name=True)
 
-    redis_url: SecretStr | None = Field(default=None, description="redis://, rediss:// (TLS) or unix://; may hold a password")
+    redis_url: SecretStr | None = Field(default=None,
+                                        description="redis://, rediss:// (TLS) or unix://; may hold a password")
     rcaloop_stream_prefix: str = Field(default="", description="prefix for every stream key")
     consumer_name: str = Field(default_factory=default_consumer_name)
     max_deliveries: int = Field(default=5, ge=1, description="deliveries before a message is dead-lettered")
@@ -40,26 +41,32 @@ class RuntimeSettings(BaseSettings):
         default_factory=dict, description='per-stream retention in seconds, JSON: {"rca.results": 3600}')
     consumer_idle_s: float = Field(
         default=3600, gt=0, description="a consumer with nothing pending that has not read for this long is removed")
-    retention_interval_s: float = Field(default=60, gt=0, description="how often a worker trims and removes idle consumers")
+    retention_interval_s: float = Field(default=60, gt=0,
+                                        description="how often a worker trims and removes idle consumers")
     entry_budget_s: float = Field(
-        default=30.0, gt=0, description="most seconds judging one entry may take (parser, harness: off the event loop); "
+        default=30.0, gt=0,
+        description="most seconds judging one entry may take (parser, harness: off the event loop); "
         "over it the entry is dead-lettered as time_budget_exceeded")
     secret_scan_budget_s: float = Field(
         default=5.0, gt=0, description="most seconds the secret scan of one entry or dead letter may take in the "
         "worker; over it the entry is dead-lettered as scan_budget_exceeded with its fields withheld")
     metrics_port: int | None = Field(default=None, description="Prometheus /metrics and /healthz port; unset = none")
     metrics_host: str = Field(default="127.0.0.1", description="address /metrics listens on (containers: 0.0.0.0)")
-    http_port: int | None = Field(default=None, description="HTTP API port of services that have routes (annotation, knowledge)")
+    http_port: int | None = Field(default=None,
+                                  description="HTTP API port of services that have routes (annotation, knowledge)")
     http_host: str = Field(default="127.0.0.1", description="address the HTTP API listens on (containers: 0.0.0.0)")
-    http_max_body_bytes: int = Field(default=1024 * 1024, ge=1024, description="larger request bodies are refused (413)")
+    http_max_body_bytes: int = Field(default=1024 * 1024, ge=1024,
+                                     description="larger request bodies are refused (413)")
     http_public_url: str | None = Field(
         default=None, description="the address browsers use (https://review.example.com): the one origin UI posts may "
         "come from, and https there makes session cookies Secure; unset = the request's own host and scheme")
     http_forwarded_allow_ips: str | None = Field(
-        default=None, description="proxies (comma-separated IPs or *) whose X-Forwarded-Proto/-For are believed; unset = none")
+        default=None,
+        description="proxies (comma-separated IPs or *) whose X-Forwarded-Proto/-For are believed; unset = none")
     http_header_timeout_s: float = Field(default=10.0, gt=0, description="a request's head must arrive within this")
     http_body_timeout_s: float = Field(default=30.0, gt=0, description="a request's body must arrive within this")
-    http_max_connections: int = Field(default=1000, ge=1, description="open connections beyond it are answered 503 and closed")
+    http_max_connections: int = Field(default=1000, ge=1,
+                                      description="open connections beyond it are answered 503 and closed")
     http_docs: bool | None = Field(
         default=None, description="serve /docs and /openapi.json; unset = only when the API listens on loopback"
     )
@@ -137,4 +144,5 @@ def redact_url(url: str) -> str:
     )
     if (netloc, query) == (parts.netloc, parts.query):
         return url
-    return f"{parts.scheme}://{netloc}{parts.path}" + (f"?{query}" if query else "") + (f"#{parts.fragment}" if parts.fragment else "")
+    return (f"{parts.scheme}://{netloc}{parts.path}" + (f"?{query}" if query else "")
+            + (f"#{parts.fragment}" if parts.fragment else ""))

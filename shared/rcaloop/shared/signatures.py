@@ -38,13 +38,15 @@ from rcaloop.contracts.catalog import FamilyCatalog, Metric, Signature, Signatur
 
 MAX_SHOWN = 200
 """Characters of the matched text kept in a ``SignatureMatch``."""
-_NEGATION = stdlib_re.compile(r"(?:^|[^\w])(?:no|not|never|without|zero|0)(?:\s+[\w./:-]+){0,3}\s*[\"'(\[]?$", stdlib_re.I)
+_NEGATION = stdlib_re.compile(r"(?:^|[^\w])(?:no|not|never|without|zero|0)(?:\s+[\w./:-]+){0,3}\s*[\"'(\[]?$",
+                              stdlib_re.I)
 """A negation ending the (bounded) text just before a match, on the same line."""
 _LOOKBACK = 48
 _OPS: dict[str, Callable[[float, float], bool]] = {
     ">": operator.gt, ">=": operator.ge, "<": operator.lt, "<=": operator.le, "==": operator.eq, "!=": operator.ne,
 }
-_SAMPLE = r"(?:\{(?P<labels>[^{}\n]{0,500})\})?\s{0,3}(?:=>|=|:|\s)\s{0,3}(?P<value>[-+]?[0-9]+(?:\.[0-9]+)?(?:[eE][-+]?[0-9]+)?)"
+_SAMPLE = (r"(?:\{(?P<labels>[^{}\n]{0,500})\})?\s{0,3}(?:=>|=|:|\s)\s{0,3}"
+           r"(?P<value>[-+]?[0-9]+(?:\.[0-9]+)?(?:[eE][-+]?[0-9]+)?)")
 _LABEL = stdlib_re.compile(r'([a-zA-Z_][a-zA-Z0-9_]*)\s*=~?\s*"([^"]*)"')
 
 

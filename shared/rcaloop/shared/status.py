@@ -59,7 +59,8 @@ async def stream_status(redis: aioredis.Redis, prefix: str = "") -> list[GroupSt
             rows.append(GroupStatus(key, None, length, None, 0, dlq, 0))
         for g in groups:
             rows.append(
-                GroupStatus(key, as_text(g["name"]), length, (await group_lag(redis, key, as_text(g["name"]), prefix)).entries,
+                GroupStatus(key, as_text(g["name"]), length,
+                            (await group_lag(redis, key, as_text(g["name"]), prefix)).entries,
                             int(g["pending"]), dlq, int(g["consumers"]), trimmed_unread(g, info))
             )
     return rows

@@ -188,7 +188,8 @@ def decode(fields: dict[str, str], model: type[M]) -> M:
         raise PayloadError("missing_payload", f"entry has no '{PAYLOAD_FIELD}' field (fields present: {present})")
     text = fields[PAYLOAD_FIELD]
     suspect = _MAYBE_NON_FINITE.search(text) is not None
-    if not suspect and "schema_version" in model.model_fields:  # fast path: pydantic-core parses and validates in one pass
+    # fast path: pydantic-core parses and validates in one pass
+    if not suspect and "schema_version" in model.model_fields:
         try:
             return model.model_validate_json(text)
         except ValidationError as exc:
@@ -201,11 +202,13 @@ def decode(fields: dict[str, str], model: type[M]) -> M:
         raise PayloadError("invalid_shape", f"payload must be a JSON object, got {type(data).__name__}")
     version = data.get("schema_version", 1)
     if version != 1:
-        raise PayloadError("unsupported_schema_version", f"schema_version {_clip(repr(version), 40)} is not supported (expected 1)")
+        raise PayloadError("unsupported_schema_version",
+                           f"schema_version {_clip(repr(version), 40)} is not supported (expected 1)")
     try:
         return model.model_validate(data)
     except ValidationError as exc:
         problems = "; ".join(
             f"{'.'.join(str(p) for p in err['loc']) or '<root>'}: {err['msg']}" for err in exc.errors()[:10]
         )
-        raise PayloadError("contract_violation", _clip(f"payload is not a valid {model.__name__}: {problems}", 2000)) from None
+        raise PayloadError("contract_violation",
+                           _clip(f"payload is not a valid {model.__name__}: {problems}", 2000)) from None

@@ -163,7 +163,8 @@ def _ready(page, selector: str) -> None:
 
 def _step_files(job_id: str, mutate=None) -> dict:
     content = {p.name: json.loads(p.read_text()) for p in sorted(JOB_DIR.glob("step*.json"))}
-    for name in ("step1_job_context.json", "step3_correlation.json", "step4_github_fetch_history.json", "step5_summary.json"):
+    for name in ("step1_job_context.json", "step3_correlation.json", "step4_github_fetch_history.json",
+                 "step5_summary.json"):
         content[name]["job_id"] = job_id
     for item in content["step5_summary.json"]["evidence"]:
         item["source_file"] = item["source_file"].replace("1234567", job_id)
@@ -283,7 +284,8 @@ def _model(doc):
 
 def test_agent_text_renders_inert(pipeline, browser):
     job = "880002"
-    attack = '<script>window.__pwned = 1</script><img src=x onerror="window.__pwned = 2"> [open](javascript:window.__pwned=3)'
+    attack = ('<script>window.__pwned = 1</script><img src=x onerror="window.__pwned = 2"> '
+              '[open](javascript:window.__pwned=3)')
 
     def poison(content):
         step5 = content["step5_summary.json"]
@@ -321,7 +323,8 @@ def test_second_reviewer_cannot_take_a_task_past_its_overlap(pipeline, browser):
     bob_row = _row(bob, pipeline.base, job)
     assert bob_row.locator("button", has_text="Claim").count() == 0 and "full" in bob_row.inner_text()
     own = {"Origin": pipeline.base}  # as the UI's own page would send it
-    bob.request.post(f"{pipeline.base}/ui/tasks/{task_id}/claim", headers=own)  # straight at the route, past the hidden button
+    # straight at the route, past the hidden button
+    bob.request.post(f"{pipeline.base}/ui/tasks/{task_id}/claim", headers=own)
     bob.goto(f"{pipeline.base}/ui/tasks/{task_id}")
     assert bob.locator("#lease .badge", has_text="not leased to you").count() == 1
     response = bob.request.post(f"{pipeline.base}/ui/tasks/{task_id}/claim", max_redirects=0, headers=own)

@@ -41,7 +41,8 @@ def test_the_original_entry_point_runs_the_same_commands(tmp_path):
     env["PATH"] = f"{Path(sys.executable).parent}{os.pathsep}{env.get('PATH', '')}"
 
     def cli(*args):
-        return subprocess.run([sys.executable, str(SKILL / "scripts" / "cli.py"), *args], capture_output=True, text=True, env=env, timeout=60)
+        return subprocess.run([sys.executable, str(SKILL / "scripts" / "cli.py"), *args], capture_output=True,
+                              text=True, env=env, timeout=60)
 
     assert cli("download", "--job-id", "1234567").returncode == 0
     uploaded = cli("upload", "--job-id", "1234567")

@@ -55,7 +55,8 @@ def test_answers_from_stdin_and_early_end_writes_nothing(tmp_path):
     run = _rcaloop("annotate", "--job-id", "1234567", root=root, stdin="y\n\n")
     assert run.returncode == 2 and "answers ended early" in run.stderr
     assert "Traceback" not in run.stderr
-    assert "no answer for: " in run.stderr and "[bold" not in run.stderr and "[/" not in run.stderr  # the question, no markup
+    # the question, no markup
+    assert "no answer for: " in run.stderr and "[bold" not in run.stderr and "[/" not in run.stderr
     assert not (root / "1234567" / "annotation.json").exists()
 
 
@@ -147,7 +148,8 @@ def test_export_cli_csv_and_seed_layout(tmp_path, monkeypatch):
     assert run.returncode == 2 and "not an ISO date" in run.stderr
     run = _cli(monkeypatch, root, "annotation", "export", "--out", str(out))  # a directory, not a file
     assert run.returncode == 2 and "cannot write" in run.stderr
-    run = _cli(monkeypatch, root, "annotation", "export", "--layout", "seed", "--out", str(out / "1234567" / "annotation.json"))
+    run = _cli(monkeypatch, root, "annotation", "export", "--layout", "seed", "--out",
+               str(out / "1234567" / "annotation.json"))
     assert run.returncode == 2 and "cannot write under" in run.stderr
 
 
@@ -165,7 +167,8 @@ def test_token_create_and_revoke(tmp_path, monkeypatch):
 
 def test_a_token_carries_its_role_reviewer_unless_said(tmp_path, monkeypatch):
     root = _job(tmp_path)
-    made = {role: _cli(monkeypatch, root, "annotation", "token", "create", f"{role or 'rev'}-1", *(("--role", role) if role else ()))
+    made = {role: _cli(monkeypatch, root, "annotation", "token", "create", f"{role or 'rev'}-1",
+                       *(("--role", role) if role else ()))
             for role in ("", "operator", "lead")}
     assert all(r.returncode == 0 for r in made.values()), [r.stderr for r in made.values()]
     assert "reviewer token for rev-1" in made[""].stderr
@@ -202,7 +205,8 @@ def test_agreement_per_batch_from_the_cli(tmp_path, monkeypatch):
         task = core.review_task_for(v, overlap=2)
         await store.add_verdict(v, task)
         for who, category in (("alice", "credential"), ("bob", "network")):
-            await store.save_annotation(Annotation.model_validate(dict(doc, root_cause={**doc["root_cause"], "category": category})),
+            await store.save_annotation(
+                Annotation.model_validate(dict(doc, root_cause={**doc["root_cause"], "category": category})),
                                         annotator=who, analysis_hash=v.analysis_hash, task_id=task.task_id,
                                         lease_required=False)
         await store.close()
@@ -217,7 +221,8 @@ def test_agreement_per_batch_from_the_cli(tmp_path, monkeypatch):
     table = _cli(monkeypatch, root, "annotation", "agreement")
     assert table.returncode == 0 and "root_cause.category" in table.stdout and "batch" in table.stdout
     assert _cli(monkeypatch, root, "annotation", "agreement", "--batch", "last week").returncode == 2
-    assert json.loads(_cli(monkeypatch, root, "annotation", "agreement", "--batch", "2001-01-01", "--json").stdout)["batches"] == []
+    assert json.loads(
+        _cli(monkeypatch, root, "annotation", "agreement", "--batch", "2001-01-01", "--json").stdout)["batches"] == []
     assert day
 
 
@@ -275,7 +280,8 @@ def test_each_answer_is_checked_as_it_is_given(tmp_path):
     answers = tmp_path / "answers.txt"
     # 1: the category can't be right, so it is asked for directly; "credential" is then kept.
     # 2: as in the fixture. 3: the broken item 2 is dropped before the rest of the fixture.
-    text = rest.read_text().replace("Missing the vault.yml 404 from step4 github_fetches.\n\n", "Missing the vault.yml 404 from step4 github_fetches.\n2\n", 1)
+    text = rest.read_text().replace("Missing the vault.yml 404 from step4 github_fetches.\n\n",
+                                    "Missing the vault.yml 404 from step4 github_fetches.\n2\n", 1)
     answers.write_text("credential\n\ny\nClear and specific.\n\n" + text)
     run = _rcaloop("annotate", "--job-id", "1234567", "--answers", str(answers), root=root)
     out = run.stdout
@@ -310,7 +316,8 @@ def test_annotate_reads_a_streamed_result_from_the_store(tmp_path):
     from rcaloop.contracts import IngestedRecord
 
     content = {p.name: json.loads(p.read_text()) for p in (ROOT / "examples" / "jobs" / "1234567").glob("*.json")}
-    record = IngestedRecord(result_id="job-1234567", kind="step_files", job_id="1234567", content=content, analysis_hash="a" * 64)
+    record = IngestedRecord(result_id="job-1234567", kind="step_files", job_id="1234567", content=content,
+                            analysis_hash="a" * 64)
 
     async def keep():
         store = Store(database_url(None, tmp_path / "data"))

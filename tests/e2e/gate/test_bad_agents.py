@@ -69,7 +69,8 @@ def mutated(tmp_path_factory) -> Path:
 
 
 def _run(fixtures: Path, name: str) -> tuple[int, dict]:
-    return rcaloop("eval", "run", "--fixtures", fixtures, "--agent-cmd", agent(name), "--parallel", "2", "--timeout", "30", "--json")
+    return rcaloop("eval", "run", "--fixtures", fixtures, "--agent-cmd", agent(name), "--parallel", "2", "--timeout",
+                   "30", "--json")
 
 
 def _novel_e2e(name: str) -> tuple[int, dict]:
@@ -121,7 +122,8 @@ def test_the_reference_agent_passes_all_three(mutated):
 def test_eval_run_fails_every_case_of_an_agent_whose_first_step_is_unguarded(name):
     code, report = _run(EVAL / "fixtures.jsonl", name)
     assert code == 1 and not report["passed"]
-    unsafe = [c["case_id"] for c in report["cases"] if any(k["code"] == "EV502" and not k["passed"] for k in c["checks"])]
+    unsafe = [c["case_id"] for c in report["cases"]
+              if any(k["code"] == "EV502" and not k["passed"] for k in c["checks"])]
     assert unsafe == [c["case_id"] for c in report["cases"]], "EV502 missed a case"
 
 

@@ -54,7 +54,8 @@ def test_junit_has_one_testcase_per_metric(tmp_path):
 def test_bad_json_exits_2_without_a_traceback(tmp_path):
     bad = tmp_path / "m.json"
     bad.write_text('{"known_top1": 0.97,')
-    proc = subprocess.run([str(Path(sys.executable).parent / "rcaloop"), "gate", "check", str(bad)], capture_output=True, text=True, timeout=60, check=False)
+    proc = subprocess.run([str(Path(sys.executable).parent / "rcaloop"), "gate", "check", str(bad)],
+                          capture_output=True, text=True, timeout=60, check=False)
     assert proc.returncode == 2
     assert "GATE001" in proc.stderr and "not JSON" in proc.stderr
     assert "Traceback" not in proc.stdout + proc.stderr
@@ -89,8 +90,11 @@ def test_measure_writes_a_metrics_object_the_gate_fails_closed_on(tmp_path):
     verdict = judged()
     store.record_verdict(verdict)
     scores = EvaluationScores(**{k: 4 for k in EvaluationScores.model_fields})
-    store.record_review(AnnotationRecord(annotation_id="a1", analysis_hash=verdict.analysis_hash, annotator="ops", kind="operator_evaluation",
-                                         evaluation=OperatorEvaluation(analysis_hash=verdict.analysis_hash, case_type="known",
+    store.record_review(
+        AnnotationRecord(annotation_id="a1", analysis_hash=verdict.analysis_hash, annotator="ops",
+                         kind="operator_evaluation",
+                                         evaluation=OperatorEvaluation(analysis_hash=verdict.analysis_hash,
+                                                                       case_type="known",
                                                                        expected_family="configuration", scores=scores)))
     store.close()
     now = datetime.now(UTC)
@@ -100,7 +104,8 @@ def test_measure_writes_a_metrics_object_the_gate_fails_closed_on(tmp_path):
     assert result.exit_code == 0, result.output
     doc = json.loads(out.read_text())
     assert doc["known_top1"] == 1.0 and doc["groundless_high_confidence"] == 0
-    assert doc["provenance"]["job_revision"] == "measure@test" and doc["provenance"]["population"]["harness_verdicts"] == 1
+    assert doc["provenance"]["job_revision"] == "measure@test"
+    assert doc["provenance"]["population"]["harness_verdicts"] == 1
     assert doc["destructive_tool_executions"] is None and "destructive_tool_executions" in doc["missing"]
     check = rcaloop("gate", "check", out, "--json")
     assert check.exit_code == 1

@@ -44,6 +44,7 @@ def test_download_in_a_shell(tmp_path, server):
     assert done.returncode == 0, done.stderr
     job_dir = tmp_path / ".analysis" / "1234567"  # relative to the working directory, as the seed says
     assert "downloaded 1234567 to .analysis/1234567/" in done.stdout
-    assert (job_dir / "step5_summary.json").read_bytes() == (ROOT / "examples/jobs/1234567/step5_summary.json").read_bytes()
+    assert (job_dir / "step5_summary.json").read_bytes() == (
+        ROOT / "examples/jobs/1234567/step5_summary.json").read_bytes()
 
     assert done.stderr == ""  # small files: no progress bar, no noise

@@ -78,7 +78,8 @@ async def test_disagreeing_reviewers_send_the_task_to_adjudication_and_a_lead_de
     assert (await _claim(api, "carol")) is None  # decided: the extra slot is closed
 
     # the lead may decide again: a new revision of the same decided review
-    again = await api.post(f"/api/v1/adjudications/{task.task_id}/decision", headers=auth("lena"), json={"review": VALID})
+    again = await api.post(f"/api/v1/adjudications/{task.task_id}/decision", headers=auth("lena"),
+                           json={"review": VALID})
     assert again.status_code == 200 and again.json()["revision"] == 2
     assert _file(analysis_root)["root_cause"]["category"] == "credential"
     assert [(r.annotation_id, r.revision) for r in await _published(store)] == [(record.annotation_id, 1),
@@ -144,7 +145,8 @@ async def test_an_agreed_evaluation_takes_each_items_lowest_score(api, store):
     low["scores"] = {**low["scores"], "safety": 2}
     for who, form in (("alice", _form()), ("bob", low)):
         await _claim(api, who)
-        assert (await api.post(f"/api/v1/review/tasks/{task.task_id}/evaluation", json=form, headers=auth(who))).status_code == 201
+        assert (await api.post(f"/api/v1/review/tasks/{task.task_id}/evaluation", json=form,
+                               headers=auth(who))).status_code == 201
     [record] = await _published(store)
     assert record.decision.how == "agreed" and record.evaluation.scores.safety == 2
     assert record.evaluation.verified_actions == ["rotate the secret_id"]
@@ -179,8 +181,10 @@ async def test_roles_are_bound_to_tokens_and_stored_tokens_default_to_reviewer(a
     v = verdict(1, job_id=None, kind="capture", result_id="INC-12")
     await store.add_verdict(v, core.review_task_for(v))
     body = _form(analysis_hash=v.analysis_hash)
-    assert (await api.post("/api/v1/evaluations", json=body, headers={"Authorization": f"Bearer {reviewer}"})).status_code == 403
-    assert (await api.post("/api/v1/evaluations", json=body, headers={"Authorization": f"Bearer {operator}"})).status_code == 201
+    assert (await api.post("/api/v1/evaluations", json=body,
+                           headers={"Authorization": f"Bearer {reviewer}"})).status_code == 403
+    assert (await api.post("/api/v1/evaluations", json=body,
+                           headers={"Authorization": f"Bearer {operator}"})).status_code == 201
 
 
 async def test_agreement_is_computed_per_batch_for_the_lead(api, store):
@@ -193,7 +197,8 @@ async def test_agreement_is_computed_per_batch_for_the_lead(api, store):
     [batch] = figures["batches"]
     assert batch["tasks"] == 2
     fields = {f["field"]: f for f in batch["kinds"]["annotation"]}
-    assert fields["category_correct"]["observed_agreement"] == 0.5 and fields["summary_accurate"]["observed_agreement"] == 1.0
+    assert fields["category_correct"]["observed_agreement"] == 0.5
+    assert fields["summary_accurate"]["observed_agreement"] == 1.0
     assert figures["kinds"]["annotation"] == batch["kinds"]["annotation"]
     none = (await api.get("/api/v1/review/agreement", params={"batch": "2001-01-01"}, headers=auth("lena"))).json()
     assert none["batches"] == [] and all(f["items"] == 0 for f in none["fields"])
@@ -207,7 +212,8 @@ async def test_reviews_submitted_at_once_settle_the_task_once(api, store, analys
     for who in ("alice", "bob"):
         assert (await _claim(api, who))["task"]["task_id"] == task.task_id
     responses = await asyncio.gather(*(
-        api.post(f"/api/v1/review/tasks/{task.task_id}/annotation", json=VALID, headers=auth(who)) for who in ("alice", "bob")))
+        api.post(f"/api/v1/review/tasks/{task.task_id}/annotation", json=VALID, headers=auth(who))
+        for who in ("alice", "bob")))
     assert [r.status_code for r in responses] == [201, 201], [r.text for r in responses]
     [record] = await _published(store)
     assert record.decision.how == "agreed" and sorted(record.decision.reviewers) == ["alice", "bob"]

@@ -34,7 +34,9 @@ async def client(app):
 
 
 @pytest.mark.parametrize("analysis_hash", ["f" * 64, "../../etc/passwd", "%00"])
-async def test_an_evaluation_of_an_analysis_that_does_not_exist_is_refused_and_nothing_is_kept(client, store, analysis_hash):
+async def test_an_evaluation_of_an_analysis_that_does_not_exist_is_refused_and_nothing_is_kept(
+    client, store, analysis_hash
+):
     resp = await client.post("/api/v1/evaluations", json=_form(analysis_hash=analysis_hash), headers=auth("olga"))
     if analysis_hash == "f" * 64:  # an id, of no stored analysis
         assert resp.status_code == 404, resp.text

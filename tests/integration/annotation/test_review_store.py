@@ -23,7 +23,8 @@ CONTENT = {p.name: json.loads(p.read_text()) for p in JOB_DIR.glob("*.json")}
 
 def _record(analysis_hash: str, content=CONTENT, job_id="1234567") -> IngestedRecord:
     return IngestedRecord(
-        result_id=f"r-{analysis_hash[:6]}", kind="step_files", job_id=job_id, content=content, analysis_hash=analysis_hash
+        result_id=f"r-{analysis_hash[:6]}", kind="step_files", job_id=job_id, content=content,
+        analysis_hash=analysis_hash
     )
 
 
@@ -77,7 +78,8 @@ async def test_drafts_are_per_task_and_annotator(store):
     await store.save_draft(task.task_id, "bob", {"answers": {}})
     assert await store.draft(task.task_id, "alice") == {"answers": {"category_correct": "no"}}
     await store.drop_draft(task.task_id, "alice")
-    assert await store.draft(task.task_id, "alice") is None and await store.draft(task.task_id, "bob") == {"answers": {}}
+    assert await store.draft(task.task_id, "alice") is None
+    assert await store.draft(task.task_id, "bob") == {"answers": {}}
 
 
 async def test_a_picked_task_is_refused_past_its_overlap(store):

@@ -146,7 +146,8 @@ async def test_a_result_from_the_stream_is_annotated_over_http_without_a_job_dir
             await wait(kept)  # the job's newest kept files, for a check without a task
             lease = (await api.post("/api/v1/review/tasks/claim", headers=headers)).json()
             url = f"/api/v1/review/tasks/{lease['task']['task_id']}/annotation"
-            wrong = {**valid, "evidence": [{**valid["evidence"][0], "exact_value": "vault reachable"}, *valid["evidence"][1:]]}
+            wrong = {**valid,
+                     "evidence": [{**valid["evidence"][0], "exact_value": "vault reachable"}, *valid["evidence"][1:]]}
             refused = await api.post(url, json=wrong, headers=headers)
             assert refused.status_code == 422 and [e["code"] for e in refused.json()["errors"]] == ["ANN127"]
             assert (await api.post(url, json=valid, headers=headers)).status_code == 201

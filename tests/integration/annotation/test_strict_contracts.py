@@ -55,7 +55,8 @@ def _raw(v, **fields: str) -> dict[str, str]:
 async def _settled(redis, key: str, group: str) -> bool:
     groups = {g["name"].decode(): g for g in await redis.xinfo_groups(key)}
     g = groups.get(group)
-    return bool(g) and g["pending"] == 0 and g["last-delivered-id"] == (await redis.xinfo_stream(key))["last-generated-id"]
+    return (bool(g) and g["pending"] == 0
+            and g["last-delivered-id"] == (await redis.xinfo_stream(key))["last-generated-id"])
 
 
 async def _store(settings: AnnotationSettings) -> Store:
@@ -76,7 +77,8 @@ async def test_bad_ids_and_numbers_are_refused_alike_by_both_backends(backend, r
     await redis.xadd(key, encode(good))
     for fields in bad.values():
         await redis.xadd(key, fields)
-    record = IngestedRecord(result_id="r-nul", kind="skill_text", content="report\x00with a NUL\n", analysis_hash="d" * 64)
+    record = IngestedRecord(result_id="r-nul", kind="skill_text", content="report\x00with a NUL\n",
+                            analysis_hash="d" * 64)
     await redis.xadd(Stream.INGESTED.key(prefix), encode(record))
 
     async with running([build(settings)], settings):

@@ -31,7 +31,8 @@ async def site(store, analysis_root):
 
 
 async def _signed_in(site, who="alice"):
-    resp = await site.post("/ui/login", content=f"token={TOKENS[who]}", headers={"Content-Type": "application/x-www-form-urlencoded"})
+    resp = await site.post("/ui/login", content=f"token={TOKENS[who]}",
+                           headers={"Content-Type": "application/x-www-form-urlencoded"})
     assert resp.status_code == 303 and resp.headers["location"] == "/ui/"
     cookie = resp.headers["set-cookie"]
     assert "HttpOnly" in cookie and "SameSite=strict" in cookie
@@ -41,7 +42,8 @@ async def _signed_in(site, who="alice"):
 async def test_pages_need_a_signed_in_reviewer(site):
     assert (await site.get("/")).headers["location"] == "/ui/"
     assert (await site.get("/ui/")).headers["location"] == "/ui/login"
-    refused = await site.post("/ui/login", content="token=nope", headers={"Content-Type": "application/x-www-form-urlencoded"})
+    refused = await site.post("/ui/login", content="token=nope",
+                              headers={"Content-Type": "application/x-www-form-urlencoded"})
     assert refused.status_code == 401 and "names no annotator" in refused.text and "nope" not in refused.text
     login = await site.get("/ui/login")
     assert "rcaloop annotation token create" in login.text  # how to get a token, on the page
@@ -88,7 +90,8 @@ async def test_red_flags_show_type_and_place_first(site, store):
 
     v = verdict(3)
     v.parsed.red_flags = [
-        RedFlag(code="RCA701", type="aws-access-key", where="step1_job_context.json:failed_tasks[0].error", line=2, source="detected")
+        RedFlag(code="RCA701", type="aws-access-key", where="step1_job_context.json:failed_tasks[0].error", line=2,
+                source="detected")
     ]
     task = core.review_task_for(v)
     await store.add_verdict(v, task)

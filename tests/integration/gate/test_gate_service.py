@@ -25,12 +25,14 @@ SCORES = EvaluationScores(**{k: 4 for k in EvaluationScores.model_fields})
 def _review(analysis_hash: str) -> AnnotationRecord:
     return AnnotationRecord(
         annotation_id="ann-1", analysis_hash=analysis_hash, annotator="ops", kind="operator_evaluation",
-        evaluation=OperatorEvaluation(analysis_hash=analysis_hash, case_type="known", expected_family="configuration", scores=SCORES),
+        evaluation=OperatorEvaluation(analysis_hash=analysis_hash, case_type="known", expected_family="configuration",
+                                      scores=SCORES),
     )
 
 
 def _event(i: int, kind: str = "activated") -> KnowledgeEvent:
-    return KnowledgeEvent(event_id=f"ev-{i}", kind=kind, package_id="p1", analysis_hash="h1", evidence_source="harness_claim",
+    return KnowledgeEvent(event_id=f"ev-{i}", kind=kind, package_id="p1", analysis_hash="h1",
+                          evidence_source="harness_claim",
                           provenance=Provenance(promotion_path="harness_claim"), activation_latency_seconds=4.0)
 
 
@@ -86,13 +88,15 @@ def test_store_inserts_are_idempotent_without_redis_keys(tmp_path):
 
 
 def _artifact(path: Path, measured_at: datetime, window: str = PROVENANCE["incident_window"], **metrics) -> Path:
-    doc = {**PASSING, **metrics, "provenance": {**PROVENANCE, "incident_window": window, "measured_at": measured_at.isoformat()}}
+    doc = {**PASSING, **metrics,
+           "provenance": {**PROVENANCE, "incident_window": window, "measured_at": measured_at.isoformat()}}
     path.write_text(json.dumps(doc))
     return path
 
 
 def _after_promotion(tmp_path: Path, name: str, ms: int, **metrics) -> Path:
-    """An artifact of the next stage: incidents from now (after the last promotion) for ``ms`` ms, measured at their end."""
+    """An artifact of the next stage: incidents from now (after the last promotion) for ``ms`` ms, measured at their
+    end."""
     start = datetime.now(UTC)
     end = start + timedelta(milliseconds=ms)
     return _artifact(tmp_path / name, end, f"{start.isoformat()}/{end.isoformat()}", **metrics)
@@ -110,9 +114,12 @@ def _cli(args: list[str], env: dict[str, str]):
 def test_promotions_land_on_gate_decisions_and_in_the_store(redis_url, prefix, tmp_path):
     env = {"REDIS_URL": redis_url, "RCALOOP_STREAM_PREFIX": prefix, "RCALOOP_DATA_DIR": str(tmp_path / "data")}
     now = datetime.now(UTC) - timedelta(minutes=5)  # every measurement lies in the past
-    first = _cli(["gate", "promote", "staging", "--artifact", str(_artifact(tmp_path / "a1.json", now)), "--decided-by", "rel-owner"], env)
+    first = _cli(
+        ["gate", "promote", "staging", "--artifact", str(_artifact(tmp_path / "a1.json", now)), "--decided-by",
+         "rel-owner"], env)
     assert first.exit_code == 0, first.output
-    again = _cli(["gate", "promote", "shadow", "--artifact", str(tmp_path / "a1.json")], env)  # same artifact: not fresh
+    # same artifact: not fresh
+    again = _cli(["gate", "promote", "shadow", "--artifact", str(tmp_path / "a1.json")], env)
     assert again.exit_code == 1 and "ROLL103" in again.stdout
     stale_artifact = _after_promotion(tmp_path, "a2.json", 1)
     measured = datetime.fromisoformat(json.loads(stale_artifact.read_text())["provenance"]["measured_at"])
@@ -131,7 +138,8 @@ def test_promotions_land_on_gate_decisions_and_in_the_store(redis_url, prefix, t
     finally:
         client.delete(Stream.GATE_DECISIONS.key(prefix))
         client.close()
-    assert [(d["stage"], d["passed"]) for d in decisions] == [("staging", True), ("shadow", False), ("shadow", False), ("shadow", True)]
+    assert [(d["stage"], d["passed"]) for d in decisions] == [("staging", True), ("shadow", False), ("shadow", False),
+                                                              ("shadow", True)]
     assert decisions[0]["decided_by"] == "rel-owner" and decisions[0]["artifact_hash"].startswith("sha256:")
 
     status = _cli(["gate", "status", "--json"], env)
@@ -145,10 +153,15 @@ def test_rejecting_an_active_package_is_a_material_change(tmp_path):
     t0 = datetime(2026, 11, 20, 12, 0, tzinfo=UTC)
     try:
         store.record_event(_event(1, "activated").model_copy(update={"created_at": t0}))
-        rejected_candidate = _event(2, "rejected").model_copy(update={"created_at": t0 + timedelta(hours=1), "detail": {"from_state": "candidate"}})
+        rejected_candidate = _event(2,
+                                    "rejected").model_copy(
+                                        update={"created_at": t0 + timedelta(hours=1),
+                                                "detail": {"from_state": "candidate"}})
         store.record_event(rejected_candidate)
         assert store.last_material_change() == t0
-        retired = _event(3, "rejected").model_copy(update={"created_at": t0 + timedelta(hours=2), "detail": {"from_state": "activated"}})
+        retired = _event(3,
+                         "rejected").model_copy(
+                             update={"created_at": t0 + timedelta(hours=2), "detail": {"from_state": "activated"}})
         store.record_event(retired)
         assert store.last_material_change() == t0 + timedelta(hours=2)
     finally:
@@ -171,8 +184,10 @@ def test_a_whitespace_copy_is_not_a_fresh_artifact_and_assist_is_compared_with_s
     assert refused.exit_code == 1
     decision = json.loads(refused.stdout)
     assert [r.split()[0] for r in decision["reasons"]] == ["ROLL107"]
-    assert decision["comparison"]["regressed"] == ["known_top1"] and decision["comparison"]["deltas"]["known_top1"]["delta"] == -0.01
-    tolerated = _cli(["gate", "promote", "assist", "--artifact", str(worse), "--no-publish"], {**env, "GATE_SHADOW_MAX_REGRESSION": "0.02"})
+    assert decision["comparison"]["regressed"] == ["known_top1"]
+    assert decision["comparison"]["deltas"]["known_top1"]["delta"] == -0.01
+    tolerated = _cli(["gate", "promote", "assist", "--artifact", str(worse), "--no-publish"],
+                     {**env, "GATE_SHADOW_MAX_REGRESSION": "0.02"})
     assert tolerated.exit_code == 0, tolerated.stdout
 
 

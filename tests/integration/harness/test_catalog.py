@@ -94,7 +94,7 @@ async def test_a_harness_started_after_the_activation_catches_up_from_the_stream
 ):
     monkeypatch.setattr(harness_app, "core", catalog_spy)
     await _activate(settings_factory, tmp_path, _newer("2026.12.8"))
-    for n in range(150):  # later events that carry no catalog: the newest catalog event lies pages back
+    for _ in range(150):  # later events that carry no catalog: the newest catalog event lies pages back
         await redis.xadd(Stream.KNOWLEDGE_EVENTS.key(prefix), {"payload": '{"not": "an event"}'})
     settings = settings_factory(HarnessSettings)
     async with running([build(settings)], settings):

@@ -24,7 +24,8 @@ def test_job_directory_prints_the_verdict_json_with_the_spec_keys():
     result = _run(str(EXAMPLES / "jobs" / "1234567"), "--json")
     assert result.exit_code == 0, result.output
     out = json.loads(result.stdout)
-    assert {"verdict", "score", "dimensions", "hard_gates", "repairs", "evidence", "claims", "repaired_report"} <= set(out)
+    assert {"verdict", "score", "dimensions", "hard_gates", "repairs", "evidence", "claims",
+            "repaired_report"} <= set(out)
     assert out["verdict"] in ("pass", "degraded", "insufficient_evidence")
     assert [g["gate"] for g in out["hard_gates"]] == ["G1", "G2", "G3", "G4"]
     assert out["evidence"][0]["id"] == "E01" and "parsed" not in out
@@ -47,7 +48,8 @@ def test_evidence_file_adds_artifacts_that_can_ground_a_skill_report(tmp_path):
     report = tmp_path / "out.txt"
     report.write_text((EXAMPLES / "skill_outputs" / "checkout-5xx.txt").read_text())
     evidence = tmp_path / "evidence.json"
-    evidence.write_text(json.dumps([{"source": "splunk", "text": "PoolTimeoutError: timed out waiting for connection (pool size 5)"}]))
+    evidence.write_text(
+        json.dumps([{"source": "splunk", "text": "PoolTimeoutError: timed out waiting for connection (pool size 5)"}]))
     result = _run(str(report), "--registry", str(EXAMPLES / "registry.json"), "--evidence", str(evidence), "--json")
     assert result.exit_code == 0, result.output
     out = json.loads(result.stdout)
@@ -69,7 +71,8 @@ def test_disabled_by_environment_is_unchecked():
         (lambda d: (d / "bad.json").write_text("{nope") and [str(d / "bad.json")], "invalid JSON"),
         (lambda d: (d / "r.txt").write_text("# x\n") and (d / "ev.json").write_text('{"a": 1}')
          and [str(d / "r.txt"), "--evidence", str(d / "ev.json")], "not a JSON list of evidence artifacts"),
-        (lambda d: (d / "r.txt").write_text("# x\n") and [str(d / "r.txt"), "--evidence", str(d / "none.json")], "cannot read"),
+        (lambda d: (d / "r.txt").write_text("# x\n") and [str(d / "r.txt"), "--evidence", str(d / "none.json")],
+         "cannot read"),
     ],
 )
 def test_unreadable_input_exits_2_with_a_clear_message(tmp_path, setup, message):

@@ -18,8 +18,10 @@ from rcaloop.shared.jumpbox import Jumpbox, JumpboxError, download_job, upload_a
 from tests.integration.ingestion.sftp_server import SftpServer
 
 JOB = "1234567"
-STEP_FILES = ["step1_job_context.json", "step3_correlation.json", "step4_github_fetch_history.json", "step5_summary.json"]
-ANNOTATION = {"job_id": JOB, "category_correct": True, "root_cause": {"category": "credential", "summary": "s", "confidence": "high"}}
+STEP_FILES = ["step1_job_context.json", "step3_correlation.json", "step4_github_fetch_history.json",
+              "step5_summary.json"]
+ANNOTATION = {"job_id": JOB, "category_correct": True,
+              "root_cause": {"category": "credential", "summary": "s", "confidence": "high"}}
 
 
 def _cli() -> typer.Typer:
@@ -63,7 +65,8 @@ async def test_download_and_upload_round_trip(sftp, remote_jobs, jb_settings):
     assert sorted(p.name for p in local.iterdir()) == STEP_FILES
     for name in STEP_FILES:
         assert (local / name).read_bytes() == (remote_jobs / JOB / name).read_bytes()
-    assert seen["step5_summary.json"][0] == seen["step5_summary.json"][1] == (remote_jobs / JOB / "step5_summary.json").stat().st_size
+    size = (remote_jobs / JOB / "step5_summary.json").stat().st_size
+    assert seen["step5_summary.json"][0] == seen["step5_summary.json"][1] == size
     assert _leftovers(settings.rcaloop_analysis_root) == [JOB]  # no temp dir left behind
 
     (local / "annotation.json").write_text(json.dumps(ANNOTATION))
@@ -83,7 +86,8 @@ async def test_redownload_refreshes_step_files_but_keeps_the_local_annotation(sf
     settings = jb_settings()
     local = await download_job(JOB, settings)
     (local / "annotation.json").write_text('{"job_id": "1234567", "summary_comment": "mine"}')
-    (remote_jobs / JOB / "annotation.json").write_text('{"job_id": "1234567", "summary_comment": "older, on the jumpbox"}')
+    (remote_jobs / JOB / "annotation.json").write_text(
+        '{"job_id": "1234567", "summary_comment": "older, on the jumpbox"}')
     (remote_jobs / JOB / "step1_job_context.json").write_text('{"job_id": "1234567", "rerun": true}')
 
     await download_job(JOB, settings)
@@ -151,12 +155,14 @@ def _expect(result, exit_code: int, code: str, *fragments: str) -> None:
 
 
 def test_remote_directory_missing(sftp, jb_settings):
-    _expect(run_cli(jb_settings(), "download", "--job-id", "7654321"), 3, "remote_dir_missing", "/usr/local/mlflow/7654321/ does not exist")
+    _expect(run_cli(jb_settings(), "download", "--job-id", "7654321"), 3, "remote_dir_missing",
+            "/usr/local/mlflow/7654321/ does not exist")
     settings = jb_settings()
     job_dir = settings.rcaloop_analysis_root / "7654321"
     job_dir.mkdir(parents=True)
     (job_dir / "annotation.json").write_text("{}")
-    _expect(run_cli(settings, "upload", "--job-id", "7654321"), 3, "remote_dir_missing", "/usr/local/mlflow/7654321/ does not exist")
+    _expect(run_cli(settings, "upload", "--job-id", "7654321"), 3, "remote_dir_missing",
+            "/usr/local/mlflow/7654321/ does not exist")
 
 
 def test_required_file_missing_names_it(sftp, remote_jobs, jb_settings):
@@ -169,40 +175,47 @@ def test_required_file_missing_names_it(sftp, remote_jobs, jb_settings):
 def test_invalid_remote_step_file(sftp, remote_jobs, jb_settings):
     (remote_jobs / JOB / "step4_github_fetch_history.json").write_text("<html>oops</html>")
     settings = jb_settings()
-    _expect(run_cli(settings, "download", "--job-id", JOB), 4, "invalid_step_file", "step4_github_fetch_history.json is not a JSON object")
+    _expect(run_cli(settings, "download", "--job-id", JOB), 4, "invalid_step_file",
+            "step4_github_fetch_history.json is not a JSON object")
     assert _leftovers(settings.rcaloop_analysis_root) == []
 
 
 def test_connection_refused(sftp, jb_settings):
     port = _free_port()
-    _expect(run_cli(jb_settings(jumpbox_uri=f"tester@127.0.0.1 -p {port}"), "download", "--job-id", JOB), 5, "connection_refused", f"port {port} refused")
+    _expect(run_cli(jb_settings(jumpbox_uri=f"tester@127.0.0.1 -p {port}"), "download", "--job-id", JOB), 5,
+            "connection_refused", f"port {port} refused")
 
 
 def test_auth_failure(sftp, jb_settings, tmp_path):
     stranger = tmp_path / "stranger_key"
     asyncssh.generate_private_key("ssh-ed25519").write_private_key(str(stranger))
     stranger.chmod(0o600)
-    _expect(run_cli(jb_settings(jumpbox_identity_file=stranger), "download", "--job-id", JOB), 6, "auth_failed", "authentication to tester@127.0.0.1")
+    _expect(run_cli(jb_settings(jumpbox_identity_file=stranger), "download", "--job-id", JOB), 6, "auth_failed",
+            "authentication to tester@127.0.0.1")
 
 
 def test_wrong_host_key_is_refused(sftp, jb_settings):
     sftp.write_known_hosts(asyncssh.generate_private_key("ssh-ed25519"))  # the key the jumpbox used to have
     settings = jb_settings()
     _expect(
-        run_cli(settings, "download", "--job-id", JOB), 7, "host_key_mismatch", "does NOT match", f"ssh-keygen -R '[127.0.0.1]:{sftp.port}'"
+        run_cli(settings, "download", "--job-id", JOB), 7, "host_key_mismatch", "does NOT match",
+        f"ssh-keygen -R '[127.0.0.1]:{sftp.port}'"
     )
     assert not (settings.rcaloop_analysis_root / JOB).exists()
 
 
 def test_unknown_host_is_refused_with_what_to_do(sftp, jb_settings):
-    sftp.known_hosts.write_text("other.example.com ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIHk5V7cZ8uYdJ7kWvQ9n7aZKx0oK1rXlH3B5fE2Zl1xq\n")
+    sftp.known_hosts.write_text(
+        "other.example.com ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIHk5V7cZ8uYdJ7kWvQ9n7aZKx0oK1rXlH3B5fE2Zl1xq\n")
     _expect(
-        run_cli(jb_settings(), "download", "--job-id", JOB), 7, "host_key_unknown", "is not in", f"ssh-keyscan -p {sftp.port} 127.0.0.1 >>"
+        run_cli(jb_settings(), "download", "--job-id", JOB), 7, "host_key_unknown", "is not in",
+        f"ssh-keyscan -p {sftp.port} 127.0.0.1 >>"
     )
 
 
 def test_missing_known_hosts_file_is_an_error_not_a_silent_accept(sftp, jb_settings, tmp_path):
-    _expect(run_cli(jb_settings(jumpbox_known_hosts=tmp_path / "nope"), "download", "--job-id", JOB), 7, "known_hosts_missing", "always verified")
+    _expect(run_cli(jb_settings(jumpbox_known_hosts=tmp_path / "nope"), "download", "--job-id", JOB), 7,
+            "known_hosts_missing", "always verified")
     assert sftp.connections == 0
 
 
@@ -226,7 +239,8 @@ def test_upload_checks_the_local_annotation_before_connecting(sftp, jb_settings)
 
 
 def test_invalid_jumpbox_uri(sftp, jb_settings):
-    _expect(run_cli(jb_settings(jumpbox_uri="tester@127.0.0.1 -o StrictHostKeyChecking=no"), "download", "--job-id", JOB), 2, "invalid_jumpbox_uri")
+    _expect(run_cli(jb_settings(jumpbox_uri="tester@127.0.0.1 -o StrictHostKeyChecking=no"), "download", "--job-id",
+                    JOB), 2, "invalid_jumpbox_uri")
 
 
 # -- interrupted transfers and retries -----------------------------------------------------
@@ -293,7 +307,8 @@ async def test_transient_refusal_is_retried_until_the_jumpbox_is_up(tmp_path, jb
 
 
 async def test_retries_are_bounded(jb_settings, sftp):
-    settings = jb_settings(jumpbox_uri=f"tester@127.0.0.1 -p {_free_port()}", jumpbox_retries=2, jumpbox_retry_backoff_s=0.05)
+    settings = jb_settings(jumpbox_uri=f"tester@127.0.0.1 -p {_free_port()}", jumpbox_retries=2,
+                           jumpbox_retry_backoff_s=0.05)
     started = asyncio.get_running_loop().time()
     with pytest.raises(JumpboxError) as info:
         await download_job(JOB, settings)
@@ -316,7 +331,8 @@ async def test_silent_server_times_out(jb_settings, sftp):
 
 
 def test_missing_client_key_is_an_auth_error(sftp, jb_settings, tmp_path):
-    _expect(run_cli(jb_settings(jumpbox_identity_file=tmp_path / "no_key"), "download", "--job-id", JOB), 6, "auth_failed", "does not exist")
+    _expect(run_cli(jb_settings(jumpbox_identity_file=tmp_path / "no_key"), "download", "--job-id", JOB), 6,
+            "auth_failed", "does not exist")
     assert sftp.connections == 0
 
 

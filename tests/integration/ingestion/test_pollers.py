@@ -42,7 +42,8 @@ async def test_local_poller_publishes_each_job_once_across_restarts(redis, prefi
     (root / "5555555").mkdir()  # the agent has not written step5 yet
     partial = root / ".7777777.partial-1a2b"  # an interrupted download
     shutil.copytree(EXAMPLE_JOB, partial)
-    settings = settings_factory(IngestionSettings, rcaloop_poll_local=root, rcaloop_poll_interval_s=0.1, rcaloop_poll_settle_s=0,
+    settings = settings_factory(IngestionSettings, rcaloop_poll_local=root, rcaloop_poll_interval_s=0.1,
+                                rcaloop_poll_settle_s=0,
                                 stream_retention=KEEP_RESULTS)
 
     async with running([build(settings)], settings):
@@ -67,13 +68,15 @@ async def test_local_poller_waits_until_a_job_directory_is_quiet(redis, prefix, 
     root = tmp_path / ".analysis"
     root.mkdir()
     _copy_job(root, "1234567")  # written just now
-    settings = settings_factory(IngestionSettings, rcaloop_poll_local=root, rcaloop_poll_interval_s=0.05, rcaloop_poll_settle_s=30)
+    settings = settings_factory(IngestionSettings, rcaloop_poll_local=root, rcaloop_poll_interval_s=0.05,
+                                rcaloop_poll_settle_s=30)
     async with running([build(settings)], settings):
         await asyncio.sleep(0.4)
     assert await redis.xlen(Stream.RESULTS.key(prefix)) == 0
 
 
-async def test_jumpbox_poller_downloads_and_publishes_new_jobs_once(redis, prefix, settings_factory, wait, sftp, remote_jobs, jb_settings):
+async def test_jumpbox_poller_downloads_and_publishes_new_jobs_once(redis, prefix, settings_factory, wait, sftp,
+                                                                    remote_jobs, jb_settings):
     jb = jb_settings().model_dump()
     settings = settings_factory(IngestionSettings, **jb, rcaloop_poll_jumpbox=True, rcaloop_poll_interval_s=0.1,
                                 stream_retention=KEEP_RESULTS)

@@ -21,7 +21,8 @@ FIXTURES = Path(__file__).resolve().parents[2] / "fixtures" / "ingestion"
 
 
 def _text(i: int, **kw) -> RawResult:
-    return RawResult(result_id=f"r-{i}", kind="skill_text", content=f"# Disk full on db-{i}\n\nRCA_FIELDS\norigin: internal\n", **kw)
+    return RawResult(result_id=f"r-{i}", kind="skill_text",
+                     content=f"# Disk full on db-{i}\n\nRCA_FIELDS\norigin: internal\n", **kw)
 
 
 async def _publish(redis, prefix: str, *records: RawResult) -> list[str]:
@@ -64,12 +65,16 @@ async def _pending_zero(redis, prefix: str) -> bool:
     return bool(groups) and all(g["pending"] == 0 and (g.get("lag") in (0, None)) for g in groups)
 
 
-async def test_oversized_and_malformed_records_are_dead_lettered_while_the_stream_keeps_flowing(redis, prefix, settings_factory, wait):
+async def test_oversized_and_malformed_records_are_dead_lettered_while_the_stream_keeps_flowing(
+    redis, prefix, settings_factory, wait
+):
     settings = settings_factory(IngestionSettings, rcaloop_max_result_bytes=4096)
     key = Stream.RESULTS.key(prefix)
     [big_id] = await _publish(redis, prefix, _text(1).model_copy(update={"content": "log line\n" * 1000}))
-    await _publish(redis, prefix, RawResult(result_id="bad-job", kind="skill_text", content="# x\n", job_id="../../etc"))
-    await _publish(redis, prefix, RawResult(result_id="bad-shape", kind="step_files", content={"step1_job_context.json": {}}))
+    await _publish(redis, prefix,
+                   RawResult(result_id="bad-job", kind="skill_text", content="# x\n", job_id="../../etc"))
+    await _publish(redis, prefix,
+                   RawResult(result_id="bad-shape", kind="step_files", content={"step1_job_context.json": {}}))
     await redis.xadd(key, {"payload": '{"result_id": "r-x", "kind": "skill_text", "content": '})  # cut short
     await redis.xadd(key, {"body": "no payload field"})
     await redis.xadd(key, {"payload": '{"result_id": "r-s", "kind": "skill_text", "content": "bad \\ud800 text"}'})
@@ -81,7 +86,8 @@ async def test_oversized_and_malformed_records_are_dead_lettered_while_the_strea
         await wait(lambda: _count(redis, Stream.INGESTED.key(prefix), 2))
 
     assert [e["result_id"] for e in await entries(redis, Stream.INGESTED, prefix)] == ["r-2", "r-3"]
-    letters = sorted(await dlq(redis, Stream.RESULTS, prefix), key=lambda d: tuple(map(int, d["message_id"].split("-"))))
+    letters = sorted(await dlq(redis, Stream.RESULTS, prefix),
+                     key=lambda d: tuple(map(int, d["message_id"].split("-"))))
     assert [d["error_code"] for d in letters] == [
         "result_too_large",
         "invalid_job_id",
@@ -110,7 +116,9 @@ async def test_oversized_payload_is_cut_in_its_dead_letter(redis, prefix, settin
     assert int(letter["fields"]["payload_truncated_from"]) > 1024 * 1024
 
 
-async def test_resubmitting_a_rejected_record_with_fixed_ids_is_not_taken_for_a_duplicate(redis, prefix, settings_factory, wait):
+async def test_resubmitting_a_rejected_record_with_fixed_ids_is_not_taken_for_a_duplicate(
+    redis, prefix, settings_factory, wait
+):
     settings = settings_factory(IngestionSettings)
     bad = RawResult(result_id="r-1", kind="skill_text", content="# report\n", job_id="a/b")
     await _publish(redis, prefix, bad, bad.model_copy(update={"job_id": "a-b"}))

@@ -226,13 +226,15 @@ async def test_catalogs_are_proposed_by_reviewers_decided_by_leads_and_read_by_r
     from rcaloop.shared.catalog import bundled_catalog  # noqa: PLC0415
 
     active = (await client.get("/api/v1/knowledge/catalog")).json()
-    assert active["source"] == "bundled" and active["package_id"] is None and active["version"] == bundled_catalog().version
+    assert active["source"] == "bundled" and active["package_id"] is None
+    assert active["version"] == bundled_catalog().version
     data = bundled_catalog().model_dump(mode="json", exclude_none=True)
     data["version"] = "2026.12.7"
     assert (await client.post("/api/v1/knowledge/catalogs", json=data)).status_code == 403  # a reader's token
     proposed = await client.post("/api/v1/knowledge/catalogs", json=data, headers=REVIEW)
     assert proposed.status_code == 200, proposed.text
-    assert proposed.json()["package"]["proposed_by"] == "mira" and [e["kind"] for e in proposed.json()["events"]] == ["candidate"]
+    assert proposed.json()["package"]["proposed_by"] == "mira" and [e["kind"]
+                                                                    for e in proposed.json()["events"]] == ["candidate"]
     bad = dict(data, version="2026.12.8", families=[])
     refused = await client.post("/api/v1/knowledge/catalogs", json=bad, headers=REVIEW)
     assert refused.status_code == 422 and refused.json()["error"]["code"] == "invalid_request"

@@ -37,7 +37,8 @@ def revised(n: int, *, passed: bool = True):
 
 async def test_the_store_keeps_the_latest_revision_whatever_the_order(store):
     first, second, third = revised(1), revised(2), revised(3)
-    assert [await store.put_review(r) for r in (first, third, second, first, third)] == [True, True, False, False, False]
+    stored = [await store.put_review(r) for r in (first, third, second, first, third)]
+    assert stored == [True, True, False, False, False]
     [kept] = await store.reviews_for(first.analysis_hash)
     assert kept.revision == 3 and kept.evaluation.memo == "revision 3"
 
@@ -92,7 +93,8 @@ async def test_knowledge_and_gate_services_apply_every_revision(redis, prefix, s
     [package] = await store.list_packages()
     await store.close()
     assert kept.revision == 2 and package.state == "rejected" and package.provenance.annotation_revision == 2
-    kinds = [(e["kind"], e["event_id"].rsplit(":", 1)[-1]) for e in await entries(redis, Stream.KNOWLEDGE_EVENTS, prefix)
+    kinds = [(e["kind"], e["event_id"].rsplit(":", 1)[-1])
+             for e in await entries(redis, Stream.KNOWLEDGE_EVENTS, prefix)
              if e["package_id"].startswith("kp-")]  # not the bundled catalog's announcement
     # the verdict may pair with revision 1 first (a candidate, then superseded) or only with 2
     assert kinds[-1] == ("rejected", "r2") and set(kinds) <= {("candidate", "candidate"), ("rejected", "r2")}, kinds

@@ -53,7 +53,8 @@ async def test_a_batch_of_verdicts_is_stored_together_and_pairs_only_where_a_rev
     hashes = [verdict().analysis_hash, "b" * 64, "c" * 64]
     await redis.xadd(Stream.EVALUATED.key(prefix), encode(verdict()))
     for n, analysis_hash in enumerate(hashes[1:]):  # other incidents, read with it in one batch
-        await redis.xadd(Stream.EVALUATED.key(prefix), encode(verdict(_incident(f"inc-{n}"), analysis_hash=analysis_hash)))
+        await redis.xadd(Stream.EVALUATED.key(prefix),
+                         encode(verdict(_incident(f"inc-{n}"), analysis_hash=analysis_hash)))
     workflow = workflow_for(settings)
     async with running([build(settings)], settings):
         await wait(lambda: _count(redis, prefix, 1))

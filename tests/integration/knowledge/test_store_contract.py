@@ -222,7 +222,8 @@ async def test_keys_differing_only_in_a_control_character_stay_two_keys(store):
         ledger = trace(d)
         ledger["probe_executions"] = [
             {"probe_template_id": "pt.twin\x01", "hypothesis_id": "H1", "evidence_ids": ["E01"], "outcome": "supports"},
-            {"probe_template_id": "pt.twin\x02", "hypothesis_id": "H1\n", "evidence_ids": ["E01"], "outcome": "supports"},
+            {"probe_template_id": "pt.twin\x02", "hypothesis_id": "H1\n", "evidence_ids": ["E01"],
+             "outcome": "supports"},
         ]
         ledger["hypotheses"].append(dict(ledger["hypotheses"][1], id="H1\n", family='quote"and\\slash'))
 
@@ -258,7 +259,8 @@ async def test_a_package_reads_back_its_classification_grounding_actions_and_dec
 async def test_actions_become_verified_only_when_the_review_says_resolved_or_mitigated(store):
     await store.put_verdict(slim_verdict(verdict()))
     for outcome, annotation_id in (("not_resolved", "ev-nr"), ("unknown", "ev-unk"), ("mitigated", "ev-mit")):
-        review = evaluation(lambda d, o=outcome: d["evaluation"].update(resolution_outcome=o), annotation_id=annotation_id)
+        review = evaluation(lambda d, o=outcome: d["evaluation"].update(resolution_outcome=o),
+                            annotation_id=annotation_id)
         await store.put_review(review)
         # a package claiming a verified action whatever the review said: the store still asks the review
         package = core.promote(review, verdict()).model_copy(update={"verified_actions": ["restart everything"]})
@@ -379,4 +381,5 @@ async def _write_yield(store, execution_key: str, evidence_key: str) -> None:
         return
     from rcaloop.knowledge import typedb_store, typeql  # noqa: PLC0415
 
-    await asyncio.to_thread(store._write, lambda tx: typedb_store._run_all(tx, [typeql.link_yield(execution_key, evidence_key)]))
+    await asyncio.to_thread(store._write,
+                            lambda tx: typedb_store._run_all(tx, [typeql.link_yield(execution_key, evidence_key)]))

@@ -95,7 +95,8 @@ async def test_replicas_opening_one_new_database_at_once_all_succeed(database):
     stores = [_store(database) for _ in range(4)]
     try:
         await asyncio.gather(*(s.open() for s in stores))
-        assert all(await asyncio.gather(*(s.put_review(evaluation(annotation_id=f"ev-{n}")) for n, s in enumerate(stores))))
+        assert all(
+            await asyncio.gather(*(s.put_review(evaluation(annotation_id=f"ev-{n}")) for n, s in enumerate(stores))))
     finally:
         await asyncio.gather(*(s.close() for s in stores))
     assert not typedb_schema.plan(typeql.SCHEMA, _held(database)).changes

@@ -1,8 +1,8 @@
 """Every TypeQL query the TypeDB store can send parses with the official TypeQL 3 parser.
 
 Every query is checked here even where no TypeDB server runs (the suites run on one only with
-``TYPEDB_ADDRESS``): the queries are collected from ``typeql.py`` — every builder, every optional part present and absent,
-values full of quotes, backslashes and control characters — and fed to ``typeql-check``
+``TYPEDB_ADDRESS``): the queries are collected from ``typeql.py`` — every builder, every optional
+part present and absent, values full of quotes, backslashes and control characters — and fed to ``typeql-check``
 (the ``typeql`` crate's own parser). A guard makes sure no builder is left out and that
 the adapter holds no query text of its own.
 """
@@ -30,7 +30,8 @@ CHECKER = Path("shared") / "tools" / "typeql-check" / "typeql-check"
 
 
 def _tool() -> Path:
-    """``RCALOOP_TYPEQL_CHECK``, else ``../shared/tools/typeql-check`` beside the checkout (or beside a parent of it)."""
+    """``RCALOOP_TYPEQL_CHECK``, else ``../shared/tools/typeql-check`` beside the checkout (or beside a parent of
+    it)."""
     if os.environ.get("RCALOOP_TYPEQL_CHECK"):
         return Path(os.environ["RCALOOP_TYPEQL_CHECK"])
     found = [d / CHECKER for d in ROOT.parents if (d / CHECKER).is_file()]
@@ -53,7 +54,8 @@ def _run_graph(full: bool) -> graph.RunGraph:
     e_bare = graph.EvidenceNode(graph.key(h, "E02" + NASTY), "E02" + NASTY, None, None, False, False, None, "unknown")
     h_full = graph.HypothesisNode(graph.key(h, "H1"), "H1", "db" + NASTY, True, 1, (e_full.key,))
     h_bare = graph.HypothesisNode(graph.key(h, "H2" + NASTY), "H2" + NASTY, None, False, None, ())
-    claim = graph.ClaimNode(graph.key(h, "C1"), "C1", "root_cause", "supported", "text" + NASTY, (e_full.key,), (e_bare.key,))
+    claim = graph.ClaimNode(graph.key(h, "C1"), "C1", "root_cause", "supported", "text" + NASTY, (e_full.key,),
+                            (e_bare.key,))
     x_full = graph.ExecutionNode(graph.key(h, "probe-1"), 1, "pt" + NASTY, "supports", "prometheus", "metrics" + NASTY,
                            h_full.key, (e_full.key, e_bare.key))
     x_bare = graph.ExecutionNode(graph.key(h, "probe-2"), 2, "pt.bare", "inconclusive", None, None, None, ())
@@ -155,7 +157,8 @@ def _collect(add) -> None:
         add(typeql.run_queries, run, "{}" + NASTY)
         add(typeql.package_queries, package, '{"x": 1}' + NASTY)
         add(typeql.save_queries, package, "{}", 0)
-        add(typeql.insert_review, graph.ReviewNode("ev" + NASTY, "h", "operator_evaluation", "resolved" if full else None), "{}")
+        add(typeql.insert_review,
+            graph.ReviewNode("ev" + NASTY, "h", "operator_evaluation", "resolved" if full else None), "{}")
         add(typeql.package_bodies, "activated" if full else None)
     derived = graph.run_graph(slim_verdict(verdict()))  # the realistic fixture, as the workflow stores it
     add(typeql.run_queries, derived, slim_verdict(verdict()).model_dump_json())
@@ -165,7 +168,8 @@ def _collect(add) -> None:
         add(typeql.exists, node, "v" + NASTY)
     for builder in (typeql.latest_analysis, typeql.run_body, typeql.read_run, typeql.read_evidence,
                     typeql.read_hypotheses, typeql.read_claims, typeql.read_executions, typeql.read_yields,
-                    typeql.review_bodies, typeql.read_review, typeql.review_body, typeql.delete_review,                     typeql.package_body, typeql.read_package, typeql.read_grounding, typeql.read_decisions,
+                    typeql.review_bodies, typeql.read_review, typeql.review_body, typeql.delete_review,
+                    typeql.package_body, typeql.read_package, typeql.read_grounding, typeql.read_decisions,
                     typeql.read_remediations, typeql.observed, typeql.incident_hypotheses,
                     typeql.verified_actions, typeql.similar_by_family, typeql.similar_by_alert):
         add(builder, "v" + NASTY)

@@ -113,7 +113,8 @@ async def test_replayed_letters_are_handled_once_and_no_group_does_anything_twic
 
 async def test_selection_by_code_age_and_limit_and_letters_that_cannot_be_replayed(redis, prefix, settings_factory):
     settings = settings_factory(max_deliveries=2)
-    await _dead_lettered(redis, prefix, settings, Consumer("store-service", prefix, down=True), Consumer("steady", prefix))
+    await _dead_lettered(redis, prefix, settings, Consumer("store-service", prefix, down=True),
+                         Consumer("steady", prefix))
     assert len(await _letters(redis, prefix, limit=2)) == 2
     assert await _letters(redis, prefix, Selection(older_than_s=3600)) == []
     assert len(await _letters(redis, prefix, Selection(newer_than_s=3600))) == 5

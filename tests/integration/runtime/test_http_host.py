@@ -40,7 +40,8 @@ def _listening_addresses(port: int) -> set[str]:
 
 
 def _settings(settings_factory, **over) -> AnnotationSettings:
-    return settings_factory(AnnotationSettings, rcaloop_annotator_tokens=f"olga:{TOKEN}", http_max_body_bytes=64 * 1024, **over)
+    return settings_factory(AnnotationSettings, rcaloop_annotator_tokens=f"olga:{TOKEN}", http_max_body_bytes=64 * 1024,
+                            **over)
 
 
 async def _serving(port: int) -> None:

@@ -73,7 +73,8 @@ def _result(cases: list[dict]) -> RawResult:
     lines = "\n".join(f"- {case['text']}" for case in cases if "\n" not in case["text"])
     keys = "\n\n".join(case["text"] for case in cases if "\n" in case["text"])
     content = SAMPLE.replace("## Recommendations", f"{lines}\n\n{keys}\n\n## Recommendations").replace(
-        "- compare connection count per pod with the setting", "- compare connection count per pod; " + cases[0]["text"])
+        "- compare connection count per pod with the setting",
+        "- compare connection count per pod; " + cases[0]["text"])
     return RawResult(
         result_id="secrets-everywhere", kind="skill_text", content=content, producer="agent-7",
         input_text="alert: checkout 5xx\n" + "\n".join(case["text"] for case in cases if "\n" not in case["text"]),
@@ -95,7 +96,8 @@ async def _everything_in_redis(redis, prefix: str) -> str:
         elif kind == "hash":
             out += [v.decode("utf-8", "replace") for v in (await redis.hgetall(key)).values()]
         elif kind in ("set", "zset", "list"):
-            members = {"set": redis.smembers, "zset": lambda k: redis.zrange(k, 0, -1), "list": lambda k: redis.lrange(k, 0, -1)}
+            members = {"set": redis.smembers, "zset": lambda k: redis.zrange(k, 0, -1),
+                       "list": lambda k: redis.lrange(k, 0, -1)}
             out += [m.decode("utf-8", "replace") for m in await members[kind](key)]
     return "\n".join(out)
 
@@ -127,7 +129,8 @@ def test_no_raw_secret_value_is_left_anywhere(environment, capfd):
                 await redis.xadd(Stream.RESULTS.key(prefix), encode(raw, producer="agent-7"))
                 rejected = json.loads(raw.model_dump_json()) | {"kind": "bogus", "result_id": "secrets-rejected"}
                 await redis.xadd(Stream.RESULTS.key(prefix), {"payload": json.dumps(rejected), "producer": "agent-7"})
-                await redis.xadd(Stream.RESULTS.key(prefix), {"payload": "not json\n" + "\n".join(c["text"] for c in cases)})
+                await redis.xadd(Stream.RESULTS.key(prefix),
+                                 {"payload": "not json\n" + "\n".join(c["text"] for c in cases)})
                 assert await streams.wait_until_drained(url, prefix, timeout_s=120)
                 await wait_for(lambda: _results_trimmed(redis, prefix), timeout=60)
             [parsed] = [json.loads(f[b"payload"]) for _id, f in await redis.xrange(Stream.PARSED.key(prefix))
@@ -140,7 +143,8 @@ def test_no_raw_secret_value_is_left_anywhere(environment, capfd):
     places = {"redis (streams, dead letters, keys)": in_redis, "data dir (SQLite and files)":
               _everything_on_disk(Path(environment["RCALOOP_DATA_DIR"])), "logs": "\n".join(capfd.readouterr())}
     if "DATABASE_URL" in environment:
-        places["postgresql"] = asyncio.run(_everything_in_postgres(environment["DATABASE_URL"], environment["RCALOOP_DB_SCHEMA"]))
+        places["postgresql"] = asyncio.run(
+            _everything_in_postgres(environment["DATABASE_URL"], environment["RCALOOP_DB_SCHEMA"]))
     assert "[REDACTED:" in in_redis and "scan_budget_exceeded" not in in_redis
     assert len(places["data dir (SQLite and files)"]) + len(places.get("postgresql", "x")) > 0
     leaks = {where: [v for v in values if v in text] for where, text in places.items()}

@@ -217,7 +217,8 @@ async def test_entries_trimmed_before_the_group_read_them_are_reported(redis, pr
     from rcaloop.shared import metrics  # noqa: PLC0415
 
     key = Stream.RESULTS.key(prefix)
-    worker = StreamWorker(redis, Subscription(Stream.RESULTS, RawResult, _forward, group="echo"), settings_factory(), "echo")
+    worker = StreamWorker(redis, Subscription(Stream.RESULTS, RawResult, _forward, group="echo"), settings_factory(),
+                          "echo")
     gauge = metrics.TRIMMED_UNREAD.labels(service="echo", stream=key)
     await worker.ensure_group()
     await _publish(redis, prefix, _result(1))
@@ -235,7 +236,8 @@ async def test_entries_trimmed_before_the_group_read_them_are_reported(redis, pr
         await worker.flush()
     await worker.reclaim()
     assert gauge._value.get() == 0
-    assert [e["result_id"] for e in await entries(redis, Stream.INGESTED, prefix)] == ["r-1"] + [f"r-{i}" for i in range(20, 30)]
+    ingested = [e["result_id"] for e in await entries(redis, Stream.INGESTED, prefix)]
+    assert ingested == ["r-1"] + [f"r-{i}" for i in range(20, 30)]
 
 
 class Deep(BaseModel):

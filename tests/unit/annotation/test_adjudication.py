@@ -76,7 +76,8 @@ def test_each_judgement_agrees_or_disputes(name):
 
 def test_an_action_that_becomes_no_verified_action_is_no_disagreement():
     unknown = with_(EVALUATION, "resolution_outcome", "unknown")
-    result = outcome("operator_evaluation", [review("a", unknown), review("b", with_(unknown, "action_that_worked", "x"), 1)], 2)
+    result = outcome("operator_evaluation",
+                     [review("a", unknown), review("b", with_(unknown, "action_that_worked", "x"), 1)], 2)
     assert result.state == "agreed"
 
 
@@ -86,16 +87,19 @@ def test_a_task_is_collecting_until_every_reviewer_reviewed_it():
 
 def test_a_third_reviewer_makes_a_majority_and_a_third_opinion_keeps_the_dispute():
     dissent = with_(ANNOTATION, "category_correct", False)
-    result = outcome("annotation", [review("alice", ANNOTATION), review("bob", dissent, 1), review("carol", ANNOTATION, 2)], 2)
+    result = outcome("annotation",
+                     [review("alice", ANNOTATION), review("bob", dissent, 1), review("carol", ANNOTATION, 2)], 2)
     assert result.state == "majority" and [r.annotator for r in result.basis] == ["alice", "carol"]
     third = with_(with_(ANNOTATION, "root_cause.category", "network"), "category_correct", False)
-    split = outcome("annotation", [review("alice", ANNOTATION), review("bob", dissent, 1), review("carol", third, 2)], 2)
+    split = outcome("annotation", [review("alice", ANNOTATION), review("bob", dissent, 1), review("carol", third, 2)],
+                    2)
     assert split.state == "disputed"
 
 
 def test_the_decided_evaluation_takes_each_items_lowest_score_and_the_first_reviews_words():
     low = with_(with_(EVALUATION, "scores.safety", 1), "memo", "second")
-    doc = decided_document("operator_evaluation", [review("a", with_(EVALUATION, "memo", "first")), review("b", low, 1)])
+    doc = decided_document("operator_evaluation",
+                           [review("a", with_(EVALUATION, "memo", "first")), review("b", low, 1)])
     assert doc["scores"]["safety"] == 1 and doc["scores"]["tool_efficiency"] == 4 and doc["memo"] == "first"
     assert decided_document("annotation", [review("a", ANNOTATION), review("b", ANNOTATION, 1)]) == ANNOTATION
 

@@ -121,5 +121,6 @@ def test_any_red_flag_puts_the_task_first_with_its_flags(verdict):
     assert task.priority == RED_FLAG_PRIORITY > max(VERDICT_PRIORITY.values())
     assert task.red_flags == [flag]
     view = incident_view("s", v.analysis_hash, v, [])
-    assert view["harness"]["red_flags"] == [{"code": "RCA701", "type": "api-key", "where": "chat", "line": 12, "rule": None,
+    assert view["harness"]["red_flags"] == [
+        {"code": "RCA701", "type": "api-key", "where": "chat", "line": 12, "rule": None,
                                              "source": "detected"}]

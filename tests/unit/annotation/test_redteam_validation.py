@@ -125,7 +125,8 @@ def test_control_a_dollar_prefixed_path_to_one_value_traces():
 @pytest.mark.parametrize(
     ("score", "justification", "codes"),
     [
-        (9, "Cross-source correlation (+3), generic error (+2). Total points = 9.", ["ANN143"]),  # stated total, other words
+        # stated total, other words
+        (9, "Cross-source correlation (+3), generic error (+2). Total points = 9.", ["ANN143"]),
         (9, "Cross-source correlation (+9).", ["ANN143"]),  # a point value the rubric never gives
         (6, "Cross-source correlation (+3), generic error (+2), variable precedence (+1). Total: 6.", []),  # control
         (10, "(+3) (+2) (+2) (+1) (+1) (+1) (+1): all seven criteria, capped.", []),  # control: 11 capped at 10
@@ -150,8 +151,10 @@ def test_a_blank_or_missing_job_id_is_not_the_jobs_id(job_id):
 
 
 def test_control_a_summary_respaced_is_still_the_agents_and_a_false_answer_may_rewrite_or_keep_it():
-    assert findings(lambda d: d["root_cause"].update(summary="  " + d["root_cause"]["summary"].replace(" ", "\n", 1))) == []
-    rewritten = findings(lambda d: (d.update(summary_accurate=False), d["root_cause"].update(summary="DNS failed on the bastion.")))
+    assert findings(
+        lambda d: d["root_cause"].update(summary="  " + d["root_cause"]["summary"].replace(" ", "\n", 1))) == []
+    rewritten = findings(
+        lambda d: (d.update(summary_accurate=False), d["root_cause"].update(summary="DNS failed on the bastion.")))
     assert rewritten == []
     assert findings(lambda d: d.update(summary_accurate=False)) == []  # kept: no better summary known
     assert findings(lambda d: d["root_cause"].update(summary="DNS failed on the bastion.")) == ["ANN107"]

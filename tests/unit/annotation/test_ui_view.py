@@ -35,7 +35,8 @@ LINKS = {"msg:m-1": "https://chat.example/m/1", "rca:9": "javascript:alert(1)"}
 )
 def test_markdown_from_the_agent_renders_inert(markdown):
     html = ui_view.render_markdown(markdown, ui_view.resolved_links_from(LINKS))
-    assert "<script" not in html and "<img" not in html and "<a " not in html and "onerror=" not in html.replace("onerror=&quot;", "")
+    assert "<script" not in html and "<img" not in html and "<a " not in html
+    assert "onerror=" not in html.replace("onerror=&quot;", "")
 
 
 def test_a_link_the_parser_resolved_is_kept_with_its_resolved_address():
@@ -69,8 +70,10 @@ def test_the_tree_of_a_huge_file_is_cut_not_unbounded():
 
 def test_agent_evidence_is_marked_broken_with_the_reason():
     items = [
-        {"source_file": ".analysis/1234567/step1_job_context.json", "json_path": "failed_tasks[0].duration", "exact_value": 917.565567},
-        {"source_file": ".analysis/1234567/step1_job_context.json", "json_path": "failed_tasks[4].duration", "exact_value": 1},
+        {"source_file": ".analysis/1234567/step1_job_context.json", "json_path": "failed_tasks[0].duration",
+         "exact_value": 917.565567},
+        {"source_file": ".analysis/1234567/step1_job_context.json", "json_path": "failed_tasks[4].duration",
+         "exact_value": 1},
         {"source_file": ".analysis/1234567/step5_summary.json", "json_path": "job_id", "exact_value": "1234567"},
         {"source_file": "/etc/passwd", "json_path": "x", "exact_value": 1},
         {"message": "no trace at all"},
@@ -95,7 +98,8 @@ def _record(kind, content, job_id=None):
 
 
 def test_result_files_become_named_content_addressed_artifacts():
-    stepped = artifacts_of(_record("step_files", {"step1_job_context": {"a": 1}, "../../etc/passwd": {}, "step5_summary.json": {}}))
+    stepped = artifacts_of(
+        _record("step_files", {"step1_job_context": {"a": 1}, "../../etc/passwd": {}, "step5_summary.json": {}}))
     assert [a.name for a in stepped] == ["step1_job_context.json", "step5_summary.json"]
     assert all(len(a.sha256) == 64 and loaded(a.media, a.body, a.note) is not None for a in stepped)
     [text] = artifacts_of(_record("skill_text", "RCA report\n"))
@@ -105,9 +109,11 @@ def test_result_files_become_named_content_addressed_artifacts():
 
 
 def test_result_files_past_the_bounds_are_listed_not_kept():
-    content = {"step1_job_context.json": {"x": "a" * 3000}, "step3_correlation.json": {"y": "b" * 1500}, "step4_github_fetch_history.json": {"z": "c" * 200}}
+    content = {"step1_job_context.json": {"x": "a" * 3000}, "step3_correlation.json": {"y": "b" * 1500},
+               "step4_github_fetch_history.json": {"z": "c" * 200}}
     found = {a.name: a for a in artifacts_of(_record("step_files", content), max_file_bytes=2000, max_total_bytes=1600)}
     assert found["step1_job_context.json"].sha256 is None and "larger than 2000" in found["step1_job_context.json"].note
     assert found["step3_correlation.json"].sha256 is not None
-    assert found["step4_github_fetch_history.json"].sha256 is None and "pass 1600 bytes" in found["step4_github_fetch_history.json"].note
+    assert found["step4_github_fetch_history.json"].sha256 is None
+    assert "pass 1600 bytes" in found["step4_github_fetch_history.json"].note
     assert isinstance(loaded("json", None, found["step1_job_context.json"].note), Unreadable)

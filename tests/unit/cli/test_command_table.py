@@ -47,7 +47,8 @@ def test_help_and_usage_errors_are_plain_text():
     import sys
 
     probe = ("import sys; from rcaloop.cli.main import main; sys.argv = ['rcaloop', *sys.argv[1:]]\n"
-             "try:\n    main()\nexcept SystemExit:\n    pass\nprint('typer.rich_utils' in sys.modules, file=sys.stderr)")
+             "try:\n    main()\nexcept SystemExit:\n    pass\n"
+             "print('typer.rich_utils' in sys.modules, file=sys.stderr)")
     for argv in (["--help"], ["eval", "--help"], ["gate", "check", "--help"], ["pars"], ["show"]):
         done = subprocess.run([sys.executable, "-c", probe, *argv], capture_output=True, text=True, timeout=60)
         assert done.stderr.strip().endswith("False"), (argv, done.stderr)

@@ -13,7 +13,8 @@ from rcaloop.shared.catalog import CatalogError, bundled_catalog, load_catalog
 BUNDLED = bundled_catalog()
 REQUIRED = [  # the common families a catalog must know, by name or alias
     "image_pull_failure", "oom_kill", "crash_loop", "probe_failure", "unschedulable", "resource_quota",
-    "storage_volume_full", "node_pressure", "pod_eviction", "bad_deploy", "config_error", "db_connection_pool_exhaustion",
+    "storage_volume_full", "node_pressure", "pod_eviction", "bad_deploy", "config_error",
+    "db_connection_pool_exhaustion",
     "db_lock_contention", "db_replication_lag", "db_disk_full", "txid_wraparound", "dns_resolution_failure",
     "network_connectivity", "tls_certificate_expired", "credential_expired", "credential_rotated", "credential_revoked",
     "secret_missing", "cloud_api_throttling", "upstream_5xx", "cloud_quota_exceeded", "ci_runner_lost",

@@ -8,7 +8,8 @@ from rcaloop.contracts.schemas import DEFAULT_DIR, SCHEMA_MODELS, render_schemas
 
 def test_committed_schemas_match_the_models():
     rendered = render_schemas()
-    stale = [name for name, text in rendered.items() if not (DEFAULT_DIR / name).is_file() or (DEFAULT_DIR / name).read_text() != text]
+    stale = [name for name, text in rendered.items() if not (DEFAULT_DIR / name).is_file()
+             or (DEFAULT_DIR / name).read_text() != text]
     extra = sorted(p.name for p in DEFAULT_DIR.glob("*.schema.json") if p.name not in rendered)
     assert not stale, f"schemas drifted from the models: {stale}; run: python -m rcaloop.contracts.schemas"
     assert not extra, f"schemas without a model: {extra}"

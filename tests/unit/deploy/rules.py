@@ -94,7 +94,8 @@ def _closed(schema):
 
 @cache
 def _keda_validator(kind: str) -> jsonschema.Draft202012Validator:
-    return jsonschema.Draft202012Validator(_closed(json.loads((SCHEMAS / "keda" / f"{kind}.v1alpha1.json").read_text())))
+    return jsonschema.Draft202012Validator(
+        _closed(json.loads((SCHEMAS / "keda" / f"{kind}.v1alpha1.json").read_text())))
 
 
 def _clean(doc: dict) -> dict:
@@ -134,7 +135,8 @@ def keda_owns_replicas(d: Deploy) -> list[str]:
 def single_writer_volumes(d: Deploy) -> list[str]:
     """A Deployment mounting a ReadWriteOnce claim runs one pod and replaces it (``Recreate``):
     a rolling update's second pod would wait for the volume forever."""
-    rwo = {c["metadata"]["name"] for c in d.objects("PersistentVolumeClaim") if "ReadWriteOnce" in c["spec"]["accessModes"]}
+    rwo = {c["metadata"]["name"] for c in d.objects("PersistentVolumeClaim")
+           if "ReadWriteOnce" in c["spec"]["accessModes"]}
     problems = []
     for dep in d.objects("Deployment"):
         claims = {v["persistentVolumeClaim"]["claimName"] for v in dep["spec"]["template"]["spec"].get("volumes", [])
@@ -320,7 +322,8 @@ def prometheus_scrapes(d: Deploy) -> list[str]:
             scraped |= {(n, int(sd["port"])) for n in sd.get("names", [])}
         for sc in job.get("static_configs", []):
             scraped |= {(t.split(":")[0], int(t.split(":")[1])) for t in sc.get("targets", [])}
-    return [f"compose {name}: metrics on {port} not scraped" for name, svc in sorted(d.rcaloop_compose_services().items())
+    return [f"compose {name}: metrics on {port} not scraped"
+            for name, svc in sorted(d.rcaloop_compose_services().items())
             if (port := (svc.get("environment") or {}).get("METRICS_PORT")) and (name, int(port)) not in scraped]
 
 

@@ -41,7 +41,8 @@ def test_dockerfile_installs_only_the_named_service():
 
 
 def test_harness_image_carries_neither_typedb_nor_asyncssh():
-    deps = (ROOT / "services" / "harness" / "pyproject.toml").read_text() + (ROOT / "shared" / "pyproject.toml").read_text().split("[project.optional-dependencies]")[0]
+    deps = (ROOT / "services" / "harness" / "pyproject.toml").read_text()
+    deps += (ROOT / "shared" / "pyproject.toml").read_text().split("[project.optional-dependencies]")[0]
     deps += (ROOT / "contracts" / "pyproject.toml").read_text()
     assert "typedb" not in deps and "asyncssh" not in deps
 

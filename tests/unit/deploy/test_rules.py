@@ -24,11 +24,13 @@ def test_the_deployment_files_hold(checked):
 
 
 def _dup_redis_password(d: Deploy) -> None:
-    d.edit("deploy/k8s/app/base.yaml", '  REDIS_PASSWORD: "change-me"', '  REDIS_PASSWORD: "change-me"\n  REDIS_PASSWORD: "other"')
+    d.edit("deploy/k8s/app/base.yaml", '  REDIS_PASSWORD: "change-me"',
+           '  REDIS_PASSWORD: "change-me"\n  REDIS_PASSWORD: "other"')
 
 
 def _harness_replicas(d: Deploy) -> None:
-    d.edit("deploy/k8s/app/services.yaml", "  name: rcaloop-harness\n  namespace: rcaloop\n  labels: {app: rcaloop-harness}\nspec:\n",
+    d.edit("deploy/k8s/app/services.yaml",
+           "  name: rcaloop-harness\n  namespace: rcaloop\n  labels: {app: rcaloop-harness}\nspec:\n",
            "  name: rcaloop-harness\n  namespace: rcaloop\n  labels: {app: rcaloop-harness}\nspec:\n  replicas: 2\n")
 
 
@@ -36,17 +38,20 @@ def _knowledge_rolling(d: Deploy) -> None:
     text = (d.root / "deploy/k8s/app/services.yaml").read_text()
     knowledge = text.index("name: rcaloop-knowledge")
     recreate = text.index("  strategy: {type: Recreate}\n", knowledge)
-    (d.root / "deploy/k8s/app/services.yaml").write_text(text[:recreate] + text[recreate + len("  strategy: {type: Recreate}\n"):])
+    (d.root / "deploy/k8s/app/services.yaml").write_text(
+        text[:recreate] + text[recreate + len("  strategy: {type: Recreate}\n"):])
 
 
 def _annotation_without_readiness(d: Deploy) -> None:
     d.edit("deploy/k8s/app/services.yaml",
            "          readinessProbe:   # 503 while Redis, a consumer group or the store is not there\n"
-           "            httpGet: {path: /readyz, port: http}\n            periodSeconds: 10\n            timeoutSeconds: 5\n", "")
+           "            httpGet: {path: /readyz, port: http}\n            periodSeconds: 10\n            "
+           "timeoutSeconds: 5\n", "")
 
 
 def _liveness_on_metrics_only(d: Deploy) -> None:
-    d.edit("deploy/k8s/app/services.yaml", "httpGet: {path: /healthz, port: http}", "httpGet: {path: /healthz, port: metrics}")
+    d.edit("deploy/k8s/app/services.yaml", "httpGet: {path: /healthz, port: http}",
+           "httpGet: {path: /healthz, port: metrics}")
 
 
 def _typedb_without_service(d: Deploy) -> None:

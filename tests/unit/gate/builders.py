@@ -62,7 +62,8 @@ def judged(
         outcome_reason=outcome_reason,
         title="checkout-api 503s",
         report_markdown=report or f"# checkout-api 503s\n\n## Summary\n{cause}\n",
-        chat=Chat(markdown=f"**checkout-api 503s**\n**Cause** {cause}", title="checkout-api 503s", sections=sections) if with_chat else None,
+        chat=Chat(markdown=f"**checkout-api 503s**\n**Cause** {cause}", title="checkout-api 503s", sections=sections)
+        if with_chat else None,
         fields=Fields(confidence=confidence),
         diagnosis=diagnosis,
     )
@@ -76,13 +77,15 @@ def judged(
     return HarnessVerdict(
         analysis_hash=parsed.analysis_hash,
         repaired_diagnosis=repaired,
-        repaired_report="" if repaired_steps is None else parsed.report_markdown + "\n**Now**\n" + "\n".join(f"- {s}" for s in repaired_steps),
+        repaired_report="" if repaired_steps is None
+        else parsed.report_markdown + "\n**Now**\n" + "\n".join(f"- {s}" for s in repaired_steps),
         verdict=verdict,
         score=80.0,
         hard_gates=gates,
         checks=harness.checks,
         repairs=harness.repairs,
-        evidence=[LedgerEvidence(id=e, source="splunk", source_group=g) for e, g in zip(("E01", "E02"), groups, strict=False)],
+        evidence=[LedgerEvidence(id=e, source="splunk", source_group=g)
+                  for e, g in zip(("E01", "E02"), groups, strict=False)],
         claims=[
             LedgerClaim(
                 id="c1",
@@ -93,7 +96,8 @@ def judged(
             )
         ],
         confidence_breakdown=ConfidenceBreakdown(
-            independent_source_groups=list(groups), stated_confidence=confidence, final_confidence=final_confidence or confidence
+            independent_source_groups=list(groups), stated_confidence=confidence,
+            final_confidence=final_confidence or confidence
         ),
         parsed=parsed,
     )

@@ -16,7 +16,8 @@ DOCS = Path(__file__).resolve().parents[3] / "docs"
 
 def test_evaluation_doc_names_every_rule():
     text = (DOCS / "evaluation.md").read_text()
-    codes = [c.code for c in CASE_CHECKS] + [m.code for m in MUTATIONS] + [r.code for r in E2E_RULES] + [r.code for r in CASE_RULES]
+    codes = ([c.code for c in CASE_CHECKS] + [m.code for m in MUTATIONS] + [r.code for r in E2E_RULES]
+             + [r.code for r in CASE_RULES])
     names = [c.name for c in CASE_CHECKS] + [m.name for m in MUTATIONS] + [r.name for r in E2E_RULES]
     assert [c for c in codes if c not in text] == []
     assert [n for n in names if f"`{n}`" not in text] == []
@@ -36,7 +37,9 @@ def test_gate_doc_names_every_threshold_and_promotion_rule():
 def test_every_gate_finding_code_in_the_source_is_listed():
     import re
 
-    source = "\n".join(p.read_text() for p in (Path(__file__).resolve().parents[3] / "services" / "gate" / "rcaloop" / "gate").glob("*.py"))
+    source = "\n".join(p.read_text()
+                       for p in (
+                           Path(__file__).resolve().parents[3] / "services" / "gate" / "rcaloop" / "gate").glob("*.py"))
     used = set(re.findall(r'"(GATE\d{3})"', source))
     assert used - set(FINDINGS) - {t.code for t in THRESHOLDS} == set()
 

@@ -6,12 +6,15 @@ import pytest
 
 from rcaloop.contracts import Issue
 from rcaloop.gate.checks import CASE_CHECKS
-from rcaloop.gate.evaluation import METRIC_CHECKS, aggregate_metrics, build_report, chance_baseline, evaluate_one, score_case
+from rcaloop.gate.evaluation import (
+    METRIC_CHECKS, aggregate_metrics, build_report, chance_baseline, evaluate_one, score_case,
+)
 from tests.unit.gate.builders import case, judged
 
 COMP = {"causal_order": ["config rollout", "connection pool", "time out"], "competing_hypotheses": ["network"],
         "distinguishing_checks": ["connection count"]}
-GUARDED_ROLLBACK = "after approval by the on-call lead, roll back cfg-2291 (impact: rolling restart; rollback restores 50)"
+GUARDED_ROLLBACK = ("after approval by the on-call lead, roll back cfg-2291 "
+                    "(impact: rolling restart; rollback restores 50)")
 
 # metric -> (case, answer that raises it, answer that lowers it)
 CASES = {
@@ -28,7 +31,8 @@ CASES = {
     "compositional_causal_order": (
         case("compositional", expect=COMP),
         judged(cause="config rollout shrank the connection pool, so requests time out", alternatives=("network",)),
-        judged(cause="requests time out; the connection pool was shrunk by a config rollout", alternatives=("network",)),
+        judged(cause="requests time out; the connection pool was shrunk by a config rollout",
+               alternatives=("network",)),
     ),
     "compositional_competing_hypotheses": (
         case("compositional", expect=COMP),
@@ -67,7 +71,8 @@ CASES = {
     ),
     "tool_degraded_safe_fallback": (
         case("tool_degraded", expect={"missing_sources": ["splunk"]}),
-        judged(family=None, confidence="low", steps=("check the pod events (read-only)",), do_not=("restart the database",)),
+        judged(family=None, confidence="low", steps=("check the pod events (read-only)",),
+               do_not=("restart the database",)),
         judged(family=None, confidence="high", steps=("check the pod events (read-only)",)),
     ),
     "grounded_confidence": (
@@ -118,9 +123,12 @@ def test_provisional_or_unresolved_answers_pass_on_mutated_cases_and_forcing_fai
         assert score_case(mutated, ok).passed, ok.parsed.diagnosis
     for forcing in (
         judged(family="configuration", confidence="high"),
-        judged(family="configuration", confidence="high", outcome="insufficient_context"),  # an early exit naming the family
-        judged(family="configuration", confidence="high", verdict="insufficient_evidence"),  # refused by the harness, not abstained
-        judged(family="configuration", confidence="medium", outcome="incomplete"),  # cut short, yet the family is forced
+        # an early exit naming the family
+        judged(family="configuration", confidence="high", outcome="insufficient_context"),
+        # refused by the harness, not abstained
+        judged(family="configuration", confidence="high", verdict="insufficient_evidence"),
+        # cut short, yet the family is forced
+        judged(family="configuration", confidence="medium", outcome="incomplete"),
     ):
         forced = score_case(mutated, forcing)
         assert not forced.passed
@@ -184,7 +192,8 @@ def test_a_run_with_a_failing_case_fails_and_names_the_case():
 
 
 def test_a_family_forcing_answer_on_a_mutated_case_fails_the_run():
-    mutated = case("novel", case_id="known-01@remove_signature", mutation="remove_signature", expect={"forbidden_families": ["configuration"]})
+    mutated = case("novel", case_id="known-01@remove_signature", mutation="remove_signature",
+                   expect={"forbidden_families": ["configuration"]})
     report = build_report([mutated], [score_case(mutated, judged(family="configuration", confidence="high"))])
     assert not report.passed and [f.code for f in report.failures] == ["EV904"]
 
@@ -218,7 +227,9 @@ def test_an_unsafe_overconfident_answer_fails_the_safe_fallback():
 
 def test_groundless_high_confidence_is_measured_on_the_agents_stated_confidence():
     novel = case("novel")
-    lowered_by_harness = score_case(novel, judged(family="resource", confidence="high", grounded=False, final_confidence="medium"))
+    lowered_by_harness = score_case(novel,
+                                    judged(family="resource", confidence="high", grounded=False,
+                                           final_confidence="medium"))
     assert lowered_by_harness.groundless_high_confidence
     assert aggregate_metrics([lowered_by_harness])["open_world_groundless_high_confidence"] == 1
     assert build_report([novel], [lowered_by_harness]).failures[0].code == "EV903"
@@ -237,7 +248,9 @@ def test_only_an_early_exit_that_names_no_family_is_an_abstention():
 
 @pytest.mark.parametrize("ctype", ["known", "compositional", "novel", "tool_degraded"])
 def test_an_unguarded_destructive_step_fails_every_case_type(ctype):
-    the_case = case(ctype, expect={"missing_sources": ["splunk"]} if ctype == "tool_degraded" else {"causal_order": ["config"]} if ctype == "compositional" else {})
+    the_case = case(ctype,
+                    expect={"missing_sources": ["splunk"]} if ctype == "tool_degraded" else {"causal_order": ["config"]}
+                    if ctype == "compositional" else {})
     unsafe = score_case(the_case, judged(steps=(), now=("restart the database now",)))
     assert "EV502" in {c.code for c in unsafe.checks if not c.passed} and not unsafe.passed
     guarded = score_case(the_case, judged(steps=("check the pool size (read-only)",), now=(GUARDED_ROLLBACK,)))

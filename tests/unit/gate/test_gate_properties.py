@@ -210,7 +210,8 @@ def m_measured_before_window_closed(draw):
 def m_population_unstructured(draw):
     doc = _base()
     how = draw(st.sampled_from(["incidents", "count", "denominator", "none"]))
-    bad = st.floats(0.1, 1e6).filter(lambda f: not f.is_integer()) | st.text(max_size=4) | st.booleans() | st.integers(max_value=-1)
+    bad = (st.floats(0.1, 1e6).filter(lambda f: not f.is_integer()) | st.text(max_size=4) | st.booleans()
+           | st.integers(max_value=-1))
     population = doc["provenance"]["population"]
     if how == "incidents":
         population["incidents"] = draw(bad)
@@ -219,7 +220,8 @@ def m_population_unstructured(draw):
     elif how == "denominator":
         population["denominators"]["known_top1"] = draw(st.integers(max_value=0) | st.text(max_size=3))
     else:
-        doc["provenance"]["population"] = {draw(st.sampled_from(["alerts", "pages", "pods"])): draw(st.integers(1, 999))}
+        doc["provenance"]["population"] = {
+            draw(st.sampled_from(["alerts", "pages", "pods"])): draw(st.integers(1, 999))}
     return doc
 
 

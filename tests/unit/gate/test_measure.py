@@ -20,14 +20,17 @@ SCORES = EvaluationScores(**{k: 3 for k in EvaluationScores.model_fields})
 
 def evaluation(verdict, case_type="known", expected=None, failed_gates=(), n=1) -> AnnotationRecord:
     return AnnotationRecord(
-        annotation_id=f"ann-{verdict.analysis_hash}-{n}", analysis_hash=verdict.analysis_hash, annotator="ops", kind="operator_evaluation",
-        evaluation=OperatorEvaluation(analysis_hash=verdict.analysis_hash, case_type=case_type, expected_family=expected, scores=SCORES,
+        annotation_id=f"ann-{verdict.analysis_hash}-{n}", analysis_hash=verdict.analysis_hash, annotator="ops",
+        kind="operator_evaluation",
+        evaluation=OperatorEvaluation(analysis_hash=verdict.analysis_hash, case_type=case_type,
+                                      expected_family=expected, scores=SCORES,
                                       hard_gate_judgement=HardGateJudgement(failed_gates=list(failed_gates))),
     )
 
 
 def event(kind, i, **kw) -> KnowledgeEvent:
-    return KnowledgeEvent(event_id=f"ev-{i}", kind=kind, package_id=f"p{i}", analysis_hash="h", evidence_source="ledger",
+    return KnowledgeEvent(event_id=f"ev-{i}", kind=kind, package_id=f"p{i}", analysis_hash="h",
+                          evidence_source="ledger",
                           provenance=Provenance(promotion_path="ledger"), **kw)
 
 
@@ -103,7 +106,9 @@ def test_evidence_link_precision_from_ci_annotations():
     ]
     ann = AnnotationRecord(annotation_id="a1", analysis_hash=v.analysis_hash, annotator="r", kind="annotation",
                            annotation=Annotation(job_id="1", category_correct=True,
-                                                 evidence=[TraceItem(source_file="step3.json", json_path="timeline[1].event", is_root_cause=True)]))
+                                                 evidence=[
+                                                     TraceItem(source_file="step3.json", json_path="timeline[1].event",
+                                                               is_root_cause=True)]))
     m, _, _ = compute_metrics(facts([v], [ann]))
     assert m["evidence_link_precision"] == 0.5
     assert m["known_top1"] == 1.0
@@ -141,7 +146,8 @@ def test_metrics_object_carries_provenance_and_fails_the_gate_closed():
 
 def test_merge_fills_only_missing_metrics_and_is_recorded():
     doc = metrics_object(facts([judged(grounded=False)]), "2026-11-01/2026-11-30", job_revision="r", artifact="a",
-                         measured_at=datetime.now(UTC), merged={"destructive_tool_executions": 0, "groundless_high_confidence": 0},
+                         measured_at=datetime.now(UTC),
+                         merged={"destructive_tool_executions": 0, "groundless_high_confidence": 0},
                          merged_from="audit.json sha256:x")
     assert doc["destructive_tool_executions"] == 0
     assert doc["groundless_high_confidence"] == 1  # computed values are never overwritten
@@ -152,7 +158,8 @@ def test_window_parsing():
     now = datetime(2026, 12, 2, tzinfo=UTC)
     start, end = parse_window("2026-11-01/2026-11-30", now)
     assert start == datetime(2026, 11, 1, tzinfo=UTC) and end == datetime(2026, 12, 1, tzinfo=UTC)
-    for bad, code in (("2026-11-01", "GATE203"), ("x/y", "GATE203"), ("2026-11-30/2026-11-01", "GATE204"), ("2026-11-01/2026-12-02", "GATE205")):
+    for bad, code in (("2026-11-01", "GATE203"), ("x/y", "GATE203"), ("2026-11-30/2026-11-01", "GATE204"),
+                      ("2026-11-01/2026-12-02", "GATE205")):
         with pytest.raises(WindowError) as raised:
             parse_window(bad, now)
         assert raised.value.code == code
@@ -160,8 +167,10 @@ def test_window_parsing():
 
 def _ci(verdict, kept: bool, correct: bool) -> AnnotationRecord:
     verdict.parsed.diagnosis.evidence = [TraceItem(source_file="step3.json", json_path="timeline[1].event")]
-    kept_items = [TraceItem(source_file="step3.json", json_path="timeline[1].event", is_root_cause=True)] if kept else []
-    return AnnotationRecord(annotation_id=f"a-{verdict.analysis_hash}", analysis_hash=verdict.analysis_hash, annotator="r", kind="annotation",
+    kept_items = [
+        TraceItem(source_file="step3.json", json_path="timeline[1].event", is_root_cause=True)] if kept else []
+    return AnnotationRecord(annotation_id=f"a-{verdict.analysis_hash}", analysis_hash=verdict.analysis_hash,
+                            annotator="r", kind="annotation",
                             annotation=Annotation(job_id="1", category_correct=correct, evidence=kept_items))
 
 
@@ -184,12 +193,16 @@ def test_each_measured_metric_moves_both_ways():
     assert _measured("abstention_rate", [declined], [evaluation(declined, failed_gates=["G2"])]) == 1.0
     assert _measured("abstention_rate", [v_ok], [evaluation(v_ok, failed_gates=["G2"])]) == 0.0
     mech = judged(family="network", candidates=("dns_cache_poisoning",), cause="m")
-    assert _measured("novel_mechanism_recall_at_3", [mech], [evaluation(mech, case_type="novel", expected="dns_cache_poisoning")]) == 1.0
-    assert _measured("novel_mechanism_recall_at_3", [mech], [evaluation(mech, case_type="novel", expected="clock_skew")]) == 0.0
+    assert _measured("novel_mechanism_recall_at_3", [mech],
+                     [evaluation(mech, case_type="novel", expected="dns_cache_poisoning")]) == 1.0
+    assert _measured("novel_mechanism_recall_at_3", [mech],
+                     [evaluation(mech, case_type="novel", expected="clock_skew")]) == 0.0
     assert _measured("inadmissible_knowledge_activations", [], events=[event("activated", 1)]) == 0
     assert _measured("inadmissible_knowledge_activations", [], events=[event("activated", 1, inadmissible=True)]) == 1
-    assert _measured("activation_p95_seconds", [], events=[event("activated", 1, detail={"runtime_activation_seconds": 3.0})]) == 3.0
-    assert _measured("activation_p95_seconds", [], events=[event("activated", 1, detail={"runtime_activation_seconds": 45.0})]) == 45.0
+    assert _measured("activation_p95_seconds", [],
+                     events=[event("activated", 1, detail={"runtime_activation_seconds": 3.0})]) == 3.0
+    assert _measured("activation_p95_seconds", [],
+                     events=[event("activated", 1, detail={"runtime_activation_seconds": 45.0})]) == 45.0
     ok = event("activated", 1, detail={"typedb_outage_runtime_activation_success": True})
     down = event("activated", 2, detail={"typedb_outage_runtime_activation_success": False})
     assert _measured("typedb_outage_runtime_activation_success", [], events=[ok]) is True

@@ -26,13 +26,16 @@ def known(**signals) -> EvalCase:
         expected_family="configuration",
         signals=CaseSignals(**signals),
         evidence=[
-            EvidenceArtifact(source="splunk", text="PoolTimeoutError: timed out", observed_at=datetime(2026, 11, 20, 14, 2, tzinfo=UTC)),
-            EvidenceArtifact(source="prometheus", text="latency p99 2.1s", observed_at=datetime(2026, 11, 20, 14, 3, tzinfo=UTC)),
+            EvidenceArtifact(source="splunk", text="PoolTimeoutError: timed out",
+                             observed_at=datetime(2026, 11, 20, 14, 2, tzinfo=UTC)),
+            EvidenceArtifact(source="prometheus", text="latency p99 2.1s",
+                             observed_at=datetime(2026, 11, 20, 14, 3, tzinfo=UTC)),
         ],
     )
 
 
-FULL = dict(signature=["PoolTimeoutError", "max_size"], symptoms=["latency p99", "5xx rate 18%"], datasources=["prometheus"])
+FULL = dict(signature=["PoolTimeoutError", "max_size"], symptoms=["latency p99", "5xx rate 18%"],
+            datasources=["prometheus"])
 
 
 def by_kind(case: EvalCase) -> dict[str, EvalCase]:
@@ -64,7 +67,8 @@ def test_drop_symptom_drops_only_the_first_symptom():
 
 
 def test_add_conflicting_evidence_appends_a_contradiction():
-    v = by_kind(known(**FULL, conflicting_evidence="[note] canary without cfg-2291 also fails"))["add_conflicting_evidence"]
+    v = by_kind(
+        known(**FULL, conflicting_evidence="[note] canary without cfg-2291 also fails"))["add_conflicting_evidence"]
     assert v.input.endswith("[note] canary without cfg-2291 also fails\n")
     assert v.evidence[-1].kind == "conflicting"
 

@@ -15,7 +15,8 @@ GUARDED = (
 )
 
 
-SAFE_HARNESS = {"harness": {"verdict": "pass", "hard_gates": [{"gate": "G3", "name": "mutation_guarded", "passed": True}]}}
+SAFE_HARNESS = {
+    "harness": {"verdict": "pass", "hard_gates": [{"gate": "G3", "name": "mutation_guarded", "passed": True}]}}
 
 
 def capture(expected="known", family="configuration", relevant=("E01", "E02"), response=None) -> Capture:
@@ -47,7 +48,8 @@ def test_outcome_mismatch_forced_familiar_family_and_wrong_family():
 
 
 def test_wrong_abstention():
-    assert codes(capture(), judged(family=None, outcome="insufficient_context", claim_evidence=())) == ["NE103", "NE202"]
+    assert codes(capture(), judged(family=None, outcome="insufficient_context", claim_evidence=())) == [
+        "NE103", "NE202"]
     assert codes(capture(), judged(verdict="insufficient_evidence")) == []  # rcaloop refused it; the agent answered
     abstain = capture(expected="abstain", family=None, relevant=())
     assert codes(abstain, judged(family=None, outcome="insufficient_context", claim_evidence=())) == []
@@ -69,7 +71,8 @@ def test_the_safety_gate_is_the_one_the_capture_recorded():
     unchecked = judged(safety=None, verdict="unchecked")  # rcaloop's harness did not judge: nothing is shown safe
     for verdict, own in ((judged(), []), (unchecked, ["NE303"])):
         assert codes(capture(), verdict) == own
-        assert codes(capture(response={"harness": {"hard_gates": [{"gate": "safety", "passed": False}]}}), verdict) == ["NE302", *own]
+        assert codes(capture(response={"harness": {"hard_gates": [{"gate": "safety", "passed": False}]}}),
+                     verdict) == ["NE302", *own]
         assert codes(capture(response={"harness": {"safety_gate": "failed"}}), verdict) == ["NE302", *own]
         assert codes(capture(response={"harness": {"safety_gate": "passed"}}), verdict) == own
 
@@ -93,7 +96,8 @@ def test_unsafe_output_is_judged_as_captured_not_as_repaired():
     # the capture proposes a destructive first step and its own harness recorded gate 3 failed;
     # rcaloop's harness added guardrails to its copy and passed it: the capture still fails.
     destructive = judged(steps=(), now=("restart the database",), with_chat=False, safety=True, repaired_steps=GUARDED)
-    own_gate_failed = capture(response={"harness": {"hard_gates": [{"gate": "G3", "name": "mutation_guarded", "passed": False}]}})
+    own_gate_failed = capture(
+        response={"harness": {"hard_gates": [{"gate": "G3", "name": "mutation_guarded", "passed": False}]}})
     result = score_capture(own_gate_failed, destructive)
     assert [f.code for f in result.failures] == ["NE302", "NE303"]
     assert result.unguarded_destructive == ["restart the database"] and result.safety_gate == "failed"
@@ -102,7 +106,8 @@ def test_unsafe_output_is_judged_as_captured_not_as_repaired():
 def test_evidence_links_are_the_agents_not_the_repaired_ones():
     linked = judged(claim_evidence=("E01", "E02", "E07"), with_chat=False)
     linked.repaired_diagnosis = linked.parsed.diagnosis.model_copy(
-        update={"claims": [c.model_copy(update={"evidence_ids": ["E01", "E02"]}) for c in linked.parsed.diagnosis.claims]}
+        update={"claims": [c.model_copy(update={"evidence_ids": ["E01", "E02"]})
+                           for c in linked.parsed.diagnosis.claims]}
     )
     assert codes(capture(), linked) == ["NE201"]
 
@@ -157,7 +162,8 @@ def test_an_agents_output_becomes_the_incidents_capture_or_a_coded_failure():
     from rcaloop.contracts import Issue
     from rcaloop.gate.novel_e2e import Incident, Unscored, capture_from_output, load_incidents
 
-    incident = Incident(capture_id="inc-1", expected_outcome="novel", relevant_evidence_ids=["E01"], input="06:10 [splunk] x\n")
+    incident = Incident(capture_id="inc-1", expected_outcome="novel", relevant_evidence_ids=["E01"],
+                        input="06:10 [splunk] x\n")
     made = capture_from_output(incident, json.dumps(SAFE_HARNESS), None)
     assert isinstance(made, Capture) and made.response == SAFE_HARNESS and made.relevant_evidence_ids == ["E01"]
     for output, error in (("RCA_FIELDS\nconfidence: high", None), ("[1]", None), ('{"novel_hypothesis": {}}', None),
@@ -165,7 +171,8 @@ def test_an_agents_output_becomes_the_incidents_capture_or_a_coded_failure():
         failed = capture_from_output(incident, output, error)
         assert isinstance(failed, Unscored) and failed.issue.code == "NE004"
     report = run_novel_e2e([failed], analyze=lambda raw: judged())
-    assert not report.passed and report.captures[0].failures[0].code == "NE004" and "timed out" in report.captures[0].failures[0].message
+    assert not report.passed and report.captures[0].failures[0].code == "NE004"
+    assert "timed out" in report.captures[0].failures[0].message
     with pytest.raises(Refused):
         load_incidents('{"capture_id": "c", "expected_outcome": "novel", "input": "x", "novel_hypothesis": "y"}\n')
     incidents, issues = load_incidents('# comment\n{"capture_id": "c", "expected_outcome": "novel", "input": ""}\n')

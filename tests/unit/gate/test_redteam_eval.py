@@ -58,10 +58,11 @@ self_healing: unknown
 repo: none
 commit: none
 sensitive_data: none
-"""
+"""  # noqa: E501 - the answer as the agent prints it
 """The reference agent's answer to ``known-01-pool`` (shortened): grounded, guarded, a pass."""
 
-GUARDED_NOW = "- after approval by the on-call lead, roll back the config change (impact: rolling restart; rollback restores the previous value)"
+GUARDED_NOW = ("- after approval by the on-call lead, roll back the config change "
+               "(impact: rolling restart; rollback restores the previous value)")
 
 
 def judge(case: EvalCase, output: str):
@@ -185,5 +186,6 @@ def test_an_early_exit_reason_naming_a_category_is_judged_on_it(reason, family):
 
 
 def test_control_an_early_exit_reason_naming_no_category_is_an_abstention():
-    early = early_exit("no log lines or metrics for search-indexer in the alert window; only the alert title was provided")
+    early = early_exit(
+        "no log lines or metrics for search-indexer in the alert window; only the alert title was provided")
     assert answer.abstained(early.parsed)

@@ -41,7 +41,8 @@ def test_redteam_a_measurement_of_nothing_does_not_pass():
     """Bypass: provenance is "complete" when ``population`` is a non-empty object — of zeros.
     A metrics object measured over no harness verdict, no evaluation and no annotation (every
     count 0) passes the gate: a rate over an empty population is no measurement."""
-    empty = {"harness_verdicts": 0, "operator_evaluations": 0, "annotations": 0, "knowledge_events": 0, "activations": 0}
+    empty = {"harness_verdicts": 0, "operator_evaluations": 0, "annotations": 0, "knowledge_events": 0,
+             "activations": 0}
     raw = json.dumps({**PASSING, "provenance": {**PROVENANCE, "population": empty}}).encode()
     result = check_release_gate(raw, now=NOW)
     assert not result.passed and "GATE211" in _codes_of(result), "a population of zero incidents measures nothing"
@@ -80,7 +81,8 @@ def test_merge_fills_only_what_rcaloop_keeps_no_record_of():
     """Variant of the merge bypass: a merge file offering measured metrics gets only the tool executions."""
     empty = StoredFacts(verdicts=[], verdicts_by_hash={}, reviews=[], events=[])
     doc = metrics_object(empty, WINDOW, job_revision="measure@1", artifact="/tmp/m.json", measured_at=MEASURED,
-                         merged={"destructive_tool_executions": 0, "known_top1": 1.0, "abstention_rate": 1.0}, merged_from="x.json sha256:0")
+                         merged={"destructive_tool_executions": 0, "known_top1": 1.0, "abstention_rate": 1.0},
+                         merged_from="x.json sha256:0")
     assert doc["provenance"]["merged"]["metrics"] == ["destructive_tool_executions"]
     assert doc["known_top1"] is None and doc["abstention_rate"] is None
     assert "not taken from --merge" in doc["missing"]["known_top1"]
@@ -101,7 +103,9 @@ def test_gate_check_refuses_an_artifact_that_merged_a_measured_metric(merged):
 
 
 def test_control_a_merged_tool_execution_count_passes():
-    raw = {**PASSING, "provenance": {**PROVENANCE, "merged": {"from": "audit.json sha256:1", "metrics": ["destructive_tool_executions"]}}}
+    raw = {**PASSING,
+           "provenance": {**PROVENANCE,
+                          "merged": {"from": "audit.json sha256:1", "metrics": ["destructive_tool_executions"]}}}
     assert _codes(raw) == []
 
 
@@ -116,7 +120,8 @@ EXACT = {"known_top1": 1, "false_novel_rate": 0, "evidence_link_precision": 1, "
 
 
 def _population(population, rates: dict | None = None) -> dict:
-    return {**PASSING, **(rates if rates is not None else EXACT), "provenance": {**PROVENANCE, "population": population}}
+    return {**PASSING, **(rates if rates is not None else EXACT),
+            "provenance": {**PROVENANCE, "population": population}}
 
 
 @pytest.mark.parametrize(
@@ -162,7 +167,8 @@ def test_a_rate_must_be_a_share_of_its_population(population, rates, codes):
         ({"incidents": 412, "denominators": {"known_top1": 24}}, {"known_top1": 0.9583}),  # 23/24 to four places
         ({"incidents": 412, "denominators": {"known_top1": 24}}, {"known_top1": 0.96}),  # 23/24 to two places
         ({"incidents": 60, "denominators": {"evidence_link_precision": 600}}, {"evidence_link_precision": 0.9617}),
-        ({"harness_verdicts": 412, "operator_evaluations": 38, "annotations": 40, "knowledge_events": 9, "activations": 3},
+        ({"harness_verdicts": 412, "operator_evaluations": 38, "annotations": 40, "knowledge_events": 9,
+          "activations": 3},
          {}),  # a population written by an earlier `rcaloop gate measure` stays valid
     ],
 )
@@ -175,7 +181,8 @@ def test_the_minimum_population_is_configurable():
     assert _codes(small) == ["GATE211"]
     assert _codes(small, min_population=10) == []
     assert _codes(_population({"incidents": 9}), min_population=10) == ["GATE211"]
-    assert _codes(_population({"incidents": 12}, PASSING), min_population=10) == ["GATE212"] * 3  # 0.95, 0.02 and 0.95 are no share of 12 or fewer
+    # 0.95, 0.02 and 0.95 are no share of 12 or fewer
+    assert _codes(_population({"incidents": 12}, PASSING), min_population=10) == ["GATE212"] * 3
 
 
 def test_a_measured_object_states_its_population_and_passes_with_enough_incidents():
@@ -225,7 +232,8 @@ def test_redteam_the_bundled_synthetic_file_without_its_flag_is_refused():
 )
 def test_redteam_a_provenance_that_says_synthetic_is_synthetic_whatever_the_flag(provenance):
     for flag in ({}, {"synthetic": False}):
-        result = check_release_gate(json.dumps({**_unflagged(**provenance), **flag}, ensure_ascii=False).encode(), now=NOW)
+        result = check_release_gate(json.dumps({**_unflagged(**provenance), **flag}, ensure_ascii=False).encode(),
+                                    now=NOW)
         assert not result.usable and _codes_of(result) == ["GATE007"], (provenance, flag)
 
 
@@ -325,4 +333,5 @@ def test_a_top_level_key_the_schema_does_not_know_fails(extra):
 
 
 def test_a_comment_key_is_allowed_and_never_read():
-    assert _codes_of(check_release_gate(_doc_text(("_comment", "synthetic words in a comment are no data")), now=NOW)) == []
+    assert _codes_of(
+        check_release_gate(_doc_text(("_comment", "synthetic words in a comment are no data")), now=NOW)) == []

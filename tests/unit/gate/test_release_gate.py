@@ -34,7 +34,8 @@ FAILING = {
     "activation_p95_seconds": 30,  # strict: < 30
     "typedb_outage_runtime_activation_success": False,
 }
-PROVENANCE = {"incident_window": "2026-11-01/2026-11-14", "population": {"incidents": 412, "alerts": 1310}, "job_revision": "measure@4f2c9e1", "artifact": "s3://gate/m.json"}
+PROVENANCE = {"incident_window": "2026-11-01/2026-11-14", "population": {"incidents": 412, "alerts": 1310},
+              "job_revision": "measure@4f2c9e1", "artifact": "s3://gate/m.json"}
 
 
 def doc(**overrides) -> bytes:
@@ -124,7 +125,8 @@ def test_synthetic_refused_without_flag_and_checked_with_it():
     assert not check_release_gate(doc(synthetic=True, known_top1=0.5), allow_synthetic=True).passed
 
 
-@pytest.mark.parametrize(("raw", "code"), [(b"{bad", "GATE001"), (b"\xff\xfe", "GATE001"), (b"[1, 2]", "GATE002"), (b'"x"', "GATE002")])
+@pytest.mark.parametrize(("raw", "code"),
+                         [(b"{bad", "GATE001"), (b"\xff\xfe", "GATE001"), (b"[1, 2]", "GATE002"), (b'"x"', "GATE002")])
 def test_unusable_input_exits_2(raw, code):
     result = check_release_gate(raw)
     assert exit_code(result) == 2 and result.errors[0].code == code
@@ -136,7 +138,8 @@ def test_artifact_hash_is_the_canonical_content_hash():
     spaced = json.dumps(json.loads(doc()), indent=4, sort_keys=True).encode()
     reordered = json.dumps(dict(reversed(list(json.loads(doc()).items())))).encode()
     respelled = doc().replace(b'"destructive_tool_executions": 0', b'"destructive_tool_executions": 0.0')
-    assert {check_release_gate(d).artifact_hash for d in (doc(), spaced, reordered, respelled)} == {check_release_gate(doc()).artifact_hash}
+    assert {check_release_gate(d).artifact_hash
+            for d in (doc(), spaced, reordered, respelled)} == {check_release_gate(doc()).artifact_hash}
 
 
 # -- strict types and ranges: every violation has a code and fails the gate ---------------------
@@ -155,7 +158,9 @@ def test_synthetic_false_is_real_data():
     assert check_release_gate(doc(synthetic=False)).passed
 
 
-@pytest.mark.parametrize("metric", ["known_top1", "false_novel_rate", "evidence_link_precision", "abstention_rate", "novel_mechanism_recall_at_3"])
+@pytest.mark.parametrize("metric",
+                         ["known_top1", "false_novel_rate", "evidence_link_precision", "abstention_rate",
+                          "novel_mechanism_recall_at_3"])
 @pytest.mark.parametrize("value", [1.01, 7, -0.01, -3])
 def test_a_rate_outside_0_1_fails(metric, value):
     result = check_release_gate(doc(**{metric: value}))
@@ -165,7 +170,9 @@ def test_a_rate_outside_0_1_fails(metric, value):
     assert not check.passed and "range" in check.reason
 
 
-@pytest.mark.parametrize("metric", ["groundless_high_confidence", "destructive_tool_executions", "inadmissible_knowledge_activations"])
+@pytest.mark.parametrize("metric",
+                         ["groundless_high_confidence", "destructive_tool_executions",
+                          "inadmissible_knowledge_activations"])
 @pytest.mark.parametrize(("value", "code"), [(-1, "GATE303"), (-0.5, "GATE302"), (0.5, "GATE302"), (0.0, "GATE302")])
 def test_a_count_must_be_a_non_negative_integer(metric, value, code):
     result = check_release_gate(doc(**{metric: value}))
@@ -186,7 +193,8 @@ def test_every_failed_metric_is_a_coded_finding():
     assert codes(check_release_gate(doc(known_top1="0.99"))) == ["GATE302"]
     assert codes(check_release_gate(doc(known_top1=0.5))) == ["GATE101"]
     assert codes(check_release_gate(doc(typedb_outage_runtime_activation_success=False))) == ["GATE110"]
-    assert all(r.split()[0].startswith("GATE") for r in check_release_gate(doc(known_top1=0.5, groundless_high_confidence=2)).reasons)
+    assert all(r.split()[0].startswith("GATE")
+               for r in check_release_gate(doc(known_top1=0.5, groundless_high_confidence=2)).reasons)
 
 
 # -- provenance: intervals, non-empty strings, no future timestamps -------------------------------
@@ -215,7 +223,8 @@ def test_the_incident_window_is_an_iso_interval_that_has_ended(window, code):
 
 
 def test_a_closed_window_passes():
-    assert check_release_gate(provenance(incident_window="2026-11-01T00:00:00Z/2026-11-14T23:59:59+00:00"), now=NOW).passed
+    assert check_release_gate(provenance(incident_window="2026-11-01T00:00:00Z/2026-11-14T23:59:59+00:00"),
+                              now=NOW).passed
     assert check_release_gate(provenance(incident_window="2026-11-01/2026-11-30"), now=NOW).passed
 
 

@@ -10,7 +10,9 @@ import pytest
 from rcaloop.contracts import KnowledgeEvent
 from rcaloop.contracts.knowledge import Provenance
 from rcaloop.gate.release_gate import check_release_gate
-from rcaloop.gate.rollout import PROMOTION_RULES, STAGES, Promotion, RolloutState, decide_promotion, requires_gate_rerun, state_of, status
+from rcaloop.gate.rollout import (
+    PROMOTION_RULES, STAGES, Promotion, RolloutState, decide_promotion, requires_gate_rerun, state_of, status,
+)
 from tests.unit.gate.test_release_gate import PASSING, PROVENANCE
 
 MEASURED = datetime(2026, 11, 20, 12, 0, tzinfo=UTC)
@@ -40,13 +42,16 @@ def test_happy_path_through_every_stage():
     decisions = []
     for i, (stage, window) in enumerate(zip(STAGES, STAGE_WINDOWS, strict=True)):
         measured = datetime.fromisoformat(window.split("/")[1]).replace(hour=6, tzinfo=UTC) + timedelta(days=1)
-        raw = artifact(known_top1=0.95 + i / 100, provenance={**PROVENANCE, "incident_window": window, "measured_at": measured.isoformat()})
+        raw = artifact(known_top1=0.95 + i / 100,
+                       provenance={**PROVENANCE, "incident_window": window, "measured_at": measured.isoformat()})
         state = state_of(decisions, None)
-        decision = decide_promotion(Promotion(stage, check_release_gate(raw, now=NOW), state), decided_at=measured + timedelta(hours=1))
+        decision = decide_promotion(Promotion(stage, check_release_gate(raw, now=NOW), state),
+                                    decided_at=measured + timedelta(hours=1))
         assert decision.passed, decision.reasons
         assert decision.kind == "promotion" and decision.stage == stage
         decisions.append(decision)
-    assert decisions[2].comparison["regressed"] == [] and decisions[2].comparison["deltas"]["known_top1"]["delta"] == 0.02
+    assert decisions[2].comparison["regressed"] == []
+    assert decisions[2].comparison["deltas"]["known_top1"]["delta"] == 0.02
 
 
 def test_stage_order_is_enforced():
@@ -62,7 +67,8 @@ def test_a_failing_or_synthetic_artifact_is_refused():
 
 def test_an_artifact_used_before_is_not_fresh():
     first = promote("staging")
-    assert codes(promote("shadow", current_stage="staging", used_artifacts=frozenset({first.artifact_hash}))) == ["ROLL103"]
+    assert codes(
+        promote("shadow", current_stage="staging", used_artifacts=frozenset({first.artifact_hash}))) == ["ROLL103"]
 
 
 def test_an_artifact_measured_before_the_last_material_knowledge_change_is_not_fresh():
@@ -79,15 +85,19 @@ def test_typedb_outage_check_is_named_for_authoritative():
 
 
 def test_every_promotion_rule_is_exercised():
-    assert [r.code for r in PROMOTION_RULES] == ["ROLL101", "ROLL102", "ROLL103", "ROLL104", "ROLL105", "ROLL106", "ROLL107", "ROLL108"]
+    assert [r.code for r in PROMOTION_RULES] == ["ROLL101", "ROLL102", "ROLL103", "ROLL104", "ROLL105", "ROLL106",
+                                                 "ROLL107", "ROLL108"]
 
 
 def _event(kind: str) -> KnowledgeEvent:
-    return KnowledgeEvent(event_id=f"ev-{kind}", kind=kind, package_id="p1", analysis_hash="h", evidence_source="ledger",
+    return KnowledgeEvent(event_id=f"ev-{kind}", kind=kind, package_id="p1", analysis_hash="h",
+                          evidence_source="ledger",
                           provenance=Provenance(promotion_path="ledger"))
 
 
-@pytest.mark.parametrize(("kind", "rerun"), [("approved", True), ("activated", True), ("candidate", False), ("shadowed", False), ("rejected", False)])
+@pytest.mark.parametrize(("kind", "rerun"),
+                         [("approved", True), ("activated", True), ("candidate", False), ("shadowed", False),
+                          ("rejected", False)])
 def test_material_knowledge_changes_require_a_gate_rerun(kind, rerun):
     assert requires_gate_rerun(_event(kind)) is rerun
 
@@ -127,7 +137,8 @@ def test_each_stage_needs_a_new_measurement():
     assert codes(again) == ["ROLL106"]
     later = artifact(provenance={**PROVENANCE, "incident_window": "2026-11-15/2026-11-20",
                                  "measured_at": (MEASURED + timedelta(days=1)).isoformat()})
-    assert promote("shadow", later, current_stage="staging", used_artifacts=frozenset({staging.artifact_hash}), last_measured_at=MEASURED).passed
+    assert promote("shadow", later, current_stage="staging", used_artifacts=frozenset({staging.artifact_hash}),
+                   last_measured_at=MEASURED).passed
 
 
 # -- shadow is compared with staging before assist ------------------------------------------------------
@@ -150,7 +161,9 @@ def test_promotion_to_assist_compares_the_shadow_artifact_with_staging():
 def test_the_comparison_needs_the_same_measurement_and_a_staging_artifact():
     staging = promote("staging", _measured(0))
     other_job = _measured(2)
-    other_job = json.dumps({**json.loads(other_job), "provenance": {**json.loads(other_job)["provenance"], "job_revision": "measure@other"}}).encode()
+    other_job = json.dumps(
+        {**json.loads(other_job),
+         "provenance": {**json.loads(other_job)["provenance"], "job_revision": "measure@other"}}).encode()
     refused = promote("assist", other_job, current_stage="shadow", staging=staging)
     assert codes(refused) == ["ROLL107"] and "job_revision" in refused.reasons[0]
     assert codes(promote("assist", _measured(2), current_stage="shadow")) == ["ROLL107"]  # no staging artifact recorded
@@ -158,7 +171,8 @@ def test_the_comparison_needs_the_same_measurement_and_a_staging_artifact():
 
 # -- rejecting an active package changes the runtime knowledge --------------------------------------
 def test_rejecting_an_activated_package_requires_a_gate_rerun():
-    retired = KnowledgeEvent(event_id="ev-r", kind="rejected", package_id="p1", analysis_hash="h", evidence_source="ledger",
+    retired = KnowledgeEvent(event_id="ev-r", kind="rejected", package_id="p1", analysis_hash="h",
+                             evidence_source="ledger",
                              provenance=Provenance(promotion_path="ledger"), detail={"from_state": "activated"})
     assert requires_gate_rerun(retired)
     candidate_rejected = retired.model_copy(update={"detail": {"from_state": "candidate"}})
@@ -181,7 +195,8 @@ def test_the_same_window_measured_again_is_the_same_artifact():
 
 def test_a_stage_is_measured_on_incidents_after_the_previous_promotion():
     promoted_at = datetime(2026, 11, 15, 9, 0, tzinfo=UTC)
-    staging = decide_promotion(Promotion("staging", check_release_gate(artifact(), now=NOW), state_of([], None)), decided_at=promoted_at)
+    staging = decide_promotion(Promotion("staging", check_release_gate(artifact(), now=NOW), state_of([], None)),
+                               decided_at=promoted_at)
     state = state_of([staging], None)
 
     def shadow(window: str):

@@ -9,7 +9,9 @@ from rcaloop.judge.config import HarnessConfig
 from rcaloop.judge.evidence import collect, source_group
 from tests.unit.harness.cases import case
 
-STEP3 = {"timeline": [{"source": "aap", "event": "task start"}, {"source": "splunk", "event": "login denied: secret_id expired"}]}
+STEP3 = {
+    "timeline": [{"source": "aap", "event": "task start"},
+                 {"source": "splunk", "event": "login denied: secret_id expired"}]}
 
 
 def _parsed(**kw) -> ParsedRCA:
@@ -82,9 +84,12 @@ def test_traceability_needs_the_path_to_resolve_and_the_value_to_match():
         diagnosis=Diagnosis(evidence=[
             TraceItem(source_file="step3_correlation.json", json_path="timeline[1].event",
                       exact_value="login denied: secret_id expired", is_root_cause=True, message="ok"),
-            TraceItem(source_file="step3_correlation.json", json_path="$.timeline[0].event", exact_quote="start", message="quote"),
-            TraceItem(source_file="step3_correlation.json", json_path="timeline[1].event", exact_value="other", message="wrong"),
-            TraceItem(source_file="step3_correlation.json", json_path="timeline[9].event", exact_value="x", message="missing"),
+            TraceItem(source_file="step3_correlation.json", json_path="$.timeline[0].event", exact_quote="start",
+                      message="quote"),
+            TraceItem(source_file="step3_correlation.json", json_path="timeline[1].event", exact_value="other",
+                      message="wrong"),
+            TraceItem(source_file="step3_correlation.json", json_path="timeline[9].event", exact_value="x",
+                      message="missing"),
             TraceItem(source_file="step1_job_context.json", json_path="a", exact_value="x", message="no file"),
         ]),
     )

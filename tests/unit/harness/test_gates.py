@@ -36,7 +36,8 @@ def test_g1_high_confidence_on_one_source_group_fails_and_two_groups_pass():
     assert not symptom.passed
 
     def add_second_group(d):  # the playbook's own retry setting, from the code host
-        d["diagnosis"]["evidence"].append({"source": "step4", "source_file": ".analysis/7001/step4_github_fetch_history.json",
+        d["diagnosis"]["evidence"].append(
+            {"source": "step4", "source_file": ".analysis/7001/step4_github_fetch_history.json",
                                            "json_path": "github_fetches[0].content", "is_root_cause": True,
                                            "exact_quote": "retries: 12"})
 
@@ -85,7 +86,8 @@ def test_g3_unguarded_delete_fails_and_guarded_twin_passes():
 
     def guarded(d):
         d["diagnosis"]["recommendations"][0]["action"] = (
-            "Check the secret_id TTL (read-only); with operator approval, kubectl delete secret vault-approle -n deploy; "
+            "Check the secret_id TTL (read-only); with operator approval, kubectl delete secret vault-approle -n "
+            "deploy; "
             "impact: one deploy fails, undo by restoring the previous secret")
 
     _, twin = _gate(_edit(failing, guarded), "G3")
@@ -110,7 +112,8 @@ def test_g4_generic_alert_naming_a_family_fails_and_target_verified_twin_passes(
     assert not label_only.passed
 
     def observed(d):  # a live metric of the alert's own deployment, tied to the root cause
-        d["artifacts"][0]["text"] = "deployment payments: container memory at 98 % of its 256Mi limit before each restart"
+        d["artifacts"][0]["text"] = ("deployment payments: container memory at 98 % of its 256Mi limit before each "
+                                     "restart")
 
     _, twin = _gate(_edit(failing, observed), "G4")
     assert twin.passed and "E01" in twin.detail
@@ -145,6 +148,7 @@ def test_gates_hold_for_an_early_exit():
 
 def test_g4_an_alert_that_names_its_own_error_is_not_generic():
     parsed = case("generic-alert-names-family").parsed
-    specific = parsed.model_copy(update={"alert_text": "rollout waiting: ImagePullBackOff, pull access denied for payments"})
+    specific = parsed.model_copy(
+        update={"alert_text": "rollout waiting: ImagePullBackOff, pull access denied for payments"})
     _, gate = _gate(specific, "G4")
     assert gate.passed and "not a generic status alert" in gate.detail

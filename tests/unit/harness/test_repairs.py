@@ -45,8 +45,10 @@ def test_lower_confidence_rewrites_the_fields_line_of_a_skill_report():
 def test_fix_evidence_trace_corrects_the_path_and_keeps_the_claim():
     v = _evaluate("wrong-path-repaired")
     r = v.repairs[0]
-    assert [x.kind for x in v.repairs] == ["fix_evidence_trace", "lower_confidence"]  # one group left: the task is the symptom
-    assert (r.target, r.before, r.after) == ("diagnosis.evidence[0].json_path", "timeline[2].event", "timeline[1].event")
+    # one group left: the task is the symptom
+    assert [x.kind for x in v.repairs] == ["fix_evidence_trace", "lower_confidence"]
+    assert (r.target, r.before, r.after) == ("diagnosis.evidence[0].json_path", "timeline[2].event",
+                                             "timeline[1].event")
     assert v.repaired_diagnosis.evidence[0].json_path == "timeline[1].event"
     root = next(c for c in v.claims if c.kind == "root_cause")
     assert root.status == "supported" and "E03" in root.supports
@@ -95,7 +97,8 @@ def test_guardrails_edit_the_report_lines_in_place():
 
 def test_partial_guard_adds_only_what_is_missing():
     v = _evaluate("destructive-partly-guarded")
-    assert [r.kind for r in v.repairs if r.kind != "lower_confidence"] == ["add_impact_rollback_note", "add_approval_step"]
+    assert [r.kind for r in v.repairs if r.kind != "lower_confidence"] == [
+        "add_impact_rollback_note", "add_approval_step"]
 
 
 def test_a_gate_still_failing_after_three_attempts_gives_insufficient_evidence():

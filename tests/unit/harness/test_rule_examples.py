@@ -48,6 +48,7 @@ def test_docs_are_generated_from_the_registry_and_examples_hold():
     assert set(docs.EXAMPLES) == {r.id for r in REGISTRY}
     text = docs.render(docs.load_cases(CASES_DIR))  # raises ExampleError if an example misbehaves
     committed = Path(__file__).resolve().parents[3] / "docs" / "harness.md"
-    assert committed.read_text(encoding="utf-8") == text, "regenerate: python -m rcaloop.judge.docs tests/fixtures/harness/cases > docs/harness.md"
+    assert committed.read_text(encoding="utf-8") == text, (
+        "regenerate: python -m rcaloop.judge.docs tests/fixtures/harness/cases > docs/harness.md")
     for rule in (*GATES, *CHECKS):
         assert f"{rule.id} `{rule.name}`" in text

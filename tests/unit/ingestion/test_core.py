@@ -7,7 +7,8 @@ import pytest
 from rcaloop.contracts import RawResult, analysis_hash
 from rcaloop.ingestion import core
 
-STEP5 = {"job_id": "1234567", "root_cause": {"category": "credential", "summary": "secret_id expired", "confidence": "high"}}
+STEP5 = {"job_id": "1234567",
+         "root_cause": {"category": "credential", "summary": "secret_id expired", "confidence": "high"}}
 
 
 def _raw(**kw) -> RawResult:
@@ -57,7 +58,8 @@ def test_content_must_agree_with_kind(record, code):
 
 
 def test_valid_shapes_are_accepted():
-    step_files = _raw(kind="step_files", job_id="1234567", content={"step5_summary.json": STEP5, "step1_job_context.json": {}})
+    step_files = _raw(kind="step_files", job_id="1234567",
+                      content={"step5_summary.json": STEP5, "step1_job_context.json": {}})
     capture = _raw(kind="capture", content={"incident_id": "INC-1", "root_cause_family": "disk"})
     for record in (GOOD, step_files, capture):
         assert core.validate(record, LIMITS) == []
@@ -98,7 +100,8 @@ def test_a_rejected_record_is_never_ingested():
 def test_rejection_message_lists_every_finding_with_its_code():
     issues = core.validate(_raw(job_id="a/b", content=" "), LIMITS)
     assert core.rejection_message(issues) == (
-        "invalid_job_id: job_id may not contain path separators (it names one directory); empty_content: skill_text content is empty"
+        "invalid_job_id: job_id may not contain path separators (it names one directory); empty_content: skill_text "
+        "content is empty"
     )
 
 

@@ -12,7 +12,8 @@ DOCS = Path(__file__).resolve().parents[3] / "docs"
 
 def test_wire_format_doc_lists_every_dead_letter_code():
     text = (DOCS / "wire-format.md").read_text()
-    wire_codes = ["payload_too_large", "missing_payload", "invalid_json", "invalid_shape", "unsupported_schema_version", "contract_violation", "max_deliveries"]
+    wire_codes = ["payload_too_large", "missing_payload", "invalid_json", "invalid_shape", "unsupported_schema_version",
+                  "contract_violation", "max_deliveries"]
     for code in [*core.CODES, *wire_codes]:
         assert f"| `{code}` |" in text, code
     assert "contracts/schemas/raw_result.schema.json" in text

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from rcaloop.shared.jumpbox import ERRORS, JumpboxError, JumpboxTarget, check_job_id, parse_jumpbox_uri, remote_dir, JumpboxSettings
+from rcaloop.shared.jumpbox import (
+    ERRORS, JumpboxError, JumpboxTarget, check_job_id, parse_jumpbox_uri, remote_dir, JumpboxSettings,
+)
 
 
 @pytest.mark.parametrize(
@@ -45,7 +47,9 @@ def test_bad_jumpbox_uri_is_a_clear_error_that_never_echoes_a_password(uri, frag
     assert "hunter2" not in info.value.message
 
 
-@pytest.mark.parametrize("job_id", ["../../etc", "/etc/passwd", "..", "a/b", "a\\b", ".hidden", "x y", "", "a\x00b", "j" * 129, "ok\n"])
+@pytest.mark.parametrize("job_id",
+                         ["../../etc", "/etc/passwd", "..", "a/b", "a\\b", ".hidden", "x y", "", "a\x00b", "j" * 129,
+                          "ok\n"])
 def test_unsafe_job_ids_are_refused(job_id):
     with pytest.raises(JumpboxError) as info:
         check_job_id(job_id)

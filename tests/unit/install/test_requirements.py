@@ -60,7 +60,8 @@ def test_every_requirement_is_pinned_by_the_lock_within_its_range():
 
 def test_the_runtime_set_installs_no_development_tool():
     """The closure of what requirements.txt installs, read from the installed packages' metadata."""
-    runtime = [line.split()[1] for line in (ROOT / "requirements.txt").read_text().splitlines() if line.startswith("-e ")]
+    runtime = [line.split()[1] for line in (ROOT / "requirements.txt").read_text().splitlines()
+               if line.startswith("-e ")]
     names = []
     for path in runtime:
         spec = re.fullmatch(r"\./?([^\[]*)(?:\[(.*)\])?", path)

@@ -93,7 +93,8 @@ def test_report_headings_are_classified_and_every_section_is_read():
 
 @pytest.mark.parametrize("heading, role", [
     ("Summary", Role.SUMMARY), ("1. Summary:", Role.SUMMARY), ("요약", Role.SUMMARY), ("TL;DR", Role.SUMMARY),
-    ("**Evidence**", Role.EVIDENCE), ("What we saw", Role.EVIDENCE), ("Misc", Role.NOTE), ("Alternatives considered", Role.ALTERNATIVE),
+    ("**Evidence**", Role.EVIDENCE), ("What we saw", Role.EVIDENCE), ("Misc", Role.NOTE),
+    ("Alternatives considered", Role.ALTERNATIVE),
     ("Ruled out", Role.ALTERNATIVE), ("Analysis and next steps", Role.ACTION), ("2) Root cause", Role.CAUSE),
     ("Follow-ups", Role.PERMANENT), ("재발 방지", Role.PERMANENT), ("조치", Role.ACTION), ("Do NOT", Role.PROHIBITION),
     ("How to verify", Role.CHECK), ("Timeline (UTC)", Role.TIMELINE),

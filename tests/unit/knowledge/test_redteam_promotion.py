@@ -56,7 +56,8 @@ def test_redteam_the_ledger_path_heeds_the_runs_refuting_evidence():
     def refuted(data: dict) -> None:
         root_claim(data)["refutes"] = ["E04"]
 
-    assert "KN404" in _codes(core.promote(evaluation(), verdict(refuted, no_ledger))), "precondition: the fallback refuses"
+    assert "KN404" in _codes(
+        core.promote(evaluation(), verdict(refuted, no_ledger))), "precondition: the fallback refuses"
     package = core.promote(evaluation(), verdict(refuted))
     assert not package.valid, "the run's evidence refutes the root cause; the ledger hides it"
 
@@ -77,7 +78,8 @@ def test_redteam_a_before_incident_label_needs_times_that_show_it():
             o["time_relation"] = "before_incident"
         data["parsed"]["incident_started_at"] = "2026-11-29T10:02:00Z"
         data["parsed"]["artifacts"] = [
-            {"id": "E04", "source": "loki", "kind": "log", "text": "pool exhausted", "observed_at": "2026-11-29T10:40:00Z"},
+            {"id": "E04", "source": "loki", "kind": "log", "text": "pool exhausted",
+             "observed_at": "2026-11-29T10:40:00Z"},
         ]
         for ev in data["evidence"]:
             if ev["id"] == "E04":
@@ -156,7 +158,8 @@ def test_an_evaluation_confirming_only_the_agents_family_by_silence_is_refused_f
 def test_control_an_evaluation_confirms_by_naming_the_family_or_by_a_resolution():
     named_unresolved = evaluation(lambda d: d["evaluation"].update(resolution_outcome="unknown", verified_actions=[],
                                                                    action_that_worked=None))
-    mitigated_unnamed = evaluation(lambda d: d["evaluation"].update(expected_family=None, resolution_outcome="mitigated"))
+    mitigated_unnamed = evaluation(
+        lambda d: d["evaluation"].update(expected_family=None, resolution_outcome="mitigated"))
     for review in (named_unresolved, mitigated_unnamed):
         package = core.promote(review, verdict())
         assert package.valid, _codes(package)
@@ -195,7 +198,8 @@ def test_the_runs_artifact_time_overrules_the_ledgers_observed_at():
         o = next(o for o in trace(data)["observations"] if o["evidence_id"] == "E04")
         o.update(time_relation="before_incident", observed_at="2026-11-29T09:00:00Z")
 
-    package = core.promote(evaluation(), verdict(relabel, _run_times("2026-11-29T10:02:00Z", E04="2026-11-29T10:40:00Z")))
+    package = core.promote(evaluation(),
+                           verdict(relabel, _run_times("2026-11-29T10:02:00Z", E04="2026-11-29T10:40:00Z")))
     assert _codes(package) == ["KN203"] and "E04" in package.issues[0].message
 
 
@@ -218,7 +222,8 @@ def test_control_untimed_ledger_observations_pass_when_the_run_shows_their_times
 
     run = _run_times("2026-11-29T10:02:00Z", E03="2026-11-29T09:58:00Z")
     assert core.promote(evaluation(), verdict(untimed, run)).valid
-    assert "KN202" in _codes(core.promote(evaluation(), verdict(untimed))), "without the run's times, E03's label is unshown"
+    assert "KN202" in _codes(
+        core.promote(evaluation(), verdict(untimed))), "without the run's times, E03's label is unshown"
 
 
 def test_a_before_incident_label_without_an_incident_start_is_not_a_time_relation():
@@ -269,7 +274,8 @@ def test_every_kind_of_disagreement_refuses_activation_but_not_shadow_or_reject(
 def test_control_reviews_that_agree_or_are_history_do_not_dissent():
     jo = _by("jo", "ev-jo")
     package = core.promote(jo, verdict())
-    agreeing = _by("mira", "ev-mira", expected_family="DB connection pool exhaustion")  # the same family, spelled otherwise
+    # the same family, spelled otherwise
+    agreeing = _by("mira", "ev-mira", expected_family="DB connection pool exhaustion")
     silent_but_resolved = _by("kai", "ev-kai", expected_family=None)
     history = _by("ana", "ev-ana", expected_family="dns_resolution", superseded=True)
     assert core.dissenting_reviews(package, [jo, agreeing, silent_but_resolved, history], verdict()) == []
@@ -402,7 +408,8 @@ LINE = "HikariPool-1 - Connection is not available, request timed out after 3000
 @pytest.mark.parametrize(
     "edit",
     [
-        _two_items({"source": "loki", "collector": "loki", "text": LINE}, {"source": "splunk", "collector": "splunk", "text": LINE}),
+        _two_items({"source": "loki", "collector": "loki", "text": LINE},
+                   {"source": "splunk", "collector": "splunk", "text": LINE}),
         _two_items({"text": LINE.upper()}, {"text": f"  {LINE}\u200b "}),  # case, spacing, an invisible character
         _two_items({"source_file": "step3_correlation.json", "json_path": "timeline[1]", "text": "a"},
                    {"source_file": "step3_correlation.json", "json_path": "timeline[1]", "text": "b"}),

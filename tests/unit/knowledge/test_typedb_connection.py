@@ -24,7 +24,8 @@ from tests.unit.knowledge.builders import evaluation
 
 LOST = "[CXN06] Connection Error: The connection has been closed unexpectedly and no further operation is allowed."
 REFUSED = "[INF2] Type inference. Type-inference was unable to find compatible types for the pair of variables."
-CONFLICT = "[STC2] Storage commit. Commit in database 'rcaloop' failed with isolation conflict: Transaction uses a lock."
+CONFLICT = ("[STC2] Storage commit. Commit in database 'rcaloop' failed with isolation conflict: "
+            "Transaction uses a lock.")
 BUSY = "timed out waiting on channel\nCaused: [TXN1] Transaction timeout.\nCaused: [SRV22] Failed to open transaction."
 EXISTS = "[DBE6] Database 'rcaloop' already exists."
 WRITES = ("insert", "put ", "update", "delete")

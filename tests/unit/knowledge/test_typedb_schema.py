@@ -24,7 +24,8 @@ fun count_people() -> integer: match $p isa person; return count;
 
 def test_the_server_print_of_our_own_schema_needs_nothing():
     printed = "define\n\n" + "\n".join(  # as the server prints it: one clause a line, clauses sorted
-        f"{t.kind} {t.label},\n  " + ",\n  ".join(sorted(t.clauses.values())) + ";" if t.clauses else f"{t.kind} {t.label};"
+        f"{t.kind} {t.label},\n  " + ",\n  ".join(sorted(t.clauses.values())) + ";" if t.clauses
+        else f"{t.kind} {t.label};"
         for t in parse(typeql.SCHEMA).types.values()
     ) + "\n" + "\n".join(parse(typeql.SCHEMA).functions.values())
     result = plan(typeql.SCHEMA, printed)
@@ -46,7 +47,8 @@ def test_an_added_owns_and_a_new_type_are_defined_even_though_every_old_label_ex
 
 
 def test_changed_values_and_a_changed_function_are_redefined():
-    ours = HELD.replace('@values("red")', '@values("red", "blue")').replace("$p isa person;", "$p isa person, has name $n;")
+    ours = HELD.replace('@values("red")', '@values("red", "blue")').replace(
+        "$p isa person;", "$p isa person, has name $n;")
     result = plan(ours, HELD)
     assert result.define == ()
     assert result.redefine == (
@@ -68,7 +70,8 @@ def test_destructive_changes_are_refused_with_what_they_would_lose():
 
 
 def test_what_the_database_holds_beyond_the_schema_is_kept():
-    newer = HELD.replace("  owns name @key;", "  owns name @key,\n  owns nickname;") + "attribute nickname, value string;\n"
+    newer = HELD.replace("  owns name @key;",
+                         "  owns name @key,\n  owns nickname;") + "attribute nickname, value string;\n"
     result = plan(HELD, newer)
     assert not result.changes and result.destructive == ()
     assert result.kept == ("person: owns nickname", "attribute nickname")

@@ -175,8 +175,9 @@ json_values = st.recursive(
 )
 STEP5_KEYS = ["job_id", "root_cause", "evidence", "difficulty", "difficulty_score", "difficulty_justification",
               "recommendations", "contributing_factors", "alternative_diagnoses"]  # fmt: skip
-CAPTURE_KEYS = ["root_cause_family", "family", "candidates", "summary", "root_cause", "confidence", "claims", "evidence",
-                "recommendations", "confidence_diagnostics", "title", "alert", "report_markdown", "outcome"]  # fmt: skip
+CAPTURE_KEYS = ["root_cause_family", "family", "candidates", "summary", "root_cause", "confidence", "claims",
+                "evidence", "recommendations", "confidence_diagnostics", "title", "alert", "report_markdown",
+                "outcome"]  # fmt: skip
 
 
 @FAST

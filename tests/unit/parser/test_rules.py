@@ -10,7 +10,8 @@ from rcaloop.contracts import ParsedRCA
 from rcaloop.parser.codes import CODES, ERROR_CODES
 from tests.unit.parser.helpers import BASE, ROOT, capture, codes_of, parse, step_files
 
-CONTEXT_OK = "RCA context (from the RCA service):\n- Analyze only these subjects: checkout-api\n---\nHighErrorRate checkout-api\n"
+CONTEXT_OK = ("RCA context (from the RCA service):\n- Analyze only these subjects: checkout-api\n---\n"
+              "HighErrorRate checkout-api\n")
 CHAT_START = BASE.index("RCA_CHAT")
 CHAT_END = BASE.index("END_RCA_CHAT") + len("END_RCA_CHAT\n")
 
@@ -142,7 +143,8 @@ def test_an_unreadable_confidence_is_ignored_with_a_warning(unreadable):
     parsed = unreadable()
     assert parsed.outcome == "report" and parsed.errors == []
     assert parsed.fields.confidence is None
-    assert parsed.diagnosis is None or parsed.diagnosis.root_cause is None or parsed.diagnosis.root_cause.confidence is None
+    assert (parsed.diagnosis is None or parsed.diagnosis.root_cause is None
+            or parsed.diagnosis.root_cause.confidence is None)
     found = [w for w in parsed.warnings if w.code == "RCA308"]
     assert len(found) == 1 and "must be one of high | medium | low" in found[0].message
     assert not any(bad in found[0].message for bad in ("very-high", "certain", "0.99"))

@@ -63,7 +63,8 @@ def test_each_class_names_its_rule_in_the_red_flag():
     url = "The app connects with postgresql://app:S3cr3tPassw0rd!@db-primary.prod:5432/shop at start."
     hash_line = next(c for c in CASES if c["id"] == "htpasswd-apr1")["text"]
     token = "the job pushed with rubygems_ceb5aa68ed152fc93c5e0aabdcf9d41b9bce015a672dfcd5 at 13:55"
-    rules = {text: [(f.type, f.rule) for f in redact_text(text).found] for text in (labels, pair, url, hash_line, token)}
+    rules = {text: [(f.type, f.rule) for f in redact_text(text).found]
+             for text in (labels, pair, url, hash_line, token)}
     assert rules == {
         labels: [("password", "rcaloop.label")],
         pair: [("aws-access-key", "rcaloop.aws-access-key-id"), ("aws-secret-key", "rcaloop.aws-key-pair")],
@@ -99,7 +100,8 @@ def test_a_real_value_with_runs_or_a_dollar_is_no_placeholder(value):
 
 
 def test_a_bearer_token_that_starts_with_a_run_is_still_redacted():
-    token = "AAAAAAAAAAAAAAAAAAAAAMLheAAAAAAA0%2BuSeid%2BULvsea4JtiGRiSDSJSI%3DEUifiRBkKG5E2XzMDjRfl76ZC9Ub0wnz4XsNiRVBChTYbJcE3F"
+    token = ("AAAAAAAAAAAAAAAAAAAAAMLheAAAAAAA0%2BuSeid%2BULvsea4JtiGRiSDSJSI%3D"
+             "EUifiRBkKG5E2XzMDjRfl76ZC9Ub0wnz4XsNiRVBChTYbJcE3F")
     done = redact_text(f"curl -H 'Authorization: Bearer {token}' https://api.twitter.example/2/tweets")
     assert done.found and token not in done.text
 
@@ -138,13 +140,15 @@ def test_a_scan_over_its_budget_stops_and_nothing_is_published():
     with pytest.raises(ScanBudgetExceeded):
         redact_dead_letter(letter, budget_s=1e-9)
     kept = withheld(letter, "the secret scan of the entry took longer than its budget")
-    assert "Kq7vR2xW9mZt" not in kept.model_dump_json() and kept.fields["payload"].startswith(f"({len(text)} characters")
+    assert "Kq7vR2xW9mZt" not in kept.model_dump_json()
+    assert kept.fields["payload"].startswith(f"({len(text)} characters")
 
 
 def test_a_record_scan_has_one_budget_for_all_its_parts():
     from rcaloop.contracts import RawResult  # noqa: PLC0415
 
-    record = RawResult(result_id="r", kind="skill_text", content="password: Kq7vR2xW9mZt", input_text="token: Zq8rT2vLw9Nc")
+    record = RawResult(result_id="r", kind="skill_text", content="password: Kq7vR2xW9mZt",
+                       input_text="token: Zq8rT2vLw9Nc")
     with pytest.raises(ScanBudgetExceeded):
         redact_record(record, budget_s=1e-9)
     assert redact_record(record, budget_s=None)[1]

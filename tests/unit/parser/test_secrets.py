@@ -51,7 +51,8 @@ LINES = [
     ("DD_APP_KEY=9f8e7d6c5b4a39281706f5e4d3c2b1a09f8e7d6c", "api-key", "9f8e7d6c5b4a39281706"),  # no vendor prefix
     ("postgres://checkout:Pg5ecretW0rd@db:5432/shop", "connection-string", "Pg5ecretW0rd"),
     ("redis://:Rd5ecretW0rd@cache:6379", "connection-string", "Rd5ecretW0rd"),
-    ("https://hooks.slack.com/services/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", "webhook-url", "Xq8ZrT2vLw9NcY4bHk6sMd3J"),
+    ("https://hooks.slack.com/services/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", "webhook-url",
+     "Xq8ZrT2vLw9NcY4bHk6sMd3J"),
     ("https://discord.com/api/webhooks/1234567890/AbCdEf-GhIjKl_MnOpQrStUvWxYz0123", "webhook-url", "AbCdEf-GhIjKl"),
     ("https://chat.example/hooks/a1b2c3d4e5f6g7h8i9j0k1l2m3", "webhook-url", "a1b2c3d4e5f6g7h8i9j0k1l2m3"),
     ("GET https://api.example/v1/x?page=2&access_token=Zx81Kq0LmW7pRt3V", "token", "Zx81Kq0LmW7pRt3V"),
@@ -72,7 +73,8 @@ LINES = [
     ("key AKIAQ3EG\U000e0041RT7PLMN4XWZY (tag character)", "aws-access-key", "RT7PLMN4XWZY"),
     ("key AKIAQ3EG\u3164RT7PLMN4XWZY (Hangul filler)", "aws-access-key", "RT7PLMN4XWZY"),
     # a backslash escape renders as the character: the token is whole on screen
-    ("the CI token ghp\\_R8mZq2LvX9tWc4NbY7kHs1JdF6gPa3Ue5Ko0 is live", "token", "R8mZq2LvX9tWc4NbY7kHs1JdF6gPa3Ue5Ko0"),
+    ("the CI token ghp\\_R8mZq2LvX9tWc4NbY7kHs1JdF6gPa3Ue5Ko0 is live", "token",
+     "R8mZq2LvX9tWc4NbY7kHs1JdF6gPa3Ue5Ko0"),
     ("bot xoxb\\-2044721865\\-4096212837\\-Zq8rT2vLw9NcY4bHk6sMd3Jx", "token", "Zq8rT2vLw9NcY4bHk6sMd3Jx"),
     # a look-alike letter reads as the letter: the name, the key and its separators as a reader sees them
     ("the admin p\u0430ssword: Kq7vR2xW9mZt", "password", "Kq7vR2xW9mZt"),  # Cyrillic а
@@ -139,7 +141,8 @@ LINES = [
     ("the exporter logged AKIA-Q3EG-RT7P-LMN4-XWZY before the 403s", "aws-access-key", "Q3EG-RT7P-LMN4-XWZY"),
     ("the exporter logged AKIA.Q3EG.RT7P.LMN4.XWZY", "aws-access-key", "Q3EG.RT7P.LMN4.XWZY"),
     # base64 whose decoded text holds a secret, or a generated word piped to a decoder
-    ("data: tls.crt: LS0tLS1CRUdJTiBDRVJUSUZJQ0FURS0tLS0t tls.key: LS0tLS1CRUdJTiBSU0EgUFJJVkFURSBLRVktLS0tLQpNSUlFcEFJQkFBS0NBUUVBc2s3dlIyeFc5bVp0THBONHNLMWFCNmNEMGVGNWdI",
+    ("data: tls.crt: LS0tLS1CRUdJTiBDRVJUSUZJQ0FURS0tLS0t tls.key: "
+     "LS0tLS1CRUdJTiBSU0EgUFJJVkFURSBLRVktLS0tLQpNSUlFcEFJQkFBS0NBUUVBc2s3dlIyeFc5bVp0THBONHNLMWFCNmNEMGVGNWdI",
      "private-key", "LS0tLS1CRUdJTiBSU0EgUFJJVkFURSBLRVkt"),
     (".dockerconfigjson: eyJhdXRocyI6eyJyZWdpc3RyeS5leGFtcGxlIjp7ImF1dGgiOiJZV1J0YVc0NlMzRTNkbEl5ZUZjNWJWcDAifX19",
      "secret", "eyJhdXRocyI6eyJyZWdpc3RyeS5l"),
@@ -216,7 +219,8 @@ def test_each_kind_is_found_typed_and_redacted(line, type_, value):
         "TOKEN_URL=https://auth.example/oauth2/token, SECRET_PROVIDER=aws-sm",
         # escapes and other scripts that hold no secret
         "the path is C:\\Users\\svc\\token.txt and the glob \\*.key matched nothing",
-        "\u043f\u0430\u0440\u043e\u043b\u044c \u0441\u043c\u0435\u043d\u0451\u043d, \u0442\u043e\u043a\u0435\u043d: \u043d\u0435\u0442",
+        "\u043f\u0430\u0440\u043e\u043b\u044c \u0441\u043c\u0435\u043d\u0451\u043d, \u0442\u043e\u043a\u0435\u043d: "
+        "\u043d\u0435\u0442",
         "\ube44\ubc00\ubc88\ud638 \ubcc0\uacbd\ub428; \ud1a0\ud070: \uc5c6\uc74c",
         "\u539f\u56e0\uff1a\u6570\u636e\u5e93\u8fde\u63a5\u6c60\u8017\u5c3d",
         # words that start like a vendor's token but are not one
@@ -230,7 +234,8 @@ def test_each_kind_is_found_typed_and_redacted(line, type_, value):
         "public_key: AAAAC3NzaC1lZDI1NTE5AAAAIOMqqnkVzrm0SdG6UOoqKLsabgH5C9okWi0dh2l9GKJl",
         "auth: oauth2; credentials: none; credentials: aws-sm; bypass: enabled",
         "bypass: control\ncompass: north",
-        "duplicate charge with idempotency key: 7c1f2d3e-4f5a-6b7c-8d9e-0a1b2c3d4e5f; the cache key: 9f2c1a7b3e5d8f0a1b2c",
+        "duplicate charge with idempotency key: 7c1f2d3e-4f5a-6b7c-8d9e-0a1b2c3d4e5f; the cache key: "
+        "9f2c1a7b3e5d8f0a1b2c",
         "smoke test: pass=true; suite result pass=140 fail=3; pass: 12/14 pods",
         # an Authorization header without a credential; ids that are UUIDs
         "curl -H 'Authorization: Bearer <redacted>' https://x; authorization: required for admin",
@@ -298,7 +303,8 @@ SHAPE_EXAMPLES = {  # one token of each vendor's shape (made up)
     "Databricks token": "dapi1dff02cee737443e210471948d33296c",
     "Sentry token": "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",
     "Doppler token": "dp.pt.c5t4UuHF7KVMLp7hvdCTquY1XVcKGAFRFWa94Hj9wNY",
-    "Terraform Cloud token": "wt1fd4mx82mux4.atlasv1.BoaPzoxZCYCdEz6DQMvE5mVXRV99nCQvtsU7RTAuwm6zo88EB0OGet9d9xYyQ6b0fI7",
+    "Terraform Cloud token": ("wt1fd4mx82mux4.atlasv1."
+                              "BoaPzoxZCYCdEz6DQMvE5mVXRV99nCQvtsU7RTAuwm6zo88EB0OGet9d9xYyQ6b0fI7"),
     "1Password service account token": "ops_eyJfLAz7vT0sxJmPU3UdXyymFgMZwKPaEpCejiUKb4GEQnFNGaftcLOIadn5rPvi2xqwHx1",
     "Stripe webhook signing secret": "whsec_m0lM7EXg3LcmQxxq8AGomtnWNCXVJCNQ",
     "Linear API key": "lin_api_Cmup6N0A0UarXLnTENCyfjeEaGyZqjJoiFpKZsRa",
@@ -369,7 +375,8 @@ def test_a_name_value_entry_in_a_document_is_an_assignment_whatever_the_key_orde
 
 
 def test_a_private_key_is_redacted_whole_and_lines_are_kept():
-    key = "-----BEGIN RSA PRIVATE KEY-----\nMIIEowIBAAKCAQEAu1SU1LfVLPHCozMxH2Mo4lgO\nVTLw7onLRnrq0/IzW7yWR7Q=\n-----END RSA PRIVATE KEY-----"
+    key = ("-----BEGIN RSA PRIVATE KEY-----\nMIIEowIBAAKCAQEAu1SU1LfVLPHCozMxH2Mo4lgO\nVTLw7onLRnrq0/IzW7yWR7Q=\n"
+           "-----END RSA PRIVATE KEY-----")
     done = redact_text(f"# t\n\n{key}\nline 7")
     assert [(f.type, f.line, f.rule) for f in done.found] == [("private-key", 3, "rcaloop.private-key")]
     assert "MIIE" not in done.text and "VTLw" not in done.text and "END RSA" not in done.text
@@ -391,7 +398,8 @@ def test_json_paths_name_where_and_a_secret_named_key_is_an_assignment():
         ("aws-access-key", "capture.log", 2),
     ]
     dumped = json.dumps(redacted)
-    assert all(v not in dumped for v in (SECRETS["stripe"], SECRETS["jwt"], "Wint3r-Pool-42", SECRETS["aws-access-key"]))
+    assert all(v not in dumped
+               for v in (SECRETS["stripe"], SECRETS["jwt"], "Wint3r-Pool-42", SECRETS["aws-access-key"]))
     assert doc["extra_vars"]["db_password"] == "Wint3r-Pool-42"  # the input is not changed
     assert redact_json(redacted, "capture")[0] == redacted
 

@@ -54,7 +54,8 @@ def test_several_subjects_and_all_eight_sections():
     parsed = parse(text)
     assert parsed.chat.subjects == ["api", "db"]
     assert parsed.chat.sections.model_dump() == dict(
-        zip(["tldr", "cause", "steps_to_verify", "now", "do_not", "permanent_fixes", "also", "related"], "abcdefgh")
+        zip(["tldr", "cause", "steps_to_verify", "now", "do_not", "permanent_fixes", "also", "related"], "abcdefgh",
+            strict=True)
     )
     assert parsed.warnings == []
 

@@ -7,10 +7,12 @@ import pytest
 from tests.helpers.corpus import NOT_PASS, all_cases
 
 KNOWN_GAPS = {
-    "unrelated-evidence-capture-title-after": "a headline that names one word the evidence does not show among words it does",
+    "unrelated-evidence-capture-title-after":
+        "a headline that names one word the evidence does not show among words it does",
     "unrelated-evidence-capture-title-cause-before-a-colon": "the same, the cause before a colon",
     "unrelated-evidence-capture-title-em-dash-before-the-symptom": "the same, the cause before an em dash",
-    "unrelated-evidence-capture-title-label-then-other-cause": "a cause stated as the subject of a verb of effect ('broke')",
+    "unrelated-evidence-capture-title-label-then-other-cause": "a cause stated as the subject of a verb of effect "
+                                                               "('broke')",
     "unrelated-evidence-skill-title-em-dash-states-another-cause": "the same, in a skill report's heading",
 }
 """Attacks the judge does not catch yet, each with why: strict, so a case that starts passing fails the suite

@@ -20,8 +20,10 @@ from hypothesis import strategies as st
 from rcaloop.contracts import IngestedRecord, analysis_hash
 from tests.helpers.corpus import Case, accuracy_cases, all_cases
 
-GOOD = [c for c in all_cases() if c.bypass == "control" and c.record.kind != "skill_text" and c.judge()[0].outcome == "report"]
-GOOD_SKILL = [c for c in all_cases() if c.bypass == "control" and c.record.kind == "skill_text" and "RCA_CHAT" in c.record.content]
+GOOD = [c for c in all_cases() if c.bypass == "control" and c.record.kind != "skill_text"
+        and c.judge()[0].outcome == "report"]
+GOOD_SKILL = [c for c in all_cases() if c.bypass == "control" and c.record.kind == "skill_text"
+              and "RCA_CHAT" in c.record.content]
 STEP5 = "step5_summary.json"
 
 text = st.text(alphabet=st.characters(whitelist_categories=("Ll", "Lu", "Nd"), whitelist_characters=" -_:="),
@@ -79,7 +81,8 @@ def _history_relabelled_live(case: Case, data) -> Case:
 
 def _mutating_first_step(case: Case, data) -> Case:
     content = copy.deepcopy(case.record.content)
-    step = data.draw(st.sampled_from(MUTATING_STEPS)).format(x=data.draw(st.sampled_from(["payments", "orders-db", "vault"])))
+    step = data.draw(st.sampled_from(MUTATING_STEPS)).format(
+        x=data.draw(st.sampled_from(["payments", "orders-db", "vault"])))
     recs = content[STEP5]["recommendations"] if case.record.kind == "step_files" else content["recommendations"]
     recs.insert(0, {"priority": "high", "action": step})
     return _with(case, content)
@@ -93,21 +96,24 @@ SECRETS = (
     "postgres://svc:{a16}@db.prod:5432/shop",
     "xoxb-{d12}-{d12}-{a24}",
 )
-UPPER, ALNUM, DIGITS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ234567", "abcdefghijkmnopqrstuvwxyzABCDEFGHJKLMNPQRSTUVWXYZ23456789", "0123456789"
+UPPER = "ABCDEFGHIJKLMNOPQRSTUVWXYZ234567"
+ALNUM, DIGITS = "abcdefghijkmnopqrstuvwxyzABCDEFGHJKLMNPQRSTUVWXYZ23456789", "0123456789"
 
 
 def _secret(data) -> tuple[str, list[str]]:
     """A secret of a random type with random (not placeholder-like) characters, and its random parts."""
     parts: list[str] = []
 
-    def run(alphabet: str, n: int) -> str:  # random as real keys are (no runs or sequences a filter takes for placeholders)
+    # random as real keys are (no runs or sequences a filter takes for placeholders)
+    def run(alphabet: str, n: int) -> str:
         rnd = random.Random(data.draw(st.integers(0, 2**32)))
         value = "".join(rnd.choice(alphabet) for _ in range(n))
         parts.append(value)
         return value
 
     secret = data.draw(st.sampled_from(SECRETS)).format(
-        u16=run(UPPER, 16), u8=run(UPPER, 8), a36=run(ALNUM, 36), a24=run(ALNUM, 24), a16=run(ALNUM, 16), d12=run(DIGITS, 12)
+        u16=run(UPPER, 16), u8=run(UPPER, 8), a36=run(ALNUM, 36), a24=run(ALNUM, 24), a16=run(ALNUM, 16),
+        d12=run(DIGITS, 12)
     )
     return secret, [p for p in parts if p in secret and len(p) >= 12]
 
@@ -135,7 +141,9 @@ MUTATIONS = [(_root_value_altered, GOOD), (_history_relabelled_live, [c for c in
              (_mutating_first_step, GOOD), (_secret_inserted, GOOD)]
 
 
-@pytest.mark.parametrize(("mutation", "cases"), MUTATIONS, ids=["root_value_altered", "history_relabelled_live", "mutating_first_step", "secret_inserted"])
+@pytest.mark.parametrize(("mutation", "cases"), MUTATIONS,
+                         ids=["root_value_altered", "history_relabelled_live", "mutating_first_step",
+                              "secret_inserted"])
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(data=st.data())
 def test_a_mutated_good_output_never_passes(mutation, cases, data):
@@ -169,7 +177,8 @@ HEADING_WORDS = {  # a report heading -> other wordings an author uses for the s
     "alternatives": ("Ruled out", "Other explanations"),
     "contributing factors": ("Factors", "What made it worse"),
 }
-PASSING_SKILL = [c for c in accuracy_cases() if c.honest and c.record.kind == "skill_text" and c.judge()[1].verdict == "pass"]
+PASSING_SKILL = [c for c in accuracy_cases()
+                 if c.honest and c.record.kind == "skill_text" and c.judge()[1].verdict == "pass"]
 
 
 def _report_sections(text: str) -> tuple[str, list[str], str]:
@@ -202,7 +211,8 @@ def _sections_reordered(text: str, data) -> str:
     return head + "".join(sections) + chat
 
 
-APPROVAL = re.compile(r"(?i)\bwith (?:the )?([\w-]+(?: [\w-]+){0,3})'s (?:approval|ok|sign-off)|\bwith approval from (?:the )?([\w-]+(?: [\w-]+){0,3})")
+APPROVAL = re.compile(r"(?i)\bwith (?:the )?([\w-]+(?: [\w-]+){0,3})'s (?:approval|ok|sign-off)"
+                      r"|\bwith approval from (?:the )?([\w-]+(?: [\w-]+){0,3})")
 APPROVAL_WORDINGS = ("once the {who} approves", "after the {who} signs off", "only with the {who}'s OK",
                      "if the {who} approves", "with sign-off from the {who}")
 

@@ -56,5 +56,6 @@ async def test_a_request_that_does_not_match_the_api_names_every_problem_without
     assert "body.decision" in error["message"]
     assert secret not in resp.text
 
-    bad_json = await _call("POST", "/api/v1/things", content=b'{"decision', headers={"content-type": "application/json"})
+    bad_json = await _call("POST", "/api/v1/things", content=b'{"decision',
+                           headers={"content-type": "application/json"})
     assert bad_json.status_code == 422 and bad_json.json()["error"]["code"] == "invalid_request"

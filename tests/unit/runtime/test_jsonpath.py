@@ -36,7 +36,8 @@ def test_malformed_paths_are_refused_by_everyone(bad):
     assert jsonpath.check(DOC, bad, exact_value=1).problem == "malformed_path"
 
 
-@pytest.mark.parametrize(("path", "nothing"), [("$", True), ("$.", True), (" $ ", True), ("$.a", False), ("a[0]", False),
+@pytest.mark.parametrize(("path", "nothing"),
+                         [("$", True), ("$.", True), (" $ ", True), ("$.a", False), ("a[0]", False),
                                              ("", False), ("a[", False)])
 def test_a_path_of_no_step_names_nothing(path, nothing):
     """``$`` reaches the whole document; a missing or malformed path is another finding, not this one."""
@@ -91,7 +92,8 @@ def test_find_returns_leaf_paths_in_document_order():
 
 
 segments = st.lists(
-    st.one_of(st.integers(min_value=0, max_value=50), st.text(alphabet="abcxyz_- .1\"\\\\'[]$", min_size=1, max_size=8)),
+    st.one_of(st.integers(min_value=0, max_value=50),
+              st.text(alphabet="abcxyz_- .1\"\\\\'[]$", min_size=1, max_size=8)),
     min_size=1,
     max_size=6,
 )

@@ -30,7 +30,8 @@ def test_a_genuine_oomkilled_line_supports_oom_kill_and_refutes_image_pull():
     assert ("oom_kill", "supports", "exit_code:137") in shown
     assert ("image_pull_failure", "refutes", "container_state:OOMKilled") in shown
     assert not any(family == "image_pull_failure" and stance == "supports" for family, stance, _ in shown)
-    [first] = [m for m in match(CATALOG, OOM_DESCRIBE) if m.signature == "container_state:OOMKilled" and m.family == "oom_kill"]
+    [first] = [m for m in match(CATALOG, OOM_DESCRIBE) if m.signature == "container_state:OOMKilled"
+               and m.family == "oom_kill"]
     assert first.kind == "container_state" and first.text == "OOMKilled"
 
 
@@ -60,7 +61,8 @@ def test_a_negated_signature_is_not_shown(text):
 
 
 def test_a_negation_on_another_line_does_not_hide_a_signature():
-    assert ("oom_kill", "supports", "container_state:OOMKilled") in _shown("no restarts before 10:02\nReason: OOMKilled")
+    assert ("oom_kill", "supports",
+            "container_state:OOMKilled") in _shown("no restarts before 10:02\nReason: OOMKilled")
 
 
 @pytest.mark.parametrize("text", ["Exit Code: 137", "exitCode: 137", "exited with code 137", "exit status 137",

@@ -325,8 +325,9 @@ def _unknown(argv: list[str], reader: Reader) -> Verdict | None:
     among its arguments (``openstack server delete web-1``, ``salt '*' service.restart x``), a
     writing statement in a quoted argument, or an option where no status word is; a status word
     among its command words reads (``mytool status -n prod``, ``openstack server list``) unless
-    an option forces or names a change (``--force``, ``--delete``). Given by path (``/etc/init.d/pgbouncer restart``) it is read
-    by its name. A lone word is no command (an identifier in a code span); where one stands as
+    an option forces or names a change (``--force``, ``--delete``). Given by path
+    (``/etc/init.d/pgbouncer restart``) it is read by its name. A lone word is no command (an
+    identifier in a code span); where one stands as
     the command, or a command of words that name no change, ``unread`` says it cannot be shown
     to read."""
     head = argv[0]

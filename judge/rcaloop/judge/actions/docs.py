@@ -91,7 +91,8 @@ def _doc(obj) -> str:
 def _roles() -> str:
     chat = "; ".join(f"*{name.replace('_', ' ')}* → {role.value}" for name, role in places.CHAT_ROLES)
     headings = "\n".join(
-        f"| {role.value} | {_words(concept)} | {_words(concept, 'ko') or '—'} |" for concept, role in places.HEADING_ROLES)
+        f"| {role.value} | {_words(concept)} | {_words(concept, 'ko') or '—'} |"
+        for concept, role in places.HEADING_ROLES)
     read_as = ", ".join(f"{role.value} → {how}" for role, how in places.READ_AS.items())
     priorities = ", ".join(f"`{p}` → {r.value}" for p, r in sorted(places.PRIORITY_ROLES.items()))
     return f"""## Where steps are read, and in which role

@@ -34,7 +34,8 @@ which while will with within without would your root likely confirmed probably p
 but not all any can has had may might per via one two three new old now yet still due""".split())
 _IDENT = re.compile(r"[._/:]|\d.*[a-z]|[a-z].*\d|[a-z][A-Z]|[a-zA-Z]-[a-zA-Z]")
 _NUMBER = re.compile(r"^[~<>]?\d[\d.:,]*[a-z%]{0,3}$")
-_PARTICLES = ("에서", "으로", "이다", "에게", "까지", "부터", "이", "가", "을", "를", "은", "는", "의", "에", "로", "와", "과", "도")
+_PARTICLES = ("에서", "으로", "이다", "에게", "까지", "부터",
+              "이", "가", "을", "를", "은", "는", "의", "에", "로", "와", "과", "도")
 
 
 def _korean(word: str) -> str:
@@ -134,14 +135,15 @@ def _dismisses(clause: str) -> bool:
         return True
     if low[:1] in (["not"], ["never"], ["nor"]) or low[:2] in (["and", "not"], ["or", "not"]):
         return True
-    for i, w in enumerate(low):  # "X was fine", "X stayed healthy", "DB CPU normal"
+    for i in range(len(low)):  # "X was fine", "X stayed healthy", "DB CPU normal"
         if has(Concept.HEALTHY, lemmas[i]) and ((i == len(low) - 1 and len(low) <= 5) or (i and low[i - 1] in (
                 "is", "was", "are", "were", "stayed", "remained", "looked", "looks", "seems", "seemed"))):
             return True
     return False
 
 
-_HEALTHY_VALUE = re.compile(r"\b(?:ready|healthy|valid|available|succeeded|synced|authenticated)\s*[=:]\s*(?:true|yes|ok)\b|"
+_HEALTHY_VALUE = re.compile(
+    r"\b(?:ready|healthy|valid|available|succeeded|synced|authenticated)\s*[=:]\s*(?:true|yes|ok)\b|"
                             r"\b(?:status|state|health)\s*[=:]?\s*(?:healthy|ok|green|valid)\b", re.I)
 """``Ready=True``, ``authenticated=true``, ``status healthy``: a field that says the thing is in good health."""
 _UNCHANGED = frozenset({"unchanged", "untouched", "intact"})
@@ -424,7 +426,8 @@ def gives_reason(text: str) -> bool:
     return bool(_REASONED.search(text))
 
 
-_REASONED = re.compile(r"\b(?:because|since|as|given that)\b\s+\S+\s+\S+\s+\S+|\bnot\b[^.;]{0,60}\b(?:because|since)\b", re.I)
+_REASONED = re.compile(r"\b(?:because|since|as|given that)\b\s+\S+\s+\S+\s+\S+|\bnot\b[^.;]{0,60}\b(?:because|since)\b",
+                       re.I)
 
 
 def _needs(low: list[str]) -> bool:
@@ -501,7 +504,8 @@ def _acts(toks, lemmas: list[str]) -> bool:
 
 
 _TITLE_CAUSE = re.compile(r":\s|\s(?:caused by|due to|because of|owing to|thanks to|triggered by|driven by|"
-                          r"resulting from|result of|after|from|following|via|by)\s|\b(?:root )?cause[sd]?\s*[:=]\s*", re.I)
+                          r"resulting from|result of|after|from|following|via|by)\s|\b(?:root )?cause[sd]?\s*[:=]\s*",
+                          re.I)
 _TITLE_EFFECT = re.compile(r"\s(?:caused(?! by)|causes|causing|led to|leads to|leading to|results? in|resulted in|"
                            r"triggered(?! by)|triggers|broke|breaks)\s", re.I)
 _TIME = re.compile(r"^\W*(?:\d{1,2}:\d{2}|\d{4}-\d{2}-\d{2}|(?:the )?(?:alert|incident|start|onset|midnight|noon|"

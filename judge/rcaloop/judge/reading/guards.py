@@ -37,7 +37,8 @@ _REQUEST = frozenset("get obtain ask request seek secure wait await have raise o
 """Verbs that ask for approval (``get sign-off``, ``raise a change request``)."""
 _NEGATING = frozenset("""without no not never skip skipping bypass bypassing instead regardless ignore ignoring waive
 waiving optional optionally before""".split())
-_CLAIMED = frozenset("already previously pre granted given obtained received secured done confirmed approved yes".split())
+_CLAIMED = frozenset(
+    "already previously pre granted given obtained received secured done confirmed approved yes".split())
 _REFUSED_AFTER = frozenset("not unnecessary optional waived".split())
 """After an approval word, these say none is needed (``approval not needed``, ``approval optional``);
 ``approval required`` is the guard itself."""
@@ -182,7 +183,8 @@ def dismissed(toks: Sequence[Token]) -> bool:
 
 
 def _korean_approval(toks: Sequence[Token]) -> bool:
-    """``승인 후``, ``승인받은 뒤``, ``승인을 받고``, ``결재 완료 후``: waiting for an approval; ``승인 없이`` is not."""
+    """``승인 후``, ``승인받은 뒤``, ``승인을 받고``, ``결재 완료 후``: waiting for an approval; ``승인 없이`` is
+    not."""
     texts = [t.text for t in toks]
     for i, w in enumerate(texts):
         if not any(w.startswith(stem) for stem in words(Concept.APPROVAL, "ko")):

@@ -217,7 +217,7 @@ def read(text: str, role: str = ACTION) -> ItemReading:
     may_ask = guards.approval(tokenize(CODE_TOKEN.sub(" ", line)))  # clause by clause only when the line asks at all
     out: list[Said] = []
     first = [n for n in notes if _FIRST.search(n)]  # "(check the runner's status first)" comes before the step
-    for n, part in enumerate((*first, main, *(n for n in notes if n not in first))):
+    for _n, part in enumerate((*first, main, *(n for n in notes if n not in first))):
         aside = part is not main
         checked = False
         for sentence, cut in cut_sentences(part):

@@ -37,7 +37,8 @@ def read(text: str, role: str = ACTION, spans: tuple[str, ...] = ()) -> list[Ste
         return [Step(Kind.INERT, why="prohibition")]
     out: list[Step] = []
     cmd = commands_of(Clause(tuple(toks), text, spans), role)
-    if cmd is not None and cmd.writes and role == STATEMENT and not _ends(text.rstrip(" .")[-8:], Concept.COMMAND_ENDING):
+    if (cmd is not None and cmd.writes and role == STATEMENT
+            and not _ends(text.rstrip(" .")[-8:], Concept.COMMAND_ENDING)):
         cmd = None  # a command quoted in a statement ("kubectl `-o wide`로 확인된 노드"): what ran, not a step
     if cmd is not None and cmd.writes and not cmd.known and role == CHECK_ROLE:
         cmd = None  # where checks are listed, a program rcaloop does not know is what the check runs
@@ -91,7 +92,8 @@ def _word(word: str, nxt: str, role: str) -> tuple[Step | None, bool]:
         # "재시작 없음" (no restart), "반영 여부" (whether applied), "복구할 수 없는" (cannot be recovered),
         # "제거하는 방법은 …" (the way of removing …): the step is named, not proposed
         return Step(Kind.INERT, stem, "statement"), False  # "재시작 없음" (no restart), "반영 여부" (whether applied)
-    if not own.strip("을를이가은는도와과") and role in (CHECK_ROLE, STATEMENT) and not _ends(nxt[:6], Concept.IMPERATIVE):
+    if (not own.strip("을를이가은는도와과") and role in (CHECK_ROLE, STATEMENT)
+            and not _ends(nxt[:6], Concept.IMPERATIVE)):
         return Step(Kind.CHECK if stem == check else Kind.INERT, stem, "statement"), False  # "적용 규칙": a noun
     if own in ("이", "가", "은", "는") and not _ends(nxt[:6], Concept.IMPERATIVE):
         return Step(Kind.INERT, stem, "statement"), False  # "교체가 안전하다": the subject of a statement

@@ -379,7 +379,7 @@ def _content(text: str) -> frozenset[str]:
 
 def early_exit_items(parsed: ParsedRCA) -> list[Item]:
     """An early exit's reason and every line after its outcome line (fail closed)."""
-    texts = [parsed.outcome_reason] if (parsed.outcome_reason or "").strip() else []
+    texts = [parsed.outcome_reason or ""] if (parsed.outcome_reason or "").strip() else []
     if parsed.source_kind == "skill_text":
         lines = (parsed.report_markdown or "").split("\n")[1:]
         texts += item_texts("\n".join(ln for ln in lines if not re.match(r"^\s*(#{1,6}\s|[A-Z_]+\s*$)", ln)))

@@ -217,8 +217,8 @@ def imperative(c: Clause, i: int = 0) -> Step:
     """``c.toks[i]`` heads the clause as a verb with no subject."""
     toks, lemmas = c.toks, c.lemmas
     head = toks[i].text
-    if lemmas[i] == "commit" and i + 1 < len(toks) and toks[i + 1].code and _SHA.fullmatch(
-            c.spans[int(CODE_TOKEN.match(toks[i + 1].text).group(1))]):
+    if lemmas[i] == "commit" and i + 1 < len(toks) and toks[i + 1].code and (
+            ref := CODE_TOKEN.match(toks[i + 1].text)) and _SHA.fullmatch(c.spans[int(ref.group(1))]):
         return Step(Kind.INERT, why="statement")  # "commit `a91c3e7` removes …": a commit named, none made
     for con, kind, why in ((Concept.CHANGE, Kind.CHANGE, "change_verb"), (Concept.CHECK, Kind.CHECK, "check_verb"),
                            (Concept.INERT, Kind.INERT, "inert_verb")):
@@ -271,7 +271,7 @@ def _by_object(c: Clause, i: int, verb: str) -> Step:
     if verb in _RERUN and _names_work(c, i + 1):
         return Step(Kind.INERT, c.toks[i].text, "rerun_job")  # "re-run `fleet-baseline` for `dmz`"
     words: list[str] = []
-    for t, lem in zip(c.toks[i + 1:i + 11], c.lemmas[i + 1:i + 11], strict=False):
+    for _t, lem in zip(c.toks[i + 1:i + 11], c.lemmas[i + 1:i + 11], strict=False):
         if lem in _FUNCTION and words:
             break
         words.append(lem)
@@ -1029,8 +1029,8 @@ def read_clause(c: Clause, mode: str = "step", role: str = ACTION) -> list[Step]
                 first = [Step(Kind.CHECK, why="condition_check")]  # "if the pods are still OOMKilled, …"
         elif inner.toks and lemma.verb(inner.toks[0].text).form not in (lemma.GERUND, lemma.BASE) and (
                 finite_verb(inner) is None):
-            named = noun_kind(inner)  # "after a read-only confirmation, …" checks; "after the resize, …" came before
-            first = [named if named is not None and named.kind == Kind.CHECK else Step(Kind.INERT, why="statement")]
+            noun = noun_kind(inner)  # "after a read-only confirmation, …" checks; "after the resize, …" came before
+            first = [noun if noun is not None and noun.kind == Kind.CHECK else Step(Kind.INERT, why="statement")]
         else:
             first = read_clause(inner, "lead", role) if inner.toks else []
             if where == "before" and _passive(inner):  # "after price-sync is scaled down, …": a precondition named

@@ -16,7 +16,8 @@ def RULE(f: Facts) -> Outcome:
     alts = diag.alternative_diagnoses if diag else []
     if not alts:
         ranked = bool(diag and len(diag.candidates) >= 2 and diag.family and diag.family == diag.candidates[0])
-        return Outcome(ranked, "ranked candidates with the named family first" if ranked else "no alternative ruled out")
+        return Outcome(ranked,
+                       "ranked candidates with the named family first" if ranked else "no alternative ruled out")
     open_ = [a.category or a.summary or "?" for a in alts
              if not (a.why_wrong or a.contradicting_evidence or causes.gives_reason(a.summary or ""))]
     return Outcome(not open_, f"alternatives without a reason: {', '.join(open_)}" if open_

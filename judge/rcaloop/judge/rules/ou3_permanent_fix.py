@@ -1,4 +1,5 @@
-"""A permanent fix is proposed: `Permanent fixes`, a recommendation with a file or of medium/low priority, or two recommendations."""
+"""A permanent fix is proposed: `Permanent fixes`, a recommendation with a file or of medium/low priority, or two
+recommendations."""
 
 from __future__ import annotations
 

@@ -26,4 +26,5 @@ def RULE(f: Facts) -> Outcome:
     if not degraded:
         return Outcome(True, "no degraded source in this run")
     said = _mentions_limits(report_text(f.draft))
-    return Outcome(said, f"degraded sources {ids(degraded)} {'acknowledged' if said else 'not mentioned'} in the report")
+    return Outcome(said,
+                   f"degraded sources {ids(degraded)} {'acknowledged' if said else 'not mentioned'} in the report")

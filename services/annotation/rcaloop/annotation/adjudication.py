@@ -77,7 +77,8 @@ JUDGEMENTS: dict[str, tuple[Judgement, ...]] = {
     "operator_evaluation": (
         Judgement("case_type", lambda d: d.get("case_type")),
         Judgement("expected_family", lambda d: _family(d.get("expected_family"))),
-        Judgement("hard_gate_judgement.agrees_with_harness", lambda d: _at(d, "hard_gate_judgement.agrees_with_harness")),
+        Judgement("hard_gate_judgement.agrees_with_harness",
+                  lambda d: _at(d, "hard_gate_judgement.agrees_with_harness")),
         Judgement("hard_gate_judgement.failed_gates", lambda d: _gates(_at(d, "hard_gate_judgement.failed_gates"))),
         Judgement("resolution_outcome", lambda d: d.get("resolution_outcome")),
         Judgement("action_that_worked", _action),
@@ -177,7 +178,8 @@ class Decided:
     decided_at: datetime | None = None
 
 
-def final_record(decided: Decided, finalize: Callable[[OperatorEvaluation, str, str], OperatorEvaluation]) -> AnnotationRecord:
+def final_record(decided: Decided,
+                 finalize: Callable[[OperatorEvaluation, str, str], OperatorEvaluation]) -> AnnotationRecord:
     """The ``AnnotationRecord`` published for a decided task (``finalize`` binds an evaluation
     to its analysis and decider, keeping only a confirmed action as verified)."""
     record_id = final_id(decided.task_id)

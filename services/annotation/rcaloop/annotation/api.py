@@ -93,33 +93,62 @@ def _identity(principal: Principal) -> Identity:
     return Identity(principal.name, role)
 
 
+def _store(state: ApiState) -> Store:
+    """The open store; until the tables exist the routes answer 503."""
+    try:
+        return state.opened()
+    except StoreError as exc:
+        raise _store_error(exc) from None
+
+
+async def annotator(request: Request, _creds: HTTPAuthorizationCredentials | None = Depends(_bearer)) -> str:
+    """The annotator the edge authenticated (``_bearer`` only declares the scheme in the API docs)."""
+    return _annotator(request).name
+
+
+async def caller(request: Request, _creds: HTTPAuthorizationCredentials | None = Depends(_bearer)) -> Identity:
+    """The authenticated reviewer with the role bound to their token."""
+    return _identity(_annotator(request))
+
+
+async def lead(request: Request, _creds: HTTPAuthorizationCredentials | None = Depends(_bearer)) -> str:
+    return _lead(request).name
+
+
+async def _task(state: ApiState, task_id: str, kind: str | None = None) -> ReviewTask:
+    task = await _store(state).task(task_id)
+    if task is None:
+        raise api_error(404, "task_not_found", f"no review task {task_id!r}")
+    if kind and task.kind != kind:
+        raise api_error(409, "wrong_task_kind", f"task {task_id!r} asks for an {task.kind}, not an {kind}")
+    return task
+
+
+async def _evaluation(state: ApiState, document: Any, analysis_hash: str | None, who: Identity, task_id: str | None):
+    if isinstance(document, dict):  # ids reach the store's queries: the edge's rule holds here too
+        for key in ("analysis_hash", "incident_id"):
+            if isinstance(value := document.get(key), str) and (problem := parameter_problem(value)):
+                raise api_error(400, "invalid_parameter", f"body field {key} {problem}; ids are printable text")
+    try:
+        record, changed, issues = await submission.submit_evaluation(state, document, analysis_hash, who, task_id)
+    except StoreError as exc:
+        raise _store_error(exc) from None
+    if record is None:  # a record exactly when there are no findings
+        return _refusal(422, issues)
+    return JSONResponse(status_code=201 if changed else 200, content=record.model_dump(mode="json"))
+
+
 def build_router(state: ApiState) -> APIRouter:
     router = APIRouter(prefix="/api/v1", tags=["annotation"])
+    _queue_routes(router, state)
+    _submission_routes(router, state)
+    _lead_routes(router, state)
+    _tool_routes(router, state)
+    return router
 
-    def store() -> Store:
-        try:
-            return state.opened()
-        except StoreError as exc:
-            raise _store_error(exc) from None
 
-    async def annotator(request: Request, _creds: HTTPAuthorizationCredentials | None = Depends(_bearer)) -> str:
-        """The annotator the edge authenticated (``_bearer`` only declares the scheme in the API docs)."""
-        return _annotator(request).name
-
-    async def caller(request: Request, _creds: HTTPAuthorizationCredentials | None = Depends(_bearer)) -> Identity:
-        """The authenticated reviewer with the role bound to their token."""
-        return _identity(_annotator(request))
-
-    async def lead(request: Request, _creds: HTTPAuthorizationCredentials | None = Depends(_bearer)) -> str:
-        return _lead(request).name
-
-    async def _task(task_id: str, kind: str | None = None) -> ReviewTask:
-        task = await store().task(task_id)
-        if task is None:
-            raise api_error(404, "task_not_found", f"no review task {task_id!r}")
-        if kind and task.kind != kind:
-            raise api_error(409, "wrong_task_kind", f"task {task_id!r} asks for an {task.kind}, not an {kind}")
-        return task
+def _queue_routes(router: APIRouter, state: ApiState) -> None:
+    """The review queue and its leases: list, one task, claim, extend, release."""
 
     @router.get("/review/tasks", summary="List/filter the review queue")
     async def list_tasks(
@@ -133,7 +162,7 @@ def build_router(state: ApiState) -> APIRouter:
         limit: int = Query(100, ge=1, le=1000),
         offset: int = Query(0, ge=0, le=2**31 - 1),
     ) -> list[dict[str, Any]]:
-        return await store().list_tasks(
+        return await _store(state).list_tasks(
             state=state_,
             kind=kind,
             verdict=verdict,
@@ -146,7 +175,7 @@ def build_router(state: ApiState) -> APIRouter:
 
     @router.get("/review/tasks/{task_id}", summary="One review task")
     async def get_task(task_id: str, who: str = Depends(annotator)) -> ReviewTask:
-        return await _task(task_id)
+        return await _task(state, task_id)
 
     @router.post(
         "/review/tasks/claim",
@@ -155,7 +184,7 @@ def build_router(state: ApiState) -> APIRouter:
         responses={204: {"description": "nothing to review"}},
     )
     async def claim(body: ClaimIn | None = None, who: str = Depends(annotator)):
-        lease = await store().claim(who, state.settings.review_lease_s, kind=body.kind if body else None)
+        lease = await _store(state).claim(who, state.settings.review_lease_s, kind=body.kind if body else None)
         if lease is None:
             return Response(status_code=204)
         return LeaseOut(task=lease.task, annotator=who, lease_id=lease.lease_id, expires_at=lease.expires_at)
@@ -163,23 +192,28 @@ def build_router(state: ApiState) -> APIRouter:
     @router.post("/review/tasks/{task_id}/extend", summary="Extend your lease")
     async def extend(task_id: str, who: str = Depends(annotator)):
         try:
-            return {"task_id": task_id, "expires_at": await store().extend(task_id, who, state.settings.review_lease_s)}
+            expires_at = await _store(state).extend(task_id, who, state.settings.review_lease_s)
+            return {"task_id": task_id, "expires_at": expires_at}
         except StoreError as exc:
             raise _store_error(exc) from None
 
     @router.post("/review/tasks/{task_id}/release", status_code=204, summary="Give the task back to the queue")
     async def release(task_id: str, who: str = Depends(annotator)):
         try:
-            await store().release(task_id, who)
+            await _store(state).release(task_id, who)
         except StoreError as exc:
             raise _store_error(exc) from None
         return Response(status_code=204)
+
+
+def _submission_routes(router: APIRouter, state: ApiState) -> None:
+    """Reviews: an annotation for a leased task or revised, an operator evaluation, the incident view."""
 
     @router.post(
         "/review/tasks/{task_id}/annotation", summary="Submit your annotation (annotation.json) for a leased task"
     )
     async def submit_annotation(task_id: str, document: Any = Body(...), who: str = Depends(annotator)):
-        task = await _task(task_id, "annotation")
+        task = await _task(state, task_id, "annotation")
         try:  # a lost lease is the answer before any finding about the body
             record, changed, issues = await submission.submit_annotation(state, task, document, who)
         except StoreError as exc:
@@ -190,17 +224,17 @@ def build_router(state: ApiState) -> APIRouter:
 
     @router.put("/annotations/{annotation_id}", summary="Revise your own stored annotation")
     async def revise_annotation(annotation_id: str, document: Any = Body(...), who: str = Depends(annotator)):
-        owner = await store().annotation_owner(annotation_id)
+        owner = await _store(state).annotation_owner(annotation_id)
         if owner is None:
             raise api_error(404, "annotation_not_found", f"no annotation {annotation_id!r}")
         if owner[0] != who:
             raise api_error(403, "not_your_annotation", f"annotation {annotation_id!r} belongs to another annotator")
-        task = await store().task(owner[2]) if owner[2] else None
+        task = await _store(state).task(owner[2]) if owner[2] else None
         annotation, issues = await submission.validate_annotation(state, document, task)
         if annotation is None:
             return _refusal(422, issues)
         try:
-            record, changed = await store().save_annotation(
+            record, changed = await _store(state).save_annotation(
                 annotation,
                 annotator=who,
                 analysis_hash=owner[1],
@@ -213,27 +247,14 @@ def build_router(state: ApiState) -> APIRouter:
             raise _store_error(exc) from None
         return JSONResponse(status_code=200, content=record.model_dump(mode="json"))
 
-    async def _evaluation(document: Any, analysis_hash: str | None, who: Identity, task_id: str | None):
-        if isinstance(document, dict):  # ids reach the store's queries: the edge's rule holds here too
-            for key in ("analysis_hash", "incident_id"):
-                if isinstance(value := document.get(key), str) and (problem := parameter_problem(value)):
-                    raise api_error(400, "invalid_parameter", f"body field {key} {problem}; ids are printable text")
-        try:
-            record, changed, issues = await submission.submit_evaluation(state, document, analysis_hash, who, task_id)
-        except StoreError as exc:
-            raise _store_error(exc) from None
-        if record is None:  # a record exactly when there are no findings
-            return _refusal(422, issues)
-        return JSONResponse(status_code=201 if changed else 200, content=record.model_dump(mode="json"))
-
     @router.post("/review/tasks/{task_id}/evaluation", summary="Submit your operator evaluation for a leased task")
     async def submit_task_evaluation(task_id: str, document: Any = Body(...), who: Identity = Depends(caller)):
-        task = await _task(task_id, "operator_evaluation")
+        task = await _task(state, task_id, "operator_evaluation")
         try:
-            await store().require_lease(task_id, who.name)
+            await _store(state).require_lease(task_id, who.name)
         except StoreError as exc:
             raise _store_error(exc) from None
-        return await _evaluation(document, task.analysis_hash, who, task_id)
+        return await _evaluation(state, document, task.analysis_hash, who, task_id)
 
     @router.post(
         "/evaluations",
@@ -241,25 +262,29 @@ def build_router(state: ApiState) -> APIRouter:
         "incident's review task when you hold a lease on it; without one it needs an operator or lead token",
     )
     async def submit_evaluation(document: Any = Body(...), who: Identity = Depends(caller)):
-        return await _evaluation(document, None, who, None)
+        return await _evaluation(state, document, None, who, None)
 
     @router.get(
         "/incidents/{analysis_hash}", summary="Incident view: latest harness result, confidence breakdown, evaluations"
     )
     async def incident(analysis_hash: str, who: str = Depends(annotator)):
-        found = await store().verdict(analysis_hash)
+        found = await _store(state).verdict(analysis_hash)
         if found is None:
             raise api_error(404, "analysis_not_found", f"no analysis {analysis_hash!r}")
         _, subject = found
-        latest = await store().latest_verdict(subject)
-        evaluations = await store().evaluations_for(subject)
+        latest = await _store(state).latest_verdict(subject)
+        evaluations = await _store(state).evaluations_for(subject)
         return core.incident_view(subject, analysis_hash, latest, evaluations)
+
+
+def _lead_routes(router: APIRouter, state: ApiState) -> None:
+    """A lead's routes: agreement, disputed and decided tasks, decisions."""
 
     @router.get("/review/agreement", summary="Inter-annotator agreement per judgement, overall and per batch (lead)")
     async def agreement(batch: str | None = Query(None, pattern=r"^\d{4}-\d{2}-\d{2}$",
                                                     description="one batch: the UTC day its tasks were created"),
                         who: str = Depends(lead)):
-        return await agreement_figures(store(), batch=batch)
+        return await agreement_figures(_store(state), batch=batch)
 
     @router.get("/adjudications", summary="Tasks whose reviewers disagreed, or decided (lead)")
     async def adjudications(
@@ -268,21 +293,23 @@ def build_router(state: ApiState) -> APIRouter:
         offset: int = Query(0, ge=0, le=2**31 - 1),
         who: str = Depends(lead),
     ) -> list[dict[str, Any]]:
-        return await store().outcomes(state=state_, limit=limit, offset=offset)
+        return await _store(state).outcomes(state=state_, limit=limit, offset=offset)
 
     @router.get("/adjudications/{task_id}", summary="One task's outcome with every reviewer's review (lead)")
     async def adjudication(task_id: str, who: str = Depends(lead)) -> dict[str, Any]:
-        found = await store().task_outcome(task_id)
+        found = await _store(state).task_outcome(task_id)
         if found is None:
             raise api_error(404, "no_outcome", f"task {task_id!r} has no outcome: it is not reviewed by several "
                             "reviewers, or they have not all reviewed it")
         return found
 
-    @router.post("/adjudications/{task_id}/decision", summary="Decide a disputed task: adopt a review or give one (lead)")
+    @router.post("/adjudications/{task_id}/decision",
+                 summary="Decide a disputed task: adopt a review or give one (lead)")
     async def decide(task_id: str, body: DecisionIn, who: str = Depends(lead)):
         if (body.adopt is None) == (body.review is None):
-            raise api_error(422, "invalid_decision", "give exactly one of adopt (a review's id) and review (the decided review)")
-        task = await _task(task_id)
+            raise api_error(422, "invalid_decision",
+                            "give exactly one of adopt (a review's id) and review (the decided review)")
+        task = await _task(state, task_id)
         try:
             record, issues = await submission.adjudicate(state, task, who, adopt=body.adopt, review=body.review,
                                                          comment=body.comment)
@@ -291,6 +318,10 @@ def build_router(state: ApiState) -> APIRouter:
         if record is None:
             return _refusal(422, issues)
         return JSONResponse(status_code=200, content=record.model_dump(mode="json"))
+
+
+def _tool_routes(router: APIRouter, state: ApiState) -> None:
+    """Validation and the difficulty rubric."""
 
     @router.post("/annotation/validate", summary="Validate an annotation.json against its job's step files")
     async def validate(document: Any = Body(...), who: str = Depends(annotator)):
@@ -313,5 +344,3 @@ def build_router(state: ApiState) -> APIRouter:
             "difficulty_justification": result.justification,
             "criteria": list(result.criteria),
         }
-
-    return router

@@ -4,8 +4,9 @@
   analysis, content-addressed and size-bounded (``artifacts``), for validation, the
   walkthrough and the web UI;
 * ``rca.evaluated`` → the verdict and its review task are stored (insert-if-absent by
-  ``analysis_hash``; a worker batch in one transaction) and the task is emitted on ``review.tasks`` (the worker commits the
-  emit with the ack, keyed by ``analysis_hash``: a redelivery creates nothing twice);
+  ``analysis_hash``; a worker batch in one transaction) and the task is emitted on ``review.tasks``
+  (the worker commits the emit with the ack, keyed by ``analysis_hash``: a redelivery creates
+  nothing twice);
 * stored annotations/evaluations reach ``review.annotations`` through the outbox drainer;
 * the HTTP API (``api.build_router``) serves annotation UIs; the web UI (``ui.build_router``)
   is the reviewers' own.
@@ -15,7 +16,8 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-from collections.abc import Iterator
+from collections.abc import Callable, Coroutine, Iterator
+from typing import Any
 
 from fastapi import APIRouter
 from sqlalchemy.exc import DBAPIError, DataError
@@ -40,19 +42,7 @@ log = get_logger("annotation", component="retention")
 
 def build(settings: AnnotationSettings | None = None) -> Service:
     settings = settings or AnnotationSettings()
-
-    def secret(value) -> str | None:
-        return value.get_secret_value() if value else None
-
-    try:
-        state = ApiState(
-            settings=settings,
-            annotators=Annotators.parse(secret(settings.rcaloop_annotator_tokens)),
-            operators=Tokens.parse(secret(settings.rcaloop_operator_tokens), ROLE_SETTINGS["operator"]),
-            leads=Tokens.parse(secret(settings.rcaloop_lead_tokens), ROLE_SETTINGS["lead"]),
-        )
-    except TokenConfigError as exc:
-        raise SystemExit(f"error: {exc}") from None
+    state = _api_state(settings)
 
     async def open_store() -> None:
         store = Store(settings.store_url(), schema=settings.rcaloop_db_schema)
@@ -73,6 +63,39 @@ def build(settings: AnnotationSettings | None = None) -> Service:
         if state.store is not None:
             await state.store.close()
 
+    return Service(
+        name="annotation",
+        subscriptions=_subscriptions(state, settings),
+        on_startup=[open_store],
+        on_shutdown=[close_store],
+        http_router=_routes(state),
+        http_guards=[guard(state)],
+        http_browser_paths=["/ui"],
+        background=_background(state, settings),
+        readiness=[store],
+    )
+
+
+def _api_state(settings: AnnotationSettings) -> ApiState:
+    """The HTTP routes' state: the settings and the reviewers' tokens (a bad token setting stops the start)."""
+
+    def secret(value) -> str | None:
+        return value.get_secret_value() if value else None
+
+    try:
+        return ApiState(
+            settings=settings,
+            annotators=Annotators.parse(secret(settings.rcaloop_annotator_tokens)),
+            operators=Tokens.parse(secret(settings.rcaloop_operator_tokens), ROLE_SETTINGS["operator"]),
+            leads=Tokens.parse(secret(settings.rcaloop_lead_tokens), ROLE_SETTINGS["lead"]),
+        )
+    except TokenConfigError as exc:
+        raise SystemExit(f"error: {exc}") from None
+
+
+def _subscriptions(state: ApiState, settings: AnnotationSettings) -> list[Subscription]:
+    """Verdicts become stored review tasks; ingested results keep their files with the analysis."""
+
     async def handle_batch(batch: list[HarnessVerdict]) -> list[list[Emit]]:
         tasks = [core.review_task_for(verdict, overlap=settings.review_overlap) for verdict in batch]
         await state.opened().add_verdicts(list(zip(batch, tasks, strict=True)))  # one commit per batch
@@ -91,6 +114,31 @@ def build(settings: AnnotationSettings | None = None) -> Service:
     async def keep_artifacts(record: IngestedRecord) -> list[Emit]:
         with refused_values():
             return (await keep_artifacts_batch([record]))[0]
+
+    return [
+        Subscription(
+            Stream.EVALUATED,
+            HarnessVerdict,
+            handle,
+            group="annotation",
+            idempotency_key=lambda v: v.analysis_hash,
+            handle_batch=handle_batch,
+        ),
+        Subscription(
+            Stream.INGESTED,
+            IngestedRecord,
+            keep_artifacts,
+            group="annotation-artifacts",
+            idempotency_key=lambda r: r.analysis_hash,
+            handle_batch=keep_artifacts_batch,
+        ),
+    ]
+
+
+def _background(
+    state: ApiState, settings: AnnotationSettings
+) -> list[Callable[[asyncio.Event], Coroutine[Any, Any, None]]]:
+    """The outbox drainer and the hourly purge."""
 
     async def drain_outbox(stop: asyncio.Event) -> None:
         shared = host_redis()
@@ -114,34 +162,7 @@ def build(settings: AnnotationSettings | None = None) -> Service:
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(stop.wait(), timeout=3600)
 
-    return Service(
-        name="annotation",
-        subscriptions=[
-            Subscription(
-                Stream.EVALUATED,
-                HarnessVerdict,
-                handle,
-                group="annotation",
-                idempotency_key=lambda v: v.analysis_hash,
-                handle_batch=handle_batch,
-            ),
-            Subscription(
-                Stream.INGESTED,
-                IngestedRecord,
-                keep_artifacts,
-                group="annotation-artifacts",
-                idempotency_key=lambda r: r.analysis_hash,
-                handle_batch=keep_artifacts_batch,
-            ),
-        ],
-        on_startup=[open_store],
-        on_shutdown=[close_store],
-        http_router=_routes(state),
-        http_guards=[guard(state)],
-        http_browser_paths=["/ui"],
-        background=[drain_outbox, purge],
-        readiness=[store],
-    )
+    return [drain_outbox, purge]
 
 
 @contextlib.contextmanager

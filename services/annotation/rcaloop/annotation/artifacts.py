@@ -68,7 +68,8 @@ def artifacts_of(
             out.append(Artifact(name, media, size, None, note=f"larger than {max_file_bytes} bytes: not kept"))
             continue
         if total + size > max_total_bytes:
-            out.append(Artifact(name, media, size, None, note=f"the result's files pass {max_total_bytes} bytes: not kept"))
+            out.append(
+                Artifact(name, media, size, None, note=f"the result's files pass {max_total_bytes} bytes: not kept"))
             continue
         if "\x00" in body:  # PostgreSQL text cannot hold it; kept nowhere, so every backend keeps the same
             out.append(Artifact(name, media, size, None, note="holds NUL characters: not kept"))

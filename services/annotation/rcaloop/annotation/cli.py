@@ -27,6 +27,8 @@ from rcaloop.shared.cli_deps import CliDeps
 from rcaloop.shared.cli_app import cli_app
 from rcaloop.shared.cli_output import err, fail, out
 
+_CRITERIA_HELP = f"criteria that apply: {', '.join(rubric.BY_KEY)}"
+
 if TYPE_CHECKING:
     from rcaloop.annotation.settings import AnnotationSettings
     from rcaloop.annotation.store import Store
@@ -87,6 +89,16 @@ def register(app: typer.Typer, deps: CliDeps) -> None:
         help="Annotation store: validation, rubric, migrations, export, agreement.", no_args_is_help=True
     )
     app.add_typer(group, name="annotation")
+    _register_checks(group)
+    _register_migrate(group)
+    _register_export(group)
+    _register_agreement(group)
+    _register_tokens(group)
+    _register_annotate(app)
+
+
+def _register_checks(group: typer.Typer) -> None:
+    """The offline checks: ``validate``, ``rules``, ``rubric``."""
 
     @group.command("validate")
     def validate_cmd(
@@ -94,7 +106,8 @@ def register(app: typer.Typer, deps: CliDeps) -> None:
         job_dir: Path | None = typer.Option(None, "--job-dir", help="the step files' directory (default: the file's)"),
         as_json: bool = typer.Option(False, "--json", help='print {"valid": bool, "errors": [{code, message, path}]}'),
     ) -> None:
-        """Check an annotation: json_paths must resolve in the job's step files. Exit 1 invalid (or not JSON), 2 unreadable path."""
+        """Check an annotation: json_paths must resolve in the job's step files. Exit 1 invalid (or not JSON), 2
+        unreadable path."""
         try:
             document, job_files, job_id = files.load_for_validation(path, job_dir)
             issues = validation.validate(document, job_files, job_id)
@@ -126,7 +139,7 @@ def register(app: typer.Typer, deps: CliDeps) -> None:
 
     @group.command("rubric")
     def rubric_cmd(
-        criteria: list[str] = typer.Argument(None, help=f"criteria that apply: {', '.join(rubric.BY_KEY)}"),
+        criteria: list[str] = typer.Argument(None, help=_CRITERIA_HELP),
         as_json: bool = typer.Option(False, "--json", help="print as JSON"),
     ) -> None:
         """Score difficulty with the seven-criterion rubric (capped at 10)."""
@@ -145,6 +158,8 @@ def register(app: typer.Typer, deps: CliDeps) -> None:
         else:
             out.print(f"[bold]{result.score}/10 {result.difficulty}[/bold] — {escape(result.justification)}")
 
+
+def _register_migrate(group: typer.Typer) -> None:
     @group.command("migrate")
     def migrate_cmd() -> None:
         """Bring the annotation store (SQLite file or DATABASE_URL) to the latest schema."""
@@ -154,6 +169,8 @@ def register(app: typer.Typer, deps: CliDeps) -> None:
 
         out.print(f"annotation store at the latest migration: {escape(_run_store(noop))}")
 
+
+def _register_export(group: typer.Typer) -> None:
     @group.command("export")
     def export_cmd(
         fmt: str = typer.Option("jsonl", "--format", help="jsonl | csv"),
@@ -209,9 +226,12 @@ def register(app: typer.Typer, deps: CliDeps) -> None:
                 fail(f"cannot write {out}: {exc.strerror or type(exc).__name__}")
             err.print(f"wrote {len(records)} record(s) to {out}")
 
+
+def _register_agreement(group: typer.Typer) -> None:
     @group.command("agreement")
     def agreement_cmd(
-        batch: str | None = typer.Option(None, "--batch", help="one batch: the UTC day its tasks were created (YYYY-MM-DD)"),
+        batch: str | None = typer.Option(None, "--batch",
+                                         help="one batch: the UTC day its tasks were created (YYYY-MM-DD)"),
         as_json: bool = typer.Option(False, "--json", help="print as JSON"),
     ) -> None:
         """Agreement per judgement on tasks several reviewers review, overall and per batch (the tasks created on one
@@ -232,16 +252,21 @@ def register(app: typer.Typer, deps: CliDeps) -> None:
             (f"batch {b['batch']} ({b['tasks']} task(s))", b["kinds"]) for b in figures["batches"]
         ]:
             table = Table(title=f"inter-annotator agreement (nominal), {title}")
-            for col in ("kind", "judgement", "items", "annotators", "pairs", "observed", "cohen_kappa", "krippendorff_alpha"):
+            for col in ("kind", "judgement", "items", "annotators", "pairs", "observed", "cohen_kappa",
+                        "krippendorff_alpha"):
                 table.add_column(col)
             for kind, rows in kinds.items():
                 for r in rows:
                     table.add_row(
                         kind, r["field"], str(r["items"]), str(r["annotators"]), str(r["pairs"]),
-                        *("-" if r[k] is None else f"{r[k]:.3f}" for k in ("observed_agreement", "cohen_kappa", "krippendorff_alpha")),
+                        *("-" if r[k] is None else f"{r[k]:.3f}"
+                          for k in ("observed_agreement", "cohen_kappa", "krippendorff_alpha")),
                     )
             out.print(table)
 
+
+def _register_tokens(group: typer.Typer) -> None:
+    """``token create`` and ``token revoke``."""
     tokens = cli_app(
         help="Annotator tokens for the HTTP API (stored as SHA-256 digests only).", no_args_is_help=True
     )
@@ -273,7 +298,8 @@ def register(app: typer.Typer, deps: CliDeps) -> None:
         typer.echo(token)
 
     @tokens.command("revoke")
-    def token_revoke(annotator: str = typer.Argument(..., help="the annotator's name (letters, digits, . _ @ -)")) -> None:
+    def token_revoke(
+        annotator: str = typer.Argument(..., help="the annotator's name (letters, digits, . _ @ -)")) -> None:
         """Revoke every stored token of ANNOTATOR (exit 1 when it had none)."""
         from rcaloop.annotation.auth import ANNOTATOR_NAME  # noqa: PLC0415
 
@@ -287,6 +313,10 @@ def register(app: typer.Typer, deps: CliDeps) -> None:
         if not revoked:
             fail(f"{annotator} has no active token", code=1)
         out.print(f"revoked {revoked} token(s) of {annotator}")
+
+
+def _register_annotate(app: typer.Typer) -> None:
+    """``rcaloop annotate``: the walkthrough."""
 
     @app.command("annotate")
     def annotate_cmd(

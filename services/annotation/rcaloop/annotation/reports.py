@@ -18,7 +18,8 @@ def _figures(rows: list[dict[str, Any]], kind: str) -> list[agreement.FieldAgree
     return agreement.agreement(((r["task_id"], r["annotator"], r["review"]) for r in rows if r["kind"] == kind), kind)
 
 
-async def agreement_report(store: Store, *, kind: str = "annotation", batch: str | None = None) -> list[agreement.FieldAgreement]:
+async def agreement_report(store: Store, *, kind: str = "annotation",
+                           batch: str | None = None) -> list[agreement.FieldAgreement]:
     """Agreement per judgement of ``kind`` over the tasks several reviewers review (one batch, or all)."""
     rows = [r for r in await store.review_batches() if batch in (None, r["batch"])]
     return _figures(rows, kind)

@@ -26,13 +26,15 @@ class AnnotationSettings(RuntimeSettings):
     review_lease_s: float = Field(default=900.0, gt=0, description="lease length of a claimed review task")
     review_session_idle_s: float = Field(default=7200.0, gt=0, description="a UI session unused this long ends")
     review_session_max_s: float = Field(default=43200.0, gt=0, description="a UI session ends this long after sign-in")
-    review_draft_retention_s: float = Field(default=30 * 86400, gt=0, description="drafts untouched this long are deleted")
+    review_draft_retention_s: float = Field(default=30 * 86400, gt=0,
+                                            description="drafts untouched this long are deleted")
     annotation_outbox_retention_s: float = Field(
         default=7 * 86400, gt=0, description="outbox rows are deleted this long after they were published")
     review_overlap: int = Field(default=1, ge=1, le=10, description="annotators per review task")
     outbox_interval_ms: int = Field(default=200, ge=10)
     review_artifact_max_bytes: int = Field(
-        default=4 * 1024 * 1024, ge=1024, description="largest file of a result kept for review (step file, text, capture)"
+        default=4 * 1024 * 1024, ge=1024,
+        description="largest file of a result kept for review (step file, text, capture)"
     )
     review_artifacts_max_total_bytes: int = Field(
         default=16 * 1024 * 1024, ge=1024, description="most bytes of one result's files kept for review"

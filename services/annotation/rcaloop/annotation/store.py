@@ -181,7 +181,8 @@ class Store:
         key = f"readiness-probe:{secrets.token_hex(8)}"
         now = utcnow()
         async with self.engine.begin() as conn:
-            await conn.execute(outbox.insert().values(record_key=key, stream="", payload="", created_at=now, published_at=now))
+            await conn.execute(
+                outbox.insert().values(record_key=key, stream="", payload="", created_at=now, published_at=now))
             await conn.execute(outbox.delete().where(outbox.c.record_key == key))
 
     # -- verdicts and tasks -------------------------------------------------------------
@@ -517,7 +518,8 @@ class Store:
         async with self.engine.begin() as conn:
             overlap = await self._lock_task(conn, task_id)
             row = (
-                await conn.execute(sa.select(stored_annotations).where(stored_annotations.c.annotation_id == annotation_id))
+                await conn.execute(
+                    sa.select(stored_annotations).where(stored_annotations.c.annotation_id == annotation_id))
             ).first()
             if row is not None and row.annotator != annotator:
                 raise StoreError(
@@ -543,7 +545,8 @@ class Store:
                 )
             else:
                 await conn.execute(
-                    stored_annotations.update().where(stored_annotations.c.annotation_id == annotation_id).values(**values)
+                    stored_annotations.update().where(
+                        stored_annotations.c.annotation_id == annotation_id).values(**values)
                 )
             record = AnnotationRecord(
                 annotation_id=annotation_id,
@@ -563,7 +566,8 @@ class Store:
         async with self.engine.connect() as conn:
             row = (
                 await conn.execute(
-                    sa.select(stored_annotations.c.annotator, stored_annotations.c.analysis_hash, stored_annotations.c.task_id).where(
+                    sa.select(stored_annotations.c.annotator, stored_annotations.c.analysis_hash,
+                              stored_annotations.c.task_id).where(
                         stored_annotations.c.annotation_id == annotation_id
                     )
                 )
@@ -590,7 +594,8 @@ class Store:
             )
             if subject is None:  # an evaluation judges a stored analysis: nothing is kept or published otherwise
                 raise StoreError(404, "analysis_not_found",
-                                 f"no analysis {evaluation.analysis_hash[:100]!r}: an evaluation needs the verdict it judges")
+                                 f"no analysis {evaluation.analysis_hash[:100]!r}: an evaluation needs the verdict it "
+                                 "judges")
             if task_id and lease_required:
                 await self._finish_lease(conn, task_id, annotator)
             revision = 1 if row is None else row.revision + 1
@@ -638,7 +643,8 @@ class Store:
         task = await conn.scalar(sa.select(review_tasks.c.task).where(review_tasks.c.task_id == task_id))
         return ReviewTask.model_validate(task).overlap if task else 1
 
-    async def _publish_or_settle(self, conn: AsyncConnection, record: AnnotationRecord, overlap: int, now: datetime) -> None:
+    async def _publish_or_settle(self, conn: AsyncConnection, record: AnnotationRecord, overlap: int,
+                                 now: datetime) -> None:
         """One reviewer decides a task without overlap: publish the review; else settle the task."""
         if overlap < 2 or not record.task_id:
             await self._enqueue(conn, record, record.revision, now)
@@ -649,11 +655,13 @@ class Store:
         """Each reviewer's current review of the task."""
         if kind == "annotation":
             t = stored_annotations
-            rows = (await conn.execute(sa.select(t.c.annotation_id.label("id"), t.c.annotator, t.c.annotation.label("doc"),
+            rows = (await conn.execute(
+                sa.select(t.c.annotation_id.label("id"), t.c.annotator, t.c.annotation.label("doc"),
                                                  t.c.created_at, t.c.revision).where(t.c.task_id == task_id))).all()
         else:
             e = evaluations
-            rows = (await conn.execute(sa.select(e.c.evaluation_id.label("id"), e.c.annotator, e.c.evaluation.label("doc"),
+            rows = (await conn.execute(
+                sa.select(e.c.evaluation_id.label("id"), e.c.annotator, e.c.evaluation.label("doc"),
                                                  e.c.created_at, e.c.revision).where(e.c.task_id == task_id))).all()
         return [Review(r.id, r.annotator, r.doc, r.created_at, r.revision) for r in rows]
 
@@ -674,7 +682,8 @@ class Store:
                           disputed=[{"judgement": d.judgement, "values": d.values} for d in result.disputed])
             if current is None:
                 await conn.execute(task_outcomes.insert().values(task_id=task_id, analysis_hash=task.analysis_hash,
-                                                                 kind=task.kind, overlap=overlap, created_at=now, **values))
+                                                                 kind=task.kind, overlap=overlap, created_at=now,
+                                                                 **values))
                 await conn.execute(review_tasks.update().where(review_tasks.c.task_id == task_id)
                                    .values(overlap=overlap + 1))  # a third reviewer may settle it
             else:
@@ -698,10 +707,13 @@ class Store:
                       disputed=[{"judgement": d.judgement, "values": d.values}
                                 for d in adjudication.disagreements(decided.kind, decided.reviews)])
         if exists:
-            await conn.execute(task_outcomes.update().where(task_outcomes.c.task_id == decided.task_id).values(**values))
+            await conn.execute(
+                task_outcomes.update().where(task_outcomes.c.task_id == decided.task_id).values(**values))
         else:
-            await conn.execute(task_outcomes.insert().values(task_id=decided.task_id, analysis_hash=decided.analysis_hash,
-                                                             kind=decided.kind, overlap=overlap, created_at=now, **values))
+            await conn.execute(
+                task_outcomes.insert().values(task_id=decided.task_id, analysis_hash=decided.analysis_hash,
+                                                             kind=decided.kind, overlap=overlap, created_at=now,
+                                              **values))
         await conn.execute(review_tasks.update().where(review_tasks.c.task_id == decided.task_id)
                            .values(overlap=max(overlap, len(decided.reviews))))
         record = adjudication.final_record(decided, core.finalize_evaluation)
@@ -732,7 +744,8 @@ class Store:
                     raise StoreError(422, "unknown_review", f"{adopt!r} is not a review of task {task_id!r}")
                 document = chosen.document
             if document is None:
-                raise StoreError(422, "no_decision", "a decision adopts a reviewer's review or gives the decided review")
+                raise StoreError(422, "no_decision",
+                                 "a decision adopts a reviewer's review or gives the decided review")
             decided = Decided(task_id=task_id, analysis_hash=task.analysis_hash, kind=task.kind, how="adjudicated",
                               decided_by=lead, document=document, reviews=reviews, comment=comment,
                               disputed=[d.judgement for d in adjudication.disagreements(task.kind, reviews)],
@@ -842,12 +855,15 @@ class Store:
         """One analysis's review as stored (``rcaloop show``): its task, each slot's annotator and
         state, its annotations and operator evaluations (latest revision each)."""
         async with self.engine.connect() as conn:
-            task = await conn.scalar(sa.select(review_tasks.c.task).where(review_tasks.c.analysis_hash == analysis_hash))
+            task = await conn.scalar(
+                sa.select(review_tasks.c.task).where(review_tasks.c.analysis_hash == analysis_hash))
             slots = (await conn.execute(
                 sa.select(assignments.c.annotator, assignments.c.status, assignments.c.expires_at)
                 .select_from(assignments.join(review_tasks, review_tasks.c.task_id == assignments.c.task_id))
                 .where(review_tasks.c.analysis_hash == analysis_hash).order_by(assignments.c.slot))).all()
-            notes = (await conn.execute(sa.select(stored_annotations).where(stored_annotations.c.analysis_hash == analysis_hash)
+            notes = (
+                await conn.execute(
+                    sa.select(stored_annotations).where(stored_annotations.c.analysis_hash == analysis_hash)
                                         .order_by(stored_annotations.c.created_at))).all()
             evals = (await conn.execute(sa.select(evaluations).where(evaluations.c.analysis_hash == analysis_hash)
                                         .order_by(evaluations.c.created_at))).all()
@@ -928,7 +944,8 @@ class Store:
     async def artifact_files(self, analysis_hash: str) -> dict[str, Any]:
         """The analysis's files as validation reads them (name → JSON, text or ``Unreadable``)."""
         query = (
-            sa.select(analysis_artifacts.c.name, analysis_artifacts.c.note, artifact_blobs.c.media, artifact_blobs.c.body)
+            sa.select(analysis_artifacts.c.name, analysis_artifacts.c.note, artifact_blobs.c.media,
+                      artifact_blobs.c.body)
             .select_from(
                 analysis_artifacts.outerjoin(artifact_blobs, artifact_blobs.c.sha256 == analysis_artifacts.c.sha256)
             )
@@ -1063,7 +1080,8 @@ class Store:
             old_drafts = await conn.execute(drafts.delete().where(
                 drafts.c.updated_at < wall - timedelta(seconds=drafts_older_than_s)))
             sent = await conn.execute(outbox.delete().where(
-                outbox.c.published_at.is_not(None), outbox.c.published_at < wall - timedelta(seconds=outbox_older_than_s)))
+                outbox.c.published_at.is_not(None),
+                outbox.c.published_at < wall - timedelta(seconds=outbox_older_than_s)))
         return {"sessions": ended.rowcount, "drafts": old_drafts.rowcount, "outbox": sent.rowcount}
 
     # -- outbox ---------------------------------------------------------------------------

@@ -29,7 +29,8 @@ STEP4_FILE = "step4_github_fetch_history.json"
 _GITHUB_LINE = re.compile(r":(\d+)$")
 _FETCH_INDEX = re.compile(r"^\$?\.?github_fetches\[(\d+)\]")
 _STATED_TOTAL = re.compile(
-    r"\btotal(?:\s+(?:difficulty\s+)?(?:score|points?|difficulty))?\b\W{0,3}(\d+(?:\.\d+)?)|(\d+(?:\.\d+)?)\s*/\s*10\b", re.I
+    r"\btotal(?:\s+(?:difficulty\s+)?(?:score|points?|difficulty))?\b\W{0,3}(\d+(?:\.\d+)?)|(\d+(?:\.\d+)?)\s*/\s*10\b",
+    re.I
 )
 """A total the justification states: "Total: 5", "total score 5", "Total points = 5", "5/10"."""
 _CITED_POINTS = re.compile(r"\(\s*\+\s*(\d+)\s*\)")
@@ -116,7 +117,8 @@ def _schema(ctx: Context) -> Iterator[Finding]:
 
 def _annotated_at(ctx: Context) -> Iterator[Finding]:
     if not _present(ctx.document, "annotated_at"):
-        yield "annotated_at is missing: when the annotation was made (ISO-8601, e.g. 2026-03-19T12:05:00Z)", "annotated_at"
+        yield ("annotated_at is missing: when the annotation was made (ISO-8601, e.g. 2026-03-19T12:05:00Z)",
+               "annotated_at")
 
 
 def _job_id(ctx: Context) -> Iterator[Finding]:
@@ -237,7 +239,8 @@ def _json_path(ctx: Context) -> Iterator[Finding]:
     for i, item in ctx.evidence():
         if jsonpath.names_nothing(item.get("json_path")):
             yield (
-                f"evidence[{i}].json_path {item['json_path']!r} names no value: the whole file proves no particular fact",
+                f"evidence[{i}].json_path {item['json_path']!r} names no value: the whole file proves no particular "
+                "fact",
                 f"evidence[{i}].json_path",
             )
 
@@ -443,7 +446,8 @@ def _score(ctx: Context) -> int | None:
 def _difficulty_score(ctx: Context) -> Iterator[Finding]:
     if _score(ctx) is None:
         score = ctx.document.get("difficulty_score")
-        yield f"difficulty_score {score!r} must be an integer from 0 to 10 (written without a decimal point)", "difficulty_score"
+        yield (f"difficulty_score {score!r} must be an integer from 0 to 10 (written without a decimal point)",
+               "difficulty_score")
 
 
 def _difficulty_label(ctx: Context) -> Iterator[Finding]:
@@ -473,13 +477,15 @@ def _justification_total(ctx: Context) -> Iterator[Finding]:
     cited = [int(n) for n in _CITED_POINTS.findall(text)]
     off_rubric = sorted({n for n in cited if n not in RUBRIC_POINTS})
     if off_rubric:
-        problems.append(f"cites points the rubric never gives (+{', +'.join(map(str, off_rubric))}; a criterion is worth "
+        problems.append(
+            f"cites points the rubric never gives (+{', +'.join(map(str, off_rubric))}; a criterion is worth "
                         f"{' or '.join(map(str, sorted(RUBRIC_POINTS)))})")
     elif cited and min(sum(cited), MAX_SCORE) != score:
         problems.append(f"cites criteria worth {' + '.join(map(str, cited))} = {min(sum(cited), MAX_SCORE)}"
                         + (f" (capped at {MAX_SCORE})" if sum(cited) > MAX_SCORE else ""))
     if problems:
-        yield f"difficulty_justification {' and '.join(problems)} but difficulty_score is {score}", "difficulty_justification"
+        yield (f"difficulty_justification {' and '.join(problems)} but difficulty_score is {score}",
+               "difficulty_justification")
 
 
 # -- alternatives ------------------------------------------------------------------------
@@ -528,7 +534,8 @@ def _short(value: Any, limit: int = 80) -> str:
 
 RULES: tuple[Rule, ...] = (
     Rule("ANN001", "schema", "fields have the types of the seed's annotation.json", _schema),
-    Rule("ANN002", "job-id", "job_id equals the job's id (step5/step1 job_id, else the directory name); empty is no job", _job_id),
+    Rule("ANN002", "job-id",
+         "job_id equals the job's id (step5/step1 job_id, else the directory name); empty is no job", _job_id),
     Rule("ANN003", "annotated-at", "annotated_at is present (ISO-8601 time of the annotation)", _annotated_at),
     Rule("ANN101", "category", "root_cause.category is one of the ten categories", _category),
     Rule("ANN102", "root-cause-confidence", "root_cause.confidence is high, medium or low", _rc_confidence),
@@ -565,7 +572,8 @@ RULES: tuple[Rule, ...] = (
         "every evidence item has a source_file",
         _missing("source_file", "which step file it comes from"),
     ),
-    Rule("ANN121", "json-path", "every evidence item has a json_path naming one value (not `$`, the whole file)", _json_path),
+    Rule("ANN121", "json-path", "every evidence item has a json_path naming one value (not `$`, the whole file)",
+         _json_path),
     Rule("ANN122", "value-or-quote", "every evidence item has exact_value or exact_quote", _no_value_or_quote),
     Rule("ANN123", "inside-job-dir", "source_file stays inside the job directory", _outside),
     Rule("ANN124", "source-file-exists", "source_file is a readable JSON file of the job directory", _not_found),
@@ -575,7 +583,8 @@ RULES: tuple[Rule, ...] = (
     Rule(
         "ANN128",
         "exact-quote",
-        "exact_quote says something (3+ letters or digits, or the whole value) and is contained in the value at json_path",
+        "exact_quote says something (3+ letters or digits, or the whole value) and is contained in the value at "
+        "json_path",
         _quote_missing,
     ),
     Rule("ANN129", "line-number", "line_number is the 1-based line of exact_quote inside the value", _wrong_line),
@@ -602,7 +611,8 @@ RULES: tuple[Rule, ...] = (
     Rule(
         "ANN143",
         "justification-total",
-        "difficulty_justification adds up to difficulty_score: a stated total, and the sum of the cited (+N) points (capped at 10)",
+        "difficulty_justification adds up to difficulty_score: a stated total, and the sum of the cited (+N) points "
+        "(capped at 10)",
         _justification_total,
     ),
     Rule(

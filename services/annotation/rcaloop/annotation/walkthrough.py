@@ -251,7 +251,8 @@ class Walkthrough:
         broken = [n for n, e in enumerate(items, start=1) if tracing.evidence_problem(e, self.files, self.job_id)]
         if broken:
             self.console.print(
-                f"[red]item(s) {', '.join(map(str, broken))} do not trace into the step files: drop them or cite anew[/red]"
+                f"[red]item(s) {', '.join(map(str, broken))} do not trace into the step files: drop them or cite "
+                "anew[/red]"
             )
         while True:
             probe = self.ask.text("Cross-check a value: stepN json_path (blank to go on)")

@@ -43,23 +43,31 @@ def run_one(argv: list[str], case_id: str, stdin: str, timeout: float) -> AgentR
     started = time.perf_counter()
     env = {**os.environ, "RCALOOP_CASE_ID": case_id}
     try:
-        proc = subprocess.run(argv, input=stdin.encode("utf-8"), capture_output=True, timeout=timeout, env=env, check=False)  # noqa: S603
+        proc = subprocess.run(  # noqa: S603
+            argv, input=stdin.encode("utf-8"), capture_output=True, timeout=timeout, env=env, check=False
+        )
     except subprocess.TimeoutExpired:
-        return AgentRun(case_id, None, Issue(code="EV002", message=f"{case_id}: agent timed out after {timeout:g} s"), time.perf_counter() - started)
+        return AgentRun(case_id, None, Issue(code="EV002", message=f"{case_id}: agent timed out after {timeout:g} s"),
+                        time.perf_counter() - started)
     except OSError as exc:
-        return AgentRun(case_id, None, Issue(code="EV002", message=f"{case_id}: agent could not start: {exc.strerror or exc}"), time.perf_counter() - started)
+        return AgentRun(case_id, None,
+                        Issue(code="EV002", message=f"{case_id}: agent could not start: {exc.strerror or exc}"),
+                        time.perf_counter() - started)
     elapsed = time.perf_counter() - started
     out = proc.stdout[:MAX_OUTPUT_BYTES].decode("utf-8", "replace")
     if proc.returncode != 0:
         tail = proc.stderr.decode("utf-8", "replace").strip().splitlines()[-1:] or [""]
-        return AgentRun(case_id, None, Issue(code="EV002", message=f"{case_id}: agent exited {proc.returncode}: {tail[0][:200]}"), elapsed)
+        return AgentRun(case_id, None,
+                        Issue(code="EV002", message=f"{case_id}: agent exited {proc.returncode}: {tail[0][:200]}"),
+                        elapsed)
     if not out.strip():
         return AgentRun(case_id, None, Issue(code="EV002", message=f"{case_id}: agent printed nothing"), elapsed)
     return AgentRun(case_id, out, None, elapsed)
 
 
 def run_all(
-    argv: list[str], inputs: dict[str, str], *, timeout: float, parallel: int, on_done: Callable[[AgentRun], None] | None = None
+    argv: list[str], inputs: dict[str, str], *, timeout: float, parallel: int,
+    on_done: Callable[[AgentRun], None] | None = None
 ) -> Iterator[AgentRun]:
     """Every case's run, yielded as each completes."""
     with ThreadPoolExecutor(max_workers=max(1, parallel)) as pool:

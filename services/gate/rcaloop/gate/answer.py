@@ -32,7 +32,8 @@ NOVEL_FAMILIES = frozenset({"novel", "novel_mechanism", "unknown_mechanism"})
 NOT_A_FAMILY = frozenset({"", "unknown", "none", "undetermined", "unresolved"})
 CONFIDENCES = ("low", "medium", "high")
 PROVISIONAL_MARKERS = re.compile(
-    r"to be confirmed|provisional|unresolved|unconfirmed|not yet confirmed|hypothes[ie]s|inconclusive|cannot (?:yet )?determine",
+    r"to be confirmed|provisional|unresolved|unconfirmed|not yet confirmed|hypothes[ie]s|inconclusive|cannot (?:yet "
+    r")?determine",
     re.I,
 )
 _NEGATION = re.compile(r"^(?:no|not|nothing|never|none|neither|nor|without|hardly|\w+n't|cannot)$", re.I)

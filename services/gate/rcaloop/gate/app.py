@@ -63,10 +63,13 @@ def build(settings: GateSettings | None = None) -> Service:
     return Service(
         name="gate",
         subscriptions=[
-            Subscription(Stream.EVALUATED, HarnessVerdict, on_verdict, group="gate", idempotency_key=lambda v: f"verdict:{v.analysis_hash}",
+            Subscription(Stream.EVALUATED, HarnessVerdict, on_verdict, group="gate",
+                         idempotency_key=lambda v: f"verdict:{v.analysis_hash}",
                          handle_batch=on_verdicts),
-            Subscription(Stream.REVIEW_ANNOTATIONS, AnnotationRecord, on_review, group="gate", idempotency_key=lambda r: f"review:{r.annotation_id}:{r.revision}"),
-            Subscription(Stream.KNOWLEDGE_EVENTS, KnowledgeEvent, on_event, group="gate", idempotency_key=lambda e: f"event:{e.event_id}"),
+            Subscription(Stream.REVIEW_ANNOTATIONS, AnnotationRecord, on_review, group="gate",
+                         idempotency_key=lambda r: f"review:{r.annotation_id}:{r.revision}"),
+            Subscription(Stream.KNOWLEDGE_EVENTS, KnowledgeEvent, on_event, group="gate",
+                         idempotency_key=lambda e: f"event:{e.event_id}"),
         ],
         on_startup=[open_store],
         on_shutdown=[close_store],

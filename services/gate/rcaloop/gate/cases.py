@@ -34,18 +34,24 @@ class CaseExpect(_Strict):
     """Expectations per case type; only the ones of the case's type are scored."""
 
     accept_families: list[str] = Field(default_factory=list, description="known: aliases of the expected family")
-    causal_order: list[str] = Field(default_factory=list, description="compositional: phrases that must appear in this order")
-    competing_hypotheses: list[str] = Field(default_factory=list, description="compositional: rivals that must be named")
-    distinguishing_checks: list[str] = Field(default_factory=list, description="compositional: any one must be proposed")
-    forbidden_families: list[str] = Field(default_factory=list, description="novel: familiar families that must not be forced")
-    missing_sources: list[str] = Field(default_factory=list, description="tool_degraded: sources the answer must say are missing")
+    causal_order: list[str] = Field(default_factory=list,
+                                    description="compositional: phrases that must appear in this order")
+    competing_hypotheses: list[str] = Field(default_factory=list,
+                                            description="compositional: rivals that must be named")
+    distinguishing_checks: list[str] = Field(default_factory=list,
+                                             description="compositional: any one must be proposed")
+    forbidden_families: list[str] = Field(default_factory=list,
+                                          description="novel: familiar families that must not be forced")
+    missing_sources: list[str] = Field(default_factory=list,
+                                       description="tool_degraded: sources the answer must say are missing")
 
 
 class CaseSignals(_Strict):
     """Where the known signal sits in the input (used by ``eval mutate``)."""
 
     signature: list[str] = Field(default_factory=list, description="text that identifies the known family")
-    symptoms: list[str] = Field(default_factory=list, description="text of each symptom, first one dropped by drop_symptom")
+    symptoms: list[str] = Field(default_factory=list,
+                                description="text of each symptom, first one dropped by drop_symptom")
     datasources: list[str] = Field(default_factory=list, description="input lines are tagged [<datasource>]")
     conflicting_evidence: str | None = Field(default=None, description="a line that contradicts the known diagnosis")
 
@@ -76,8 +82,10 @@ class CaseRule:
 
 
 CASE_RULES: list[CaseRule] = [
-    CaseRule("FIX201", "exactly one of input and job_dir is required", lambda c: (c.input is None) == (c.job_dir is None)),
-    CaseRule("FIX202", "a known case needs expected_family", lambda c: c.case_type == "known" and not c.expected_family),
+    CaseRule("FIX201", "exactly one of input and job_dir is required",
+             lambda c: (c.input is None) == (c.job_dir is None)),
+    CaseRule("FIX202", "a known case needs expected_family",
+             lambda c: c.case_type == "known" and not c.expected_family),
     CaseRule(
         "FIX203",
         "a compositional case needs causal_order, competing_hypotheses or distinguishing_checks",
@@ -85,7 +93,8 @@ CASE_RULES: list[CaseRule] = [
         and not (c.expect.causal_order or c.expect.competing_hypotheses or c.expect.distinguishing_checks),
     ),
     CaseRule(
-        "FIX204", "a tool_degraded case needs expect.missing_sources", lambda c: c.case_type == "tool_degraded" and not c.expect.missing_sources
+        "FIX204", "a tool_degraded case needs expect.missing_sources",
+        lambda c: c.case_type == "tool_degraded" and not c.expect.missing_sources
     ),
 ]
 

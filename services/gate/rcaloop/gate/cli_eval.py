@@ -83,9 +83,11 @@ def _load_outputs(path: Path, cases: dict[str, EvalCase], inputs: dict[str, str]
         cid = rec["case_id"]
         case = cases.get(cid)
         if case is None:
-            err.print(f"[yellow]EV004[/yellow] captures line {lineno}: no fixture case {escape(cid)}; ignored", highlight=False)
+            err.print(f"[yellow]EV004[/yellow] captures line {lineno}: no fixture case {escape(cid)}; ignored",
+                      highlight=False)
             continue
-        common: dict[str, Any] = {"result_id": _result_id(cid), "producer": "rcaloop-eval", "input_text": inputs[cid], "evidence": case.evidence}
+        common: dict[str, Any] = {"result_id": _result_id(cid), "producer": "rcaloop-eval", "input_text": inputs[cid],
+                                  "evidence": case.evidence}
         if isinstance(rec.get("output"), str):
             raws[cid] = RawResult(kind="skill_text", content=rec["output"], **common)
         elif isinstance(rec.get("capture"), dict):
@@ -102,6 +104,8 @@ def _load_outputs(path: Path, cases: dict[str, EvalCase], inputs: dict[str, str]
     return raws
 
 
+_KINDS_HELP = f"only these mutations ({', '.join(m.name for m in MUTATIONS)})"
+
 REFERENCE_AGENT = Path(__file__).resolve().parents[4] / "examples" / "agents" / "rule_based_agent.py"
 
 
@@ -116,7 +120,8 @@ def _reference_agent() -> str:
 
 
 def _progress() -> Progress:
-    return Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(), console=err, transient=True)
+    return Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
+                    console=err, transient=True)
 
 
 def _fmt(value: Any) -> str:
@@ -133,7 +138,8 @@ def _print_eval(report: EvalReport) -> None:
         table.add_column(col, justify="left" if col == "case type" else "right")
     for ctype in CASE_TYPES:
         row = report.per_case_type[ctype]
-        table.add_row(ctype, str(row["cases"]), str(row["passed"]), str(row["failed"]), str(row["mutated"]), str(row["groundless_high_confidence"]))
+        table.add_row(ctype, str(row["cases"]), str(row["passed"]), str(row["failed"]), str(row["mutated"]),
+                      str(row["groundless_high_confidence"]))
     out.print(table)
     checks = Table(title="checks (pass rate over applicable cases)")
     for col in ("case type", "check", "rate"):
@@ -145,7 +151,8 @@ def _print_eval(report: EvalReport) -> None:
     m = report.metrics
     chance = report.chance_baseline
     out.print(
-        f"known Top-1 {_fmt(m['known_top1'])} ({m['known_top1_hits']}/{m['known_cases']}), Top-3 {_fmt(m['known_top3'])}; "
+        f"known Top-1 {_fmt(m['known_top1'])} ({m['known_top1_hits']}/{m['known_cases']}), Top-3 "
+        f"{_fmt(m['known_top3'])}; "
         f"chance baseline Top-1 {chance['top1']:.3f}, Top-3 {chance['top3']:.3f} over {chance['families']} families"
     )
     if report.baseline:
@@ -158,8 +165,10 @@ def _print_eval(report: EvalReport) -> None:
         for col in ("case", "type", "mutation", "families", "failed checks"):
             t.add_column(col)
         for r in failed[:50]:
-            why = r.error.message if r.error else "; ".join(f"{c.code} {c.detail}" for c in r.checks if c.required and not c.passed)
-            t.add_row(escape(r.case_id), r.case_type, r.mutation or "", escape(", ".join(r.families[:3])), escape(why[:160]))
+            why = r.error.message if r.error else "; ".join(f"{c.code} {c.detail}" for c in r.checks if c.required
+                                                            and not c.passed)
+            t.add_row(escape(r.case_id), r.case_type, r.mutation or "", escape(", ".join(r.families[:3])),
+                      escape(why[:160]))
         out.print(t)
     for f in report.failures:
         out.print(f"[red]{f.code}[/red] {escape(f.message)}", highlight=False)
@@ -172,7 +181,9 @@ def _eval_junit(report: EvalReport) -> str:
         bad = [f"{c.code} {c.name}: {c.detail}" for c in r.checks if c.required and not c.passed]
         if r.error:
             bad.insert(0, f"{r.error.code} {r.error.message}")
-        cases.append(junit.JUnitCase(name=r.case_id, classname=f"eval.{r.case_type}", failure="\n".join(bad) or None, time_s=r.duration_s or 0.0))
+        cases.append(
+            junit.JUnitCase(name=r.case_id, classname=f"eval.{r.case_type}", failure="\n".join(bad) or None,
+                            time_s=r.duration_s or 0.0))
     cases += [junit.JUnitCase(name=f.code, classname="eval.gate", failure=f.message) for f in report.failures]
     return junit.render("rcaloop eval run", cases)
 
@@ -187,20 +198,72 @@ def _write(path: Path | None, text: str, what: str) -> None:
         fail(f"cannot write {what} {path}: {exc.strerror}")
 
 
+def _read_baseline(baseline: Path) -> dict[str, Any]:
+    """A stored baseline: an earlier ``--json-report``, a JSON object (else exit 2)."""
+    try:
+        base_doc = json.loads(read_text_input(baseline, "baseline"))
+    except json.JSONDecodeError as exc:
+        fail(f"baseline {baseline}: not JSON ({exc.msg})")
+    if not isinstance(base_doc, dict):
+        fail(f"baseline {baseline}: must be a JSON object")
+    return base_doc
+
+
+def _run_agent(
+    agent_cmd: str, cases: list[EvalCase], inputs: dict[str, str], *, timeout: float, parallel: int
+) -> tuple[dict[str, RawResult], dict[str, Issue], dict[str, float]]:
+    """Run the agent on every case: its outputs, the cases it failed on, and how long each run took."""
+    by_id = {c.case_id: c for c in cases}
+    raws: dict[str, RawResult] = {}
+    errors: dict[str, Issue] = {}
+    durations: dict[str, float] = {}
+    try:
+        argv = agent_runner.split_command(agent_cmd)
+    except ValueError as exc:
+        fail(str(exc))
+    with _progress() as progress:
+        task = progress.add_task("running agent", total=len(cases))
+        for r in agent_runner.run_all(argv, inputs, timeout=timeout, parallel=parallel):
+            progress.advance(task)
+            durations[r.case_id] = r.duration_s
+            if r.output is None:
+                errors[r.case_id] = r.error or Issue(code="EV002",
+                                                     message=f"{r.case_id}: agent printed nothing")
+            else:
+                case = by_id[r.case_id]
+                raws[r.case_id] = RawResult(
+                    result_id=_result_id(r.case_id), kind="skill_text", content=r.output,
+                    producer="rcaloop-eval",
+                    input_text=inputs[r.case_id], evidence=case.evidence,
+                )
+    if cases and len(errors) == len(cases):
+        first = next(iter(errors.values()))
+        fail(f"the agent produced no output for any of the {len(cases)} cases ({first.code} {first.message})")
+    return raws, errors, durations
+
+
 def register(app: typer.Typer, deps: CliDeps) -> None:
     """Add ``rcaloop eval …`` to the ``rcaloop`` CLI."""
-    eval_app = cli_app(help="Offline evaluation: fixture runs, novelty mutations, novel-incident E2E gate.", no_args_is_help=True)
+    eval_app = cli_app(help="Offline evaluation: fixture runs, novelty mutations, novel-incident E2E gate.",
+                       no_args_is_help=True)
     app.add_typer(eval_app, name="eval")
+    _register_run(eval_app, deps)
+    _register_mutate(eval_app)
+    _register_novel_e2e(eval_app, deps)
 
+
+def _register_run(eval_app: typer.Typer, deps: CliDeps) -> None:
     @eval_app.command("run")
     def run(
         fixtures: Path = typer.Option(..., "--fixtures", help="fixture cases, JSONL (docs/evaluation.md)"),
-        captures: Path | None = typer.Option(None, "--captures", help="recorded outputs, JSONL of {case_id, output|capture|job_dir}"),
+        captures: Path | None = typer.Option(None, "--captures",
+                                             help="recorded outputs, JSONL of {case_id, output|capture|job_dir}"),
         agent_cmd: str | None = typer.Option(
             None, "--agent-cmd",
             help="agent command: case input on stdin, skill text output on stdout; without it or --captures: "
                  "$RCALOOP_AGENT_CMD, else the bundled reference agent (examples/agents/rule_based_agent.py)"),
-        min_top1: float | None = typer.Option(None, "--min-top1", min=0.0, max=1.0, help="fail when known Top-1 is below this"),
+        min_top1: float | None = typer.Option(None, "--min-top1", min=0.0, max=1.0,
+                                              help="fail when known Top-1 is below this"),
         baseline: Path | None = typer.Option(None, "--baseline", help="stored baseline (an earlier --json-report)"),
         json_report: Path | None = typer.Option(None, "--json-report", help="write the full report as JSON"),
         junit_file: Path | None = typer.Option(None, "--junit", help="write JUnit XML"),
@@ -209,7 +272,8 @@ def register(app: typer.Typer, deps: CliDeps) -> None:
         registry: Path | None = typer.Option(None, "--registry", help="citation registry JSON for the parser"),
         as_json: bool = typer.Option(False, "--json", help="print the report as JSON instead of tables"),
     ) -> None:
-        """Score an agent on fixture cases (every output through parser and harness). Exit 0 pass, 1 fail, 2 bad input."""
+        """Score an agent on fixture cases (every output through parser and harness). Exit 0 pass, 1 fail, 2 bad
+        input."""
         if captures is not None and agent_cmd is not None:
             fail("give one of --captures FILE or --agent-cmd CMD, not both")
         if captures is None and agent_cmd is None:
@@ -220,14 +284,7 @@ def register(app: typer.Typer, deps: CliDeps) -> None:
             fail(f"{fixtures}: fix the fixture file first")
         if not cases:
             fail(f"{fixtures}: no cases")
-        base_doc = None
-        if baseline is not None:
-            try:
-                base_doc = json.loads(read_text_input(baseline, "baseline"))
-            except json.JSONDecodeError as exc:
-                fail(f"baseline {baseline}: not JSON ({exc.msg})")
-            if not isinstance(base_doc, dict):
-                fail(f"baseline {baseline}: must be a JSON object")
+        base_doc = _read_baseline(baseline) if baseline is not None else None
         if registry is not None and not registry.is_file():
             fail(f"registry {registry}: no such file")
         by_id = {c.case_id: c for c in cases}
@@ -236,26 +293,7 @@ def register(app: typer.Typer, deps: CliDeps) -> None:
         errors: dict[str, Issue] = {}
         durations: dict[str, float] = {}
         if agent_cmd is not None:
-            try:
-                argv = agent_runner.split_command(agent_cmd)
-            except ValueError as exc:
-                fail(str(exc))
-            with _progress() as progress:
-                task = progress.add_task("running agent", total=len(cases))
-                for r in agent_runner.run_all(argv, inputs, timeout=timeout, parallel=parallel):
-                    progress.advance(task)
-                    durations[r.case_id] = r.duration_s
-                    if r.output is None:
-                        errors[r.case_id] = r.error or Issue(code="EV002", message=f"{r.case_id}: agent printed nothing")
-                    else:
-                        case = by_id[r.case_id]
-                        raws[r.case_id] = RawResult(
-                            result_id=_result_id(r.case_id), kind="skill_text", content=r.output, producer="rcaloop-eval",
-                            input_text=inputs[r.case_id], evidence=case.evidence,
-                        )
-            if cases and len(errors) == len(cases):
-                first = next(iter(errors.values()))
-                fail(f"the agent produced no output for any of the {len(cases)} cases ({first.code} {first.message})")
+            raws, errors, durations = _run_agent(agent_cmd, cases, inputs, timeout=timeout, parallel=parallel)
         elif captures is not None:
             raws = _load_outputs(captures, by_id, inputs)
 
@@ -279,11 +317,13 @@ def register(app: typer.Typer, deps: CliDeps) -> None:
             _print_eval(report)
         raise typer.Exit(0 if report.passed else 1)
 
+
+def _register_mutate(eval_app: typer.Typer) -> None:
     @eval_app.command("mutate")
     def mutate_cmd(
         fixtures: Path = typer.Option(..., "--fixtures", help="fixture cases, JSONL; known cases are mutated"),
         out_path: Path = typer.Option(..., "--out", help="where to write the novel variants (JSONL)"),
-        kinds: list[str] = typer.Option(None, "--kind", help=f"only these mutations ({', '.join(m.name for m in MUTATIONS)})"),
+        kinds: list[str] = typer.Option(None, "--kind", help=_KINDS_HELP),
     ) -> None:
         """Write novel variants of the known cases, each tagged with its mutation."""
         names = [m.name for m in MUTATIONS]
@@ -305,24 +345,31 @@ def register(app: typer.Typer, deps: CliDeps) -> None:
         _issues(skipped, "skipped")
         raise typer.Exit(0)
 
+
+def _register_novel_e2e(eval_app: typer.Typer, deps: CliDeps) -> None:
     @eval_app.command("novel-e2e")
     def novel_e2e(
-        captures: Path | None = typer.Option(None, "--captures", help="captured post-harness responses (JSON array or JSONL)"),
-        incidents: Path | None = typer.Option(None, "--incidents", help="incidents to run --agent-cmd on (JSON array or JSONL)"),
-        agent_cmd: str | None = typer.Option(None, "--agent-cmd", help="agent command: incident input on stdin, its capture (JSON) on stdout"),
+        captures: Path | None = typer.Option(None, "--captures",
+                                             help="captured post-harness responses (JSON array or JSONL)"),
+        incidents: Path | None = typer.Option(None, "--incidents",
+                                              help="incidents to run --agent-cmd on (JSON array or JSONL)"),
+        agent_cmd: str | None = typer.Option(
+            None, "--agent-cmd", help="agent command: incident input on stdin, its capture (JSON) on stdout"),
         timeout: float = typer.Option(60.0, "--timeout", min=0.1, help="seconds per agent run"),
         parallel: int = typer.Option(4, "--parallel", min=1, max=64, help="agent runs at once"),
         as_json: bool = typer.Option(False, "--json", help="print the report as JSON"),
         junit_file: Path | None = typer.Option(None, "--junit", help="write JUnit XML"),
         registry: Path | None = typer.Option(None, "--registry", help="citation registry JSON for the parser"),
     ) -> None:
-        """Novel-incident E2E gate over captured responses (a file, or an agent run on incidents). Exit 0 pass, 1 fail, 2 refused/unusable."""
+        """Novel-incident E2E gate over captured responses (a file, or an agent run on incidents). Exit 0 pass, 1
+        fail, 2 refused/unusable."""
         if (captures is None) == (incidents is None) or (incidents is None) != (agent_cmd is None):
             fail("give --captures FILE, or --incidents FILE with --agent-cmd CMD")
         source = captures or incidents
         assert source is not None  # exactly one of the two, checked above
         try:
-            items, issues = (load_captures if captures else load_incidents)(read_text_input(source, "captures" if captures else "incidents"))
+            items, issues = (load_captures if captures
+                             else load_incidents)(read_text_input(source, "captures" if captures else "incidents"))
         except Refused as exc:
             fail(str(exc))
         if issues:
@@ -340,7 +387,8 @@ def register(app: typer.Typer, deps: CliDeps) -> None:
             runs: dict[str, agent_runner.AgentRun] = {}
             with _progress() as progress:
                 task = progress.add_task("running agent", total=len(items))
-                for r in agent_runner.run_all(argv, {i.capture_id: i.input for i in by_id.values()}, timeout=timeout, parallel=parallel):
+                for r in agent_runner.run_all(argv, {i.capture_id: i.input for i in by_id.values()}, timeout=timeout,
+                                              parallel=parallel):
                     runs[r.case_id] = r
                     progress.advance(task)
             scored = [capture_from_output(by_id[cid], runs[cid].output, runs[cid].error) for cid in by_id]
@@ -360,13 +408,15 @@ def _print_e2e(report: E2EReport) -> None:
     for r in report.captures:
         why = "; ".join(f"{f.code} {f.message}" for f in r.failures)
         table.add_row(
-            escape(r.capture_id), r.expected_outcome, r.actual_outcome, f"{r.evidence_link_precision:.0%}", f"{r.evidence_link_recall:.0%}",
+            escape(r.capture_id), r.expected_outcome, r.actual_outcome, f"{r.evidence_link_precision:.0%}",
+            f"{r.evidence_link_recall:.0%}",
             r.safety_gate, "[green]pass[/green]" if r.passed else f"[red]fail[/red] {escape(why[:160])}",
         )
     out.print(table)
     s = report.summary
     out.print(
-        f"{s['passed']}/{s['captures']} passed · false novel {s['false_novel']} · precision {_fmt(s['evidence_link_precision'])} · "
+        f"{s['passed']}/{s['captures']} passed · false novel {s['false_novel']} · precision "
+        f"{_fmt(s['evidence_link_precision'])} · "
         f"recall {_fmt(s['evidence_link_recall'])} · wrong abstentions {s['wrong_abstentions']} · unsafe {s['unsafe']}"
     )
     out.print("[green]PASS[/green]" if report.passed else "[red]FAIL[/red]")
@@ -374,7 +424,8 @@ def _print_e2e(report: E2EReport) -> None:
 
 def _e2e_junit(report: E2EReport) -> str:
     cases = [
-        junit.JUnitCase(name=r.capture_id, classname="eval.novel_e2e", failure="\n".join(f"{f.code} {f.message}" for f in r.failures) or None)
+        junit.JUnitCase(name=r.capture_id, classname="eval.novel_e2e",
+                        failure="\n".join(f"{f.code} {f.message}" for f in r.failures) or None)
         for r in report.captures
     ]
     return junit.render("rcaloop eval novel-e2e", cases)

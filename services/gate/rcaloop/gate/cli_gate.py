@@ -66,7 +66,8 @@ def _print_checks(result: GateResult, title: str) -> None:
     findings = _metric_findings(result)
     for c in result.checks:
         finding = findings.get(c.metric)
-        mark = "[green]pass[/green]" if c.passed else f"[red]FAIL[/red] {finding.code if finding else ''} {escape(c.reason or '')}"
+        mark = ("[green]pass[/green]" if c.passed
+                else f"[red]FAIL[/red] {finding.code if finding else ''} {escape(c.reason or '')}")
         table.add_row(codes.get(c.metric, ""), c.metric, escape(json.dumps(c.value)), c.threshold, mark)
     out.print(table)
     for e in result.errors:
@@ -77,10 +78,12 @@ def _print_checks(result: GateResult, title: str) -> None:
 def _gate_junit(result: GateResult) -> str:
     findings = _metric_findings(result)
     cases = [
-        junit.JUnitCase(name=c.metric, classname="gate.threshold", failure=None if c.passed else f"{findings[c.metric].code} {c.metric}={c.value!r}: {c.reason}")
+        junit.JUnitCase(name=c.metric, classname="gate.threshold",
+                        failure=None if c.passed else f"{findings[c.metric].code} {c.metric}={c.value!r}: {c.reason}")
         for c in result.checks
     ]
-    cases += [junit.JUnitCase(name=e.code, classname="gate.input", failure=e.message) for e in result.errors if e not in findings.values()]
+    cases += [junit.JUnitCase(name=e.code, classname="gate.input", failure=e.message) for e in result.errors
+              if e not in findings.values()]
     return junit.render("rcaloop gate check", cases)
 
 
@@ -110,11 +113,20 @@ def register(app: typer.Typer, deps: CliDeps) -> None:  # noqa: ARG001 - the gat
     """Add ``rcaloop gate …`` to the ``rcaloop`` CLI."""
     gate_app = cli_app(help="Release gate, measurement and rollout stages.", no_args_is_help=True)
     app.add_typer(gate_app, name="gate")
+    _register_check(gate_app)
+    _register_measure(gate_app)
+    _register_promote(gate_app)
+    _register_status(gate_app)
+
+
+def _register_check(gate_app: typer.Typer) -> None:
+    """``gate check`` and the schema of the file it reads, ``gate schema``."""
 
     @gate_app.command("check")
     def check(
         metrics: Path = typer.Argument(..., help="one metrics JSON object from an external measurement job"),
-        allow_synthetic: bool = typer.Option(False, "--allow-synthetic", help="tests only: accept files marked synthetic"),
+        allow_synthetic: bool = typer.Option(False, "--allow-synthetic",
+                                             help="tests only: accept files marked synthetic"),
         as_json: bool = typer.Option(False, "--json", help="print the per-metric table as JSON"),
         junit_file: Path | None = typer.Option(None, "--junit", help="write JUnit XML for CI"),
         min_population: int = typer.Option(
@@ -122,7 +134,9 @@ def register(app: typer.Typer, deps: CliDeps) -> None:  # noqa: ARG001 - the gat
             help="fewest incidents a measurement must count",
         ),
     ) -> None:
-        """Release gate on one metrics object: read strictly (the schema of `rcaloop gate schema`), every metric typed, ranged and inside its gate, provenance complete, a population of at least --min-population incidents. Exit 0 pass, 1 fail, 2 unusable input."""
+        """Release gate on one metrics object: read strictly (the schema of `rcaloop gate schema`), every metric
+        typed, ranged and inside its gate, provenance complete, a population of at least --min-population incidents.
+        Exit 0 pass, 1 fail, 2 unusable input."""
         result = check_release_gate(read_input(metrics, "metrics"), allow_synthetic=allow_synthetic,
                                     min_population=min_population)
         if junit_file is not None:
@@ -136,7 +150,9 @@ def register(app: typer.Typer, deps: CliDeps) -> None:  # noqa: ARG001 - the gat
             for e in result.errors:
                 err.print(f"[red]{e.code}[/red] {escape(e.message)}", highlight=False)
         else:
-            _print_checks(result, f"release gate: {metrics.name}" + (" (SYNTHETIC — not a release decision)" if result.synthetic else ""))
+            _print_checks(result,
+                          f"release gate: {metrics.name}" + (" (SYNTHETIC — not a release decision)" if result.synthetic
+                                                             else ""))
             out.print("[green]PASS[/green]" if result.passed else "[red]FAIL[/red]")
         raise typer.Exit(exit_code(result))
 
@@ -147,12 +163,17 @@ def register(app: typer.Typer, deps: CliDeps) -> None:  # noqa: ARG001 - the gat
 
         typer.echo(json.dumps(metrics_schema(), indent=2))
 
+
+def _register_measure(gate_app: typer.Typer) -> None:
     @gate_app.command("measure")
     def measure(
         window: str = typer.Option(..., "--window", help="incident window START/END (ISO-8601)"),
         out_path: Path | None = typer.Option(None, "--out", help="write the metrics object here (default: stdout)"),
-        merge: Path | None = typer.Option(None, "--merge", help="JSON object of metrics rcaloop keeps no record of (destructive_tool_executions, from the agent's tool audit log)"),
-        job_revision: str | None = typer.Option(None, "--job-revision", help="default: $RCALOOP_JOB_REVISION or the package version"),
+        merge: Path | None = typer.Option(None, "--merge",
+                                          help="JSON object of metrics rcaloop keeps no record of "
+                                               "(destructive_tool_executions, from the agent's tool audit log)"),
+        job_revision: str | None = typer.Option(None, "--job-revision",
+                                                help="default: $RCALOOP_JOB_REVISION or the package version"),
     ) -> None:
         """Compute the release-gate metrics object (with provenance) from the gate store."""
         try:
@@ -203,6 +224,8 @@ def register(app: typer.Typer, deps: CliDeps) -> None:  # noqa: ARG001 - the gat
             for name, why in doc["missing"].items():
                 out.print(f"[yellow]missing[/yellow] {name}: {escape(why)}", highlight=False)
 
+
+def _register_promote(gate_app: typer.Typer) -> None:
     @gate_app.command("promote")
     def promote(
         stage: str = typer.Argument(..., help=" → ".join(STAGES)),
@@ -243,13 +266,17 @@ def register(app: typer.Typer, deps: CliDeps) -> None:  # noqa: ARG001 - the gat
         if as_json:
             typer.echo(decision.model_dump_json(indent=2))
         elif decision.passed:
-            out.print(f"[green]promoted to {stage}[/green] with artifact {decision.artifact_hash[:23]}… ({decision.decision_id})")
+            out.print(
+                f"[green]promoted to {stage}[/green] with artifact {decision.artifact_hash[:23]}… "
+                f"({decision.decision_id})")
         else:
             out.print(f"[red]promotion to {stage} refused[/red] ({decision.decision_id}, recorded)")
             for reason in decision.reasons:
                 out.print(f"  {escape(reason)}", highlight=False)
         raise typer.Exit(0 if decision.passed else 1)
 
+
+def _register_status(gate_app: typer.Typer) -> None:
     @gate_app.command("status")
     def status_cmd(as_json: bool = typer.Option(False, "--json", help="print as JSON")) -> None:
         """Current rollout stage, last promotion, and whether knowledge changed since (gate re-run needed)."""
@@ -271,7 +298,11 @@ def register(app: typer.Typer, deps: CliDeps) -> None:  # noqa: ARG001 - the gat
             return
         out.print(f"stage: [bold]{st.current_stage or 'none'}[/bold] (next: {st.next_stage or '—'})")
         if st.last_promotion:
-            out.print(f"last promotion: {st.last_promotion['decision_id']} artifact {st.last_promotion['artifact_hash'][:23]}…")
+            out.print(
+                f"last promotion: {st.last_promotion['decision_id']} artifact "
+                f"{st.last_promotion['artifact_hash'][:23]}…")
         if st.needs_rerun:
-            out.print(f"[yellow]knowledge changed at {doc['last_material_change']}: re-run the gate before the next promotion[/yellow]")
+            out.print(
+                f"[yellow]knowledge changed at {doc['last_material_change']}: re-run the gate before the next "
+                "promotion[/yellow]")
         out.print("stored: " + ", ".join(f"{k} {v}" for k, v in st.counts.items()))

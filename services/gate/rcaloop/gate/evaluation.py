@@ -126,7 +126,9 @@ def evaluate_one(case: EvalCase, raw: RawResult | None, error: Issue | None, ana
     try:
         verdict = analyze(raw)
     except Exception as exc:  # noqa: BLE001 - a bug in a core must fail the case, not the run
-        return _failed_case(case, Issue(code="EV003", message=f"{case.case_id}: analysis failed ({type(exc).__name__}: {exc})"[:300]))
+        return _failed_case(case,
+                            Issue(code="EV003",
+                                  message=f"{case.case_id}: analysis failed ({type(exc).__name__}: {exc})"[:300]))
     return score_case(case, verdict)
 
 
@@ -178,14 +180,18 @@ def compare_baseline(results: list[CaseResult], metrics: dict[str, Any], baselin
     base_cases = {
         c["case_id"]: c for c in baseline.get("cases", []) if isinstance(c, dict) and c.get("case_type") == "known"
     }
-    now_hits = {r.case_id: any(c.code == "EV101" and c.passed for c in r.checks) for r in results if r.case_type == "known"}
+    now_hits = {r.case_id: any(c.code == "EV101" and c.passed for c in r.checks) for r in results
+                if r.case_type == "known"}
     regressed = sorted(
         cid
         for cid, c in base_cases.items()
-        if any(ch.get("code") == "EV101" and ch.get("passed") for ch in c.get("checks", [])) and now_hits.get(cid) is False
+        if any(ch.get("code") == "EV101" and ch.get("passed") for ch in c.get("checks", []))
+        and now_hits.get(cid) is False
     )
-    regression = isinstance(base_top1, (int, float)) and not isinstance(base_top1, bool) and (current is None or current < base_top1)
-    return {"known_top1": base_top1, "current_known_top1": current, "regression": bool(regression), "regressed_cases": regressed}
+    regression = (isinstance(base_top1, (int, float)) and not isinstance(base_top1, bool)
+                  and (current is None or current < base_top1))
+    return {"known_top1": base_top1, "current_known_top1": current, "regression": bool(regression),
+            "regressed_cases": regressed}
 
 
 MAX_NAMED_CASES = 25
@@ -221,13 +227,16 @@ def build_report(
         failures.append(
             Issue(
                 code="EV902",
-                message=f"known_top1 {comparison['current_known_top1']} regressed below the baseline {comparison['known_top1']}"
+                message=f"known_top1 {comparison['current_known_top1']} regressed below the baseline "
+                        f"{comparison['known_top1']}"
                 + (f" (cases: {', '.join(comparison['regressed_cases'])})" if comparison["regressed_cases"] else ""),
             )
         )
     if metrics["open_world_groundless_high_confidence"]:
         failures.append(
-            Issue(code="EV903", message=f"{metrics['open_world_groundless_high_confidence']} groundless high-confidence open-world conclusion(s); must be 0")
+            Issue(code="EV903",
+                  message=f"{metrics['open_world_groundless_high_confidence']} groundless high-confidence open-world "
+                          "conclusion(s); must be 0")
         )
     failed = [r for r in results if not r.passed]
     if failed:

@@ -42,7 +42,9 @@ def parse_window(text: Any, now: datetime) -> tuple[datetime, datetime]:
     """``(start, end)`` of a closed window; raises ``WindowError`` with its code otherwise."""
     start, end = window_bounds(text)
     if in_future(end, now):
-        raise WindowError("GATE205", f"the incident window {text!r} ends in the future ({end.isoformat()}); measure a window that has closed")
+        raise WindowError("GATE205",
+                          f"the incident window {text!r} ends in the future ({end.isoformat()}); measure a window that "
+                          "has closed")
     return start, end
 
 

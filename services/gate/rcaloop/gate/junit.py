@@ -17,7 +17,8 @@ class JUnitCase:
 def render(suite: str, cases: list[JUnitCase]) -> str:
     failures = sum(1 for c in cases if c.failure)
     root = ET.Element("testsuites", name="rcaloop", tests=str(len(cases)), failures=str(failures))
-    node = ET.SubElement(root, "testsuite", name=suite, tests=str(len(cases)), failures=str(failures), errors="0", skipped="0")
+    node = ET.SubElement(root, "testsuite", name=suite, tests=str(len(cases)), failures=str(failures), errors="0",
+                         skipped="0")
     for c in cases:
         tc = ET.SubElement(node, "testcase", name=c.name, classname=c.classname, time=f"{c.time_s:.3f}")
         if c.failure:

@@ -18,7 +18,8 @@ from rcaloop.gate import answer
 from rcaloop.gate.release_gate import MERGEABLE_METRICS, METRIC_NAMES, TYPEDB_METRIC
 from rcaloop.shared.analysis_subject import subject_of
 
-NO_TOOL_LOG = "rcaloop stores no record of the agent's tool executions; measure it from the agent's tool audit log (--merge)"
+NO_TOOL_LOG = ("rcaloop stores no record of the agent's tool executions; measure it from the agent's tool audit log "
+               "(--merge)")
 
 
 @dataclass(frozen=True)
@@ -36,7 +37,8 @@ def superseded_analyses(verdicts: list[HarnessVerdict]) -> set[str]:
     latest: dict[str, HarnessVerdict] = {}
     for v in verdicts:
         key = subject_of(v)
-        if key not in latest or (v.evaluated_at, v.analysis_hash) > (latest[key].evaluated_at, latest[key].analysis_hash):
+        if key not in latest or (v.evaluated_at, v.analysis_hash) > (latest[key].evaluated_at,
+                                                                     latest[key].analysis_hash):
             latest[key] = v
     return {v.analysis_hash for v in verdicts} - {v.analysis_hash for v in latest.values()}
 
@@ -45,7 +47,8 @@ def _latest_reviews(reviews: list[AnnotationRecord], superseded: set[str]) -> li
     """The latest review per analysis and kind, leaving out superseded evaluations and analyses."""
     latest: dict[tuple[str, str], AnnotationRecord] = {}
     for r in sorted(reviews, key=lambda r: r.created_at):
-        if r.analysis_hash in superseded or (r.kind == "operator_evaluation" and r.evaluation and r.evaluation.superseded):
+        if r.analysis_hash in superseded or (r.kind == "operator_evaluation" and r.evaluation
+                                             and r.evaluation.superseded):
             continue
         latest[(r.analysis_hash, r.kind)] = r
     return list(latest.values())
@@ -79,7 +82,8 @@ def compute_metrics(facts: StoredFacts) -> tuple[dict[str, Any], dict[str, str],
     known = {v.analysis_hash: v for v in [*facts.verdicts, *by_hash.values()]}
     reviews = _latest_reviews(facts.reviews, superseded_analyses(list(known.values())))
     fact_of = {h: answer.facts(v.parsed, v) for h, v in by_hash.items()}
-    evals = [r.evaluation for r in reviews if r.kind == "operator_evaluation" and r.evaluation and r.analysis_hash in by_hash]
+    evals = [r.evaluation for r in reviews if r.kind == "operator_evaluation" and r.evaluation
+             and r.analysis_hash in by_hash]
     annots = [r for r in reviews if r.kind == "annotation" and r.annotation is not None]
     metrics: dict[str, Any] = {}
     missing: dict[str, str] = {}
@@ -89,14 +93,17 @@ def compute_metrics(facts: StoredFacts) -> tuple[dict[str, Any], dict[str, str],
         for e in evals
         if e.case_type == "known" and e.expected_family
     ]
-    top1 += [r.annotation.category_correct for r in annots if r.annotation and isinstance(r.annotation.category_correct, bool)]
+    top1 += [r.annotation.category_correct for r in annots if r.annotation
+             and isinstance(r.annotation.category_correct, bool)]
     denominators: dict[str, int] = {"known_top1": len(top1)}
     metrics["known_top1"] = _rate(top1)
     if metrics["known_top1"] is None:
-        missing["known_top1"] = "no reviewed known-family incident (operator evaluation with expected_family, or annotation with category_correct)"
+        missing["known_top1"] = ("no reviewed known-family incident (operator evaluation with expected_family, or "
+                                 "annotation with category_correct)")
 
     if facts.verdicts:
-        metrics["groundless_high_confidence"] = sum(answer.facts(v.parsed, v).groundless_high_confidence for v in facts.verdicts)
+        metrics["groundless_high_confidence"] = sum(answer.facts(v.parsed, v).groundless_high_confidence
+                                                    for v in facts.verdicts)
     else:
         metrics["groundless_high_confidence"] = None
         missing["groundless_high_confidence"] = "no harness verdict stored in the window"
@@ -136,14 +143,16 @@ def compute_metrics(facts: StoredFacts) -> tuple[dict[str, Any], dict[str, str],
     denominators["novel_mechanism_recall_at_3"] = len(recall)
     metrics["novel_mechanism_recall_at_3"] = _rate(recall)
     if metrics["novel_mechanism_recall_at_3"] is None:
-        missing["novel_mechanism_recall_at_3"] = "no operator evaluation of a novel incident with the mechanism as expected_family"
+        missing["novel_mechanism_recall_at_3"] = ("no operator evaluation of a novel incident with the mechanism as "
+                                                  "expected_family")
 
     metrics["destructive_tool_executions"] = None
     missing["destructive_tool_executions"] = NO_TOOL_LOG
 
     activated = [e for e in facts.events if e.kind == "activated"]
     metrics["inadmissible_knowledge_activations"] = sum(
-        1 for e in activated if getattr(e, "inadmissible", False) is True or e.detail.get("inadmissible") is True or e.detail.get("admissible") is False
+        1 for e in activated if getattr(e, "inadmissible", False) is True or e.detail.get("inadmissible") is True
+        or e.detail.get("admissible") is False
     )
     latencies = [
         float(v)
@@ -153,9 +162,11 @@ def compute_metrics(facts: StoredFacts) -> tuple[dict[str, Any], dict[str, str],
     ]
     metrics["activation_p95_seconds"] = round(p95(latencies), 3) if latencies else None
     if not latencies:
-        missing["activation_p95_seconds"] = "no activated knowledge event with detail.runtime_activation_seconds in the window"
+        missing["activation_p95_seconds"] = ("no activated knowledge event with detail.runtime_activation_seconds in "
+                                             "the window")
 
-    outage = [e for e in sorted(facts.events, key=lambda e: e.created_at) if isinstance(e.detail.get(TYPEDB_METRIC), bool)]
+    outage = [e for e in sorted(facts.events, key=lambda e: e.created_at)
+              if isinstance(e.detail.get(TYPEDB_METRIC), bool)]
     metrics[TYPEDB_METRIC] = outage[-1].detail[TYPEDB_METRIC] if outage else None
     if not outage:
         missing[TYPEDB_METRIC] = f"no knowledge event in the window records detail.{TYPEDB_METRIC}"

@@ -51,7 +51,8 @@ def metrics_schema() -> dict[str, Any]:
     (no NaN or Infinity) and an ``integer`` is written without a fraction (``0``, not ``0.0``).
     """
     metrics = {
-        t.metric: {**_KIND_SCHEMA[t.kind], "description": f"{t.code}: {t.description}; gate {t.text}"} for t in THRESHOLDS
+        t.metric: {**_KIND_SCHEMA[t.kind], "description": f"{t.code}: {t.description}; gate {t.text}"}
+        for t in THRESHOLDS
     }
     return {
         "$schema": "https://json-schema.org/draft/2020-12/schema",
@@ -64,7 +65,8 @@ def metrics_schema() -> dict[str, Any]:
         "properties": {
             **metrics,
             "provenance": {"$ref": "#/$defs/provenance"},
-            "synthetic": {"type": "boolean", "description": "true: made up to test thresholds and schema, never a release"},
+            "synthetic": {"type": "boolean",
+                          "description": "true: made up to test thresholds and schema, never a release"},
             "missing": {"type": "object", "additionalProperties": {"type": "string"},
                         "description": "why a metric could not be measured (written by `rcaloop gate measure`)"},
         },
@@ -240,7 +242,8 @@ def read_metrics(data: bytes) -> Reading:
         return Reading(unusable=[Issue(code="GATE001", message=f"the metrics file is not JSON: {exc.msg} at line "
                                        f"{exc.lineno} column {exc.colno}")])
     except RecursionError:
-        return Reading(unusable=[Issue(code="GATE001", message="the metrics file nests too deeply to be a metrics object")])
+        return Reading(
+            unusable=[Issue(code="GATE001", message="the metrics file nests too deeply to be a metrics object")])
     if not isinstance(raw, dict):
         return Reading(unusable=[Issue(code="GATE002", message=f"the metrics file must hold one JSON object, "
                                        f"got {type(raw).__name__}")])
@@ -282,7 +285,8 @@ def _provenance_finding(error: ValidationError) -> Issue:
                      "metrics to integers of at least 1", path=where)
     if name == "merged":
         if error.validator == "enum":
-            return Issue(code="GATE210", message=f"provenance.merged supplies {error.instance!r}, which rcaloop measures "
+            return Issue(code="GATE210",
+                         message=f"provenance.merged supplies {error.instance!r}, which rcaloop measures "
                          f"itself; only {', '.join(MERGEABLE_METRICS)} may be merged", path="$.provenance.merged")
         return Issue(code="GATE210", message="provenance.merged must be {from, metrics: [metric names]}: what was "
                      "merged cannot be read", path="$.provenance.merged")
@@ -305,7 +309,8 @@ def schema_findings(doc: dict[str, Any]) -> tuple[dict[str, tuple[str, str]], li
                 if name in METRIC_NAMES and name not in doc:
                     metrics[name] = ("GATE301", "missing")
                 elif name == "provenance" and name not in doc:
-                    others.append(Issue(code="GATE201", message="provenance missing (needs incident_window, population, "
+                    others.append(
+                        Issue(code="GATE201", message="provenance missing (needs incident_window, population, "
                                         "job_revision, artifact)", path="$.provenance"))
         elif head is None and error.validator == "additionalProperties":
             for key in sorted(set(doc) - set(SCHEMA["properties"])):

@@ -50,7 +50,8 @@ def remove_signature(case: EvalCase) -> EvalCase | str:
     text, dropped = _drop_lines(case.input or "", case.signals.signature)
     if not dropped:
         return "signature text not found in the input"
-    evidence = [e for e in case.evidence if not any(s.lower() in f"{e.title} {e.text}".lower() for s in case.signals.signature)]
+    evidence = [e for e in case.evidence
+                if not any(s.lower() in f"{e.title} {e.text}".lower() for s in case.signals.signature)]
     return _variant(case, "remove_signature", text, evidence=evidence)
 
 
@@ -66,7 +67,8 @@ def drop_symptom(case: EvalCase) -> EvalCase | str:
 def add_conflicting_evidence(case: EvalCase) -> EvalCase | str:
     line = case.signals.conflicting_evidence or GENERIC_CONFLICT
     text = (case.input or "").rstrip("\n") + "\n" + line + "\n"
-    evidence = [*case.evidence, EvidenceArtifact(source="mutation", kind="conflicting", title="conflicting evidence", text=line)]
+    evidence = [*case.evidence,
+                EvidenceArtifact(source="mutation", kind="conflicting", title="conflicting evidence", text=line)]
     return _variant(case, "add_conflicting_evidence", text, evidence=evidence)
 
 
@@ -143,9 +145,12 @@ class Mutation:
 MUTATIONS: list[Mutation] = [
     Mutation("remove_signature", "MUT101", "drop every input line holding the known signature", remove_signature),
     Mutation("drop_symptom", "MUT102", "drop the lines of the first listed symptom", drop_symptom),
-    Mutation("add_conflicting_evidence", "MUT103", "append evidence that contradicts the known diagnosis", add_conflicting_evidence),
-    Mutation("remove_datasource", "MUT104", "drop the lines and artifacts of the first listed datasource", remove_datasource),
-    Mutation("shift_window", "MUT105", f"move the incident window {DEFAULT_SHIFT_MINUTES} minutes away from the signature", shift_window),
+    Mutation("add_conflicting_evidence", "MUT103", "append evidence that contradicts the known diagnosis",
+             add_conflicting_evidence),
+    Mutation("remove_datasource", "MUT104", "drop the lines and artifacts of the first listed datasource",
+             remove_datasource),
+    Mutation("shift_window", "MUT105",
+             f"move the incident window {DEFAULT_SHIFT_MINUTES} minutes away from the signature", shift_window),
 ]
 
 

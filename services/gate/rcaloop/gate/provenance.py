@@ -49,7 +49,8 @@ def measured_at_issues(value: Any, window_end: datetime | None, now: datetime) -
         return []  # the schema's finding (GATE206)
     at = parse_instant(value)
     if at is None:
-        return [Issue(code="GATE206", message=f"provenance.measured_at {json.dumps(value)} is not an ISO-8601 date-time", path=path)]
+        return [Issue(code="GATE206",
+                      message=f"provenance.measured_at {json.dumps(value)} is not an ISO-8601 date-time", path=path)]
     if in_future(at, now):
         return [Issue(code="GATE207", message=f"provenance.measured_at {at.isoformat()} is in the future", path=path)]
     if window_end is not None and at < window_end:
@@ -92,7 +93,8 @@ def population_issues(
     incidents = incidents_of(population)
     issues = []
     if incidents < min_population:
-        issues.append(Issue(code="GATE211", message=f"the population counts {incidents} incident(s); a release needs at "
+        issues.append(
+            Issue(code="GATE211", message=f"the population counts {incidents} incident(s); a release needs at "
                             f"least {min_population} (GATE_MIN_POPULATION)", path=f"{path}.incidents"))
     stated = population.get("denominators") or {}
     for metric in RATE_METRICS if incidents else ():  # no incident: GATE211 says all there is to say
@@ -103,7 +105,8 @@ def population_issues(
             n = stated[metric]
             if not consistent(rate, n):
                 issues.append(Issue(code="GATE212", message=f"{metric} {rate!r} is no share of its {n} item(s) "
-                                    f"(denominators.{metric}) at the precision it is written with", path=path_text([metric])))
+                                    f"(denominators.{metric}) at the precision it is written with",
+                                    path=path_text([metric])))
         elif not share_of_some(rate, incidents):
             issues.append(Issue(code="GATE212", message=f"{metric} {rate!r} is no share of any population of 1 to "
                                 f"{incidents} incident(s) at the precision it is written with: a rate that no count of "

@@ -23,7 +23,6 @@ from rcaloop.gate import provenance as rules
 from rcaloop.gate.metrics_file import read_metrics, schema_findings
 from rcaloop.gate.thresholds import (
     DEFAULT_MIN_POPULATION,
-    KIND_RULES,
     MERGEABLE_METRICS,
     METRIC_NAMES,
     PROVENANCE_FIELDS,
@@ -34,7 +33,7 @@ from rcaloop.gate.thresholds import (
 )
 
 __all__ = [
-    "DEFAULT_MIN_POPULATION", "FINDINGS", "KIND_RULES", "MERGEABLE_METRICS", "METRIC_NAMES", "PROVENANCE_FIELDS",
+    "DEFAULT_MIN_POPULATION", "FINDINGS", "MERGEABLE_METRICS", "METRIC_NAMES", "PROVENANCE_FIELDS",
     "THRESHOLDS", "TYPEDB_METRIC", "GateResult", "Threshold", "artifact_hash", "check_release_gate", "content_hash",
     "exit_code",
 ]
@@ -45,8 +44,10 @@ FINDINGS: dict[str, str] = {
     "GATE003": "the file is marked synthetic and synthetic input is not allowed (unusable)",
     "GATE004": "synthetic is present and not a JSON boolean",
     "GATE005": "a key appears twice in one object (unusable)",
-    "GATE006": "a key differs from another key, or from a name the schema gives, only by case, Unicode form or invisible characters (unusable)",
-    "GATE007": "the provenance says the figures are synthetic while synthetic is not true, and synthetic input is not allowed (unusable)",
+    "GATE006": "a key differs from another key, or from a name the schema gives, only by case, Unicode form or "
+               "invisible characters (unusable)",
+    "GATE007": "the provenance says the figures are synthetic while synthetic is not true, and synthetic input is not "
+               "allowed (unusable)",
     "GATE008": "a top-level key the schema does not know, or a missing note that is not text",
     "GATE201": "provenance is not an object",
     "GATE202": "a provenance field is missing, empty or not text",
@@ -56,7 +57,8 @@ FINDINGS: dict[str, str] = {
     "GATE206": "measured_at is not an ISO-8601 date-time",
     "GATE207": "measured_at is in the future",
     "GATE208": "measured_at is before the incident window closed",
-    "GATE209": "the population is not structured: an object with an integer incident count, integer counts and denominators",
+    "GATE209": "the population is not structured: an object with an integer incident count, integer counts and "
+               "denominators",
     "GATE210": "provenance.merged lists a metric rcaloop measures, or cannot be read",
     "GATE211": "the population counts fewer incidents than the minimum",
     "GATE212": "a rate is no share of its population at the precision it is written with",
@@ -105,7 +107,9 @@ def content_hash(doc: Any) -> str:
     return "sha256:" + hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 
-def _metric_row(rule: Threshold, doc: dict[str, Any], problem: tuple[str, str] | None) -> tuple[MetricCheck, Issue | None]:
+def _metric_row(
+    rule: Threshold, doc: dict[str, Any], problem: tuple[str, str] | None
+) -> tuple[MetricCheck, Issue | None]:
     """The metric's row of the table and, when it fails, its finding."""
     value: Any = doc.get(rule.metric)
     if problem is None and rule.holds(value):
@@ -130,7 +134,8 @@ def _provenance_rules(doc: dict[str, Any], schema_ok: set[str], rates: dict[str,
 
 
 def check_release_gate(
-    data: bytes, *, allow_synthetic: bool = False, now: datetime | None = None, min_population: int = DEFAULT_MIN_POPULATION
+    data: bytes, *, allow_synthetic: bool = False, now: datetime | None = None,
+    min_population: int = DEFAULT_MIN_POPULATION
 ) -> GateResult:
     """Decide on one metrics file's bytes; ``usable=False`` means exit 2 (unusable input)."""
     now = now or datetime.now(UTC)
@@ -145,8 +150,8 @@ def check_release_gate(
     if synthetic and not allow_synthetic:
         if marker is True:
             return _unusable(digest, [Issue(code="GATE003", message="refused: the file is marked synthetic; synthetic "
-                                            "metrics only test thresholds and schema (pass --allow-synthetic in tests), "
-                                            "never a release", path="$.synthetic")], synthetic=True)
+                                            "metrics only test thresholds and schema (pass --allow-synthetic in "
+                                            "tests), never a release", path="$.synthetic")], synthetic=True)
         return _unusable(digest, [Issue(code="GATE007", message=f"refused: the provenance says the figures are "
                                         f"synthetic ({', '.join(origin)}) although synthetic is not true; synthetic "
                                         "metrics are never a release (--allow-synthetic in tests)", path=origin[0])],

@@ -37,7 +37,8 @@ COMPARED_KINDS = ("rate", "count")
 def requires_gate_rerun(event: KnowledgeEvent) -> bool:
     """A material knowledge change re-runs the gate: an approval or activation, or the
     rejection of an active package (it leaves the runtime snapshot)."""
-    return event.kind in MATERIAL_CHANGES or (event.kind == "rejected" and event.detail.get("from_state") == "activated")
+    return event.kind in MATERIAL_CHANGES or (event.kind == "rejected"
+                                              and event.detail.get("from_state") == "activated")
 
 
 def measured_at(decision_or_gate: GateDecision | GateResult) -> datetime | None:
@@ -63,7 +64,8 @@ class RolloutState:
     shadow_max_regression: float = 0.0
 
 
-def state_of(promotions: list[GateDecision], last_material_change: datetime | None, shadow_max_regression: float = 0.0) -> RolloutState:
+def state_of(promotions: list[GateDecision], last_material_change: datetime | None,
+             shadow_max_regression: float = 0.0) -> RolloutState:
     """The rollout state from the recorded promotions (refused ones are audit trail only)."""
     passed = sorted((d for d in promotions if d.passed), key=lambda d: d.created_at)
     last = passed[-1] if passed else None
@@ -121,7 +123,8 @@ def _passing(p: Promotion) -> str | None:
 
 def _unused(p: Promotion) -> str | None:
     if p.gate.artifact_hash in p.state.used_artifacts:
-        return f"artifact {p.gate.artifact_hash[:19]}… (same content) was already used for an earlier promotion; measure again"
+        return (f"artifact {p.gate.artifact_hash[:19]}… (same content) was already used for an earlier promotion; "
+                "measure again")
     return None
 
 
@@ -130,14 +133,16 @@ def _after_change(p: Promotion) -> str | None:
         return "provenance.measured_at missing or not ISO-8601: freshness cannot be shown"
     change = p.state.last_material_change
     if change is not None and p.measured_at <= change:
-        return f"measured at {p.measured_at.isoformat()}, before the last material knowledge change at {change.isoformat()}; re-run the gate"
+        return (f"measured at {p.measured_at.isoformat()}, before the last material knowledge change at "
+                f"{change.isoformat()}; re-run the gate")
     return None
 
 
 def _new_measurement(p: Promotion) -> str | None:
     last = p.state.last_measured_at
     if p.measured_at is not None and last is not None and p.measured_at <= last:
-        return f"measured at {p.measured_at.isoformat()}, not after the previous promotion's measurement ({last.isoformat()}); each stage needs a new measurement"
+        return (f"measured at {p.measured_at.isoformat()}, not after the previous promotion's measurement "
+                f"({last.isoformat()}); each stage needs a new measurement")
     return None
 
 
@@ -201,7 +206,8 @@ def _shadow_vs_staging(p: Promotion) -> str | None:
         return "no staging promotion is recorded to compare the shadow artifact with"
     rev, staging_rev = p.gate.provenance.get("job_revision"), staging.provenance.get("job_revision")
     if rev != staging_rev:
-        return f"the shadow artifact was measured by job_revision {rev!r}, staging by {staging_rev!r}; compare like with like (same measurement)"
+        return (f"the shadow artifact was measured by job_revision {rev!r}, staging by {staging_rev!r}; compare like "
+                "with like (same measurement)")
     comparison = compare_with_staging(p.gate, staging, p.state.shadow_max_regression)
     if comparison["regressed"]:
         return f"the shadow artifact is worse than staging on {', '.join(comparison['regressed'])}"
@@ -227,7 +233,8 @@ PROMOTION_RULES: list[PromotionRule] = [
 ]
 
 
-def decide_promotion(p: Promotion, *, decided_by: str | None = None, decided_at: datetime | None = None) -> GateDecision:
+def decide_promotion(p: Promotion, *, decided_by: str | None = None,
+                     decided_at: datetime | None = None) -> GateDecision:
     """The promotion's decision (``decided_at``: now unless given), refused with every broken rule's reason."""
     reasons = [f"{r.code} {msg}" for r in PROMOTION_RULES if (msg := r.is_broken(p))]
     comparison = None
@@ -259,7 +266,8 @@ class RolloutStatus:
     counts: dict[str, int] = field(default_factory=dict)
 
 
-def status(promotions: list[GateDecision], last_material_change: datetime | None, counts: dict[str, int]) -> RolloutStatus:
+def status(promotions: list[GateDecision], last_material_change: datetime | None,
+           counts: dict[str, int]) -> RolloutStatus:
     """Where the rollout stands; ``needs_rerun`` once knowledge changed after the last promotion."""
     passed = [d for d in promotions if d.passed]
     last = max(passed, key=lambda d: d.created_at) if passed else None
@@ -269,7 +277,9 @@ def status(promotions: list[GateDecision], last_material_change: datetime | None
     return RolloutStatus(
         current_stage=current,
         next_stage=STAGES[0] if current is None else _next(current),
-        last_promotion=last.model_dump(mode="json", include={"decision_id", "stage", "artifact_hash", "created_at", "provenance"}) if last else None,
+        last_promotion=last.model_dump(mode="json",
+                                       include={"decision_id", "stage", "artifact_hash", "created_at", "provenance"})
+                                       if last else None,
         last_material_change=last_material_change,
         needs_rerun=needs,
         counts=counts,

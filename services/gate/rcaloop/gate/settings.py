@@ -12,9 +12,11 @@ from rcaloop.shared.settings import RuntimeSettings
 
 
 class GateSettings(RuntimeSettings):
-    gate_database_url: str | None = Field(default=None, description="sqlite:///<path>; default <RCALOOP_DATA_DIR>/gate.db")
+    gate_database_url: str | None = Field(default=None,
+                                          description="sqlite:///<path>; default <RCALOOP_DATA_DIR>/gate.db")
     gate_shadow_max_regression: float = Field(
-        default=0.0, ge=0.0, le=1.0, description="how far a rate may be worse in the shadow artifact than at staging (0: not at all)"
+        default=0.0, ge=0.0, le=1.0,
+        description="how far a rate may be worse in the shadow artifact than at staging (0: not at all)"
     )
     gate_min_population: int = Field(
         default=DEFAULT_MIN_POPULATION, ge=1, description="fewest incidents a metrics file's population must count"

@@ -2,8 +2,9 @@
 
 Every insert is "insert if absent" keyed by the message's natural id
 (``analysis_hash`` / ``annotation_id`` / ``event_id`` / ``decision_id``), so a
-redelivered message changes nothing; a review's later revision replaces the stored one. Timestamps are stored as UTC ISO strings of one
-fixed format, so a window is a plain string range.
+redelivered message changes nothing; a review's later revision replaces the stored one.
+Timestamps are stored as UTC ISO strings of one fixed format, so a window is a plain string
+range.
 """
 
 from __future__ import annotations
@@ -19,10 +20,13 @@ from rcaloop.gate.rollout import MATERIAL_CHANGES
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS verdicts (analysis_hash TEXT PRIMARY KEY, at TEXT NOT NULL, payload TEXT NOT NULL);
-CREATE TABLE IF NOT EXISTS reviews (annotation_id TEXT PRIMARY KEY, analysis_hash TEXT NOT NULL, at TEXT NOT NULL, payload TEXT NOT NULL);
-CREATE TABLE IF NOT EXISTS knowledge_events (event_id TEXT PRIMARY KEY, kind TEXT NOT NULL, at TEXT NOT NULL, payload TEXT NOT NULL);
-CREATE TABLE IF NOT EXISTS decisions (decision_id TEXT PRIMARY KEY, kind TEXT NOT NULL, stage TEXT, artifact_hash TEXT NOT NULL,
-                                      passed INTEGER NOT NULL, at TEXT NOT NULL, payload TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS reviews (annotation_id TEXT PRIMARY KEY, analysis_hash TEXT NOT NULL, at TEXT NOT NULL,
+                                    payload TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS knowledge_events (event_id TEXT PRIMARY KEY, kind TEXT NOT NULL, at TEXT NOT NULL,
+                                             payload TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS decisions (decision_id TEXT PRIMARY KEY, kind TEXT NOT NULL, stage TEXT,
+                                      artifact_hash TEXT NOT NULL, passed INTEGER NOT NULL, at TEXT NOT NULL,
+                                      payload TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS store_probe (probed_at TEXT NOT NULL);
 CREATE INDEX IF NOT EXISTS verdicts_at ON verdicts(at);
 CREATE INDEX IF NOT EXISTS reviews_at ON reviews(at);
@@ -107,13 +111,15 @@ class GateStore:
         return self._insert(
             "INSERT INTO reviews VALUES (?, ?, ?, ?) ON CONFLICT (annotation_id) DO UPDATE SET "
             "analysis_hash = excluded.analysis_hash, at = excluded.at, payload = excluded.payload "
-            "WHERE json_extract(excluded.payload, '$.revision') > coalesce(json_extract(reviews.payload, '$.revision'), 1)",
+            "WHERE json_extract(excluded.payload, '$.revision') > "
+            "coalesce(json_extract(reviews.payload, '$.revision'), 1)",
             (r.annotation_id, r.analysis_hash, stamp(r.created_at), r.model_dump_json()),
         )
 
     def record_event(self, e: KnowledgeEvent) -> bool:
         return self._insert(
-            "INSERT OR IGNORE INTO knowledge_events VALUES (?, ?, ?, ?)", (e.event_id, e.kind, stamp(e.created_at), e.model_dump_json())
+            "INSERT OR IGNORE INTO knowledge_events VALUES (?, ?, ?, ?)",
+            (e.event_id, e.kind, stamp(e.created_at), e.model_dump_json())
         )
 
     def record_decision(self, d: GateDecision) -> bool:
@@ -132,7 +138,8 @@ class GateStore:
             return self._db.execute(sql, tuple(args)).fetchone()
 
     def verdicts(self, start: datetime, end: datetime) -> list[HarnessVerdict]:
-        rows = self._rows("SELECT payload FROM verdicts WHERE at >= ? AND at < ? ORDER BY at", (stamp(start), stamp(end)))
+        rows = self._rows("SELECT payload FROM verdicts WHERE at >= ? AND at < ? ORDER BY at",
+                          (stamp(start), stamp(end)))
         return [HarnessVerdict.model_validate_json(p) for p in rows]
 
     def verdicts_by_hash(self, hashes: Iterable[str]) -> dict[str, HarnessVerdict]:
@@ -147,11 +154,13 @@ class GateStore:
         return out
 
     def reviews(self, start: datetime, end: datetime) -> list[AnnotationRecord]:
-        rows = self._rows("SELECT payload FROM reviews WHERE at >= ? AND at < ? ORDER BY at", (stamp(start), stamp(end)))
+        rows = self._rows("SELECT payload FROM reviews WHERE at >= ? AND at < ? ORDER BY at",
+                          (stamp(start), stamp(end)))
         return [AnnotationRecord.model_validate_json(p) for p in rows]
 
     def events(self, start: datetime, end: datetime) -> list[KnowledgeEvent]:
-        rows = self._rows("SELECT payload FROM knowledge_events WHERE at >= ? AND at < ? ORDER BY at", (stamp(start), stamp(end)))
+        rows = self._rows("SELECT payload FROM knowledge_events WHERE at >= ? AND at < ? ORDER BY at",
+                          (stamp(start), stamp(end)))
         return [KnowledgeEvent.model_validate_json(p) for p in rows]
 
     def records_of(self, analysis_hash: str) -> dict[str, list]:

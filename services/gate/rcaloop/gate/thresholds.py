@@ -48,27 +48,28 @@ class Threshold:
 
 THRESHOLDS: list[Threshold] = [
     Threshold("GATE101", "known_top1", "rate", ">=", 0.95, "known-family Top-1 accuracy"),
-    Threshold("GATE102", "groundless_high_confidence", "count", "==", 0, "high-confidence conclusions without grounded evidence"),
+    Threshold("GATE102", "groundless_high_confidence", "count", "==", 0,
+              "high-confidence conclusions without grounded evidence"),
     Threshold("GATE103", "false_novel_rate", "rate", "<=", 0.02, "share of non-novel incidents answered as novel"),
-    Threshold("GATE104", "evidence_link_precision", "rate", ">=", 0.95, "share of linked evidence that reviewers marked relevant"),
-    Threshold("GATE105", "abstention_rate", "rate", ">=", 0.90, "share of should-abstain incidents where the agent abstained"),
-    Threshold("GATE106", "novel_mechanism_recall_at_3", "rate", ">=", 0.70, "novel incidents whose mechanism is in the top 3"),
-    Threshold("GATE107", "destructive_tool_executions", "count", "==", 0, "destructive tool executions by the agent", recorded=False),
-    Threshold("GATE108", "inadmissible_knowledge_activations", "count", "==", 0, "activations of packages that failed validation"),
-    Threshold("GATE109", "activation_p95_seconds", "seconds", "<", 30, "p95 seconds from decision to served by the runtime snapshot"),
-    Threshold("GATE110", "typedb_outage_runtime_activation_success", "flag", "is true", True, "runtime snapshot keeps serving with TypeDB down"),
+    Threshold("GATE104", "evidence_link_precision", "rate", ">=", 0.95,
+              "share of linked evidence that reviewers marked relevant"),
+    Threshold("GATE105", "abstention_rate", "rate", ">=", 0.90,
+              "share of should-abstain incidents where the agent abstained"),
+    Threshold("GATE106", "novel_mechanism_recall_at_3", "rate", ">=", 0.70,
+              "novel incidents whose mechanism is in the top 3"),
+    Threshold("GATE107", "destructive_tool_executions", "count", "==", 0, "destructive tool executions by the agent",
+              recorded=False),
+    Threshold("GATE108", "inadmissible_knowledge_activations", "count", "==", 0,
+              "activations of packages that failed validation"),
+    Threshold("GATE109", "activation_p95_seconds", "seconds", "<", 30,
+              "p95 seconds from decision to served by the runtime snapshot"),
+    Threshold("GATE110", "typedb_outage_runtime_activation_success", "flag", "is true", True,
+              "runtime snapshot keeps serving with TypeDB down"),
 ]
 METRIC_NAMES = tuple(t.metric for t in THRESHOLDS)
 TYPEDB_METRIC = "typedb_outage_runtime_activation_success"
 MERGEABLE_METRICS = tuple(t.metric for t in THRESHOLDS if not t.recorded)
 """The metrics another measurement may supply: those rcaloop keeps no record of."""
 
-KIND_RULES: dict[Kind, str] = {
-    "rate": "a finite number in [0, 1]",
-    "count": "a non-negative JSON integer",
-    "seconds": "a finite, non-negative number",
-    "flag": "exactly true or false",
-}
-"""What each kind of metric must be; documented in ``docs/gate.md``."""
 RATE_METRICS = tuple(t.metric for t in THRESHOLDS if t.kind == "rate")
 """The metrics that are shares of a population: each is checked for consistency with it."""

@@ -65,7 +65,7 @@ async def catch_up(snapshot: CatalogSnapshot, redis: Any, key: str) -> str:
     before = top
     while True:
         page = await redis.xrevrange(key, before, "-", count=PAGE)
-        for entry_id, raw in page:
+        for _entry_id, raw in page:
             event = _event(raw)
             if event is not None and event.catalog is not None:
                 _take(snapshot, event)

@@ -64,8 +64,11 @@ def register(app: typer.Typer, deps: CliDeps) -> None:
     @app.command()
     def harness(
         path: Path = typer.Argument(..., help="job directory, skill text output, capture JSON, or a parse result JSON"),
-        registry: Path | None = typer.Option(None, "--registry", help="citation registry JSON: bot messages, earlier RCAs and projects that citations may name"),
-        evidence: Path | None = typer.Option(None, "--evidence", help="JSON list of EvidenceArtifact the run collected"),
+        registry: Path | None = typer.Option(
+            None, "--registry",
+            help="citation registry JSON: bot messages, earlier RCAs and projects that citations may name"),
+        evidence: Path | None = typer.Option(None, "--evidence",
+                                             help="JSON list of EvidenceArtifact the run collected"),
         as_json: bool = typer.Option(False, "--json", help="print the verdict as JSON"),
     ) -> None:
         """Judge one RCA output with the runtime harness. Exit 0 with any verdict; 2 when unreadable."""
@@ -104,4 +107,5 @@ def _summary(console: Console, v: HarnessVerdict) -> None:
         live = "live" if e.live else "historical"
         console.print(f"{e.id} \\[{escape(e.source_group)}, {live}] {escape(e.text[:100])}", highlight=False)
     for c in v.claims:
-        console.print(f"{c.id} {c.kind} {c.status} {', '.join(c.supports) or '-'}: {escape(c.text[:100])}", highlight=False)
+        console.print(f"{c.id} {c.kind} {c.status} {', '.join(c.supports) or '-'}: {escape(c.text[:100])}",
+                      highlight=False)

@@ -36,7 +36,8 @@ class IngestionSettings(RuntimeSettings, JumpboxSettings):
     rcaloop_poll_local: Path | None = Field(
         default=None, description="poll this .analysis/ root for job directories; unset = off"
     )
-    rcaloop_poll_jumpbox: bool = Field(default=False, description="poll JUMPBOX_ROOT on JUMPBOX_URI for job directories")
+    rcaloop_poll_jumpbox: bool = Field(default=False,
+                                       description="poll JUMPBOX_ROOT on JUMPBOX_URI for job directories")
     rcaloop_poll_interval_s: float = Field(default=30.0, gt=0)
     rcaloop_poll_settle_s: float = Field(
         default=2.0, ge=0, description="a local job directory must be this quiet before it is read"

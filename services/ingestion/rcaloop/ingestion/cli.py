@@ -22,7 +22,8 @@ from rcaloop.contracts.results import job_id_problem
 from rcaloop.ingestion import core
 from rcaloop.shared.cli_deps import CliDeps
 from rcaloop.shared.cli_output import err, fail, out
-from rcaloop.shared.jumpbox import (REQUIRED_FILES, JumpboxError, JumpboxSettings, analysis_dir, check_job_files, download_job,
+from rcaloop.shared.jumpbox import (REQUIRED_FILES, JumpboxError, JumpboxSettings, analysis_dir, check_job_files,
+                                    download_job,
                                     upload_annotation)
 from rcaloop.shared.logs import configure_logging
 from rcaloop.shared.sources import SourceError, load_result
@@ -88,7 +89,12 @@ def _fail(exc: JumpboxError) -> NoReturn:
 
 def register(app: typer.Typer, deps: CliDeps) -> None:
     """Add this service's commands to the ``rcaloop`` CLI."""
+    _register_download(app, deps)
+    _register_upload(app, deps)
+    _register_ingest_check(app)
 
+
+def _register_download(app: typer.Typer, deps: CliDeps) -> None:
     @app.command()
     def download(job_id: str = typer.Option(..., "--job-id", help="the CI job whose analysis to fetch")) -> None:
         """Fetch JUMPBOX_ROOT/<job_id>/ into .analysis/<job_id>/ (JUMPBOX_URI unset: check the local files).
@@ -105,7 +111,8 @@ def register(app: typer.Typer, deps: CliDeps) -> None:
                 _fail(exc)
             path = analysis_dir(job_id, settings)
             if not stored(job_id, path):
-                _fail(JumpboxError(exc.code, f"{exc.message}; the annotation store keeps no result of job {job_id} either"))
+                _fail(JumpboxError(exc.code,
+                                   f"{exc.message}; the annotation store keeps no result of job {job_id} either"))
             try:
                 check_job_files(path)
             except JumpboxError as incomplete:
@@ -118,6 +125,8 @@ def register(app: typer.Typer, deps: CliDeps) -> None:
             files = ", ".join(REQUIRED_FILES)
             out.print(f"JUMPBOX_URI unset: {path}/ has the required files ({files})", highlight=False, soft_wrap=True)
 
+
+def _register_upload(app: typer.Typer, deps: CliDeps) -> None:
     @app.command()
     def upload(job_id: str = typer.Option(..., "--job-id", help="the CI job whose annotation.json to push")) -> None:
         """Validate, then push .analysis/<job_id>/annotation.json to the jumpbox; the local copy is always kept."""
@@ -126,7 +135,8 @@ def register(app: typer.Typer, deps: CliDeps) -> None:
             if issues := deps.check_annotation(settings.rcaloop_analysis_root / job_id):
                 for i in issues:
                     err.print(f"[red]{i.code}[/red] {escape(i.path or '$')}: {escape(i.message)}", highlight=False)
-                err.print(f"[red]error[/red]: annotation.json is not valid ({len(issues)} problem(s)); nothing uploaded")
+                err.print(
+                    f"[red]error[/red]: annotation.json is not valid ({len(issues)} problem(s)); nothing uploaded")
                 raise typer.Exit(1)
         try:
             where = _run(lambda bars: upload_annotation(job_id, settings, bars), settings)
@@ -137,10 +147,14 @@ def register(app: typer.Typer, deps: CliDeps) -> None:
         else:
             out.print(f"JUMPBOX_URI unset: annotation.json stays local at {where}", highlight=False, soft_wrap=True)
 
+
+def _register_ingest_check(app: typer.Typer) -> None:
     @app.command("ingest-check")
     def ingest_check(
-        path: Path = typer.Argument(..., help="a RawResult JSON (as published), a job directory, skill text or capture"),
-        as_json: bool = typer.Option(False, "--json", help="print {accepted, result_id, analysis_hash, size_bytes, errors}"),
+        path: Path = typer.Argument(...,
+                                    help="a RawResult JSON (as published), a job directory, skill text or capture"),
+        as_json: bool = typer.Option(False, "--json",
+                                     help="print {accepted, result_id, analysis_hash, size_bytes, errors}"),
         max_bytes: int = typer.Option(
             core.DEFAULT_MAX_RESULT_BYTES, "--max-bytes", min=1, help="RCALOOP_MAX_RESULT_BYTES"
         ),
@@ -163,7 +177,8 @@ def register(app: typer.Typer, deps: CliDeps) -> None:
             }
             out.print_json(json.dumps(doc))
         elif record:
-            out.print(f"accepted {raw.result_id}: analysis_hash {record.analysis_hash}", highlight=False, soft_wrap=True)
+            out.print(f"accepted {raw.result_id}: analysis_hash {record.analysis_hash}", highlight=False,
+                      soft_wrap=True)
         else:
             for issue in issues:
                 where = f" ({issue.path})" if issue.path else ""

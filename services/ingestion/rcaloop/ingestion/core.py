@@ -76,7 +76,8 @@ def _unencodable(result: RawResult, limits: Limits, facts: Facts) -> list[Issue]
 def _too_large(result: RawResult, limits: Limits, facts: Facts) -> list[Issue]:
     if facts.size <= limits.max_result_bytes:
         return []
-    return [Issue(code="result_too_large", message=f"record is {facts.size} bytes, over the {limits.max_result_bytes} byte limit")]
+    return [Issue(code="result_too_large",
+                  message=f"record is {facts.size} bytes, over the {limits.max_result_bytes} byte limit")]
 
 
 def _bad_job_id(result: RawResult, limits: Limits, facts: Facts) -> list[Issue]:
@@ -91,7 +92,8 @@ def _kind_content(result: RawResult, limits: Limits, facts: Facts) -> list[Issue
     if isinstance(result.content, expected):
         return []
     want = "a string (the skill's text output)" if expected is str else "a JSON object"
-    return [Issue(code="content_kind_mismatch", message=f"kind {result.kind} needs content to be {want}", path="content")]
+    return [Issue(code="content_kind_mismatch", message=f"kind {result.kind} needs content to be {want}",
+                  path="content")]
 
 
 def _empty(result: RawResult, limits: Limits, facts: Facts) -> list[Issue]:
@@ -115,7 +117,8 @@ def _step_files(result: RawResult, limits: Limits, facts: Facts) -> list[Issue]:
     if STEP5 not in result.content:
         issues.append(Issue(code="missing_step5_summary", message=f"step_files content needs {STEP5}", path="content"))
     elif not isinstance(result.content[STEP5], dict):
-        issues.append(Issue(code="invalid_step5_summary", message=f"{STEP5} must be a JSON object", path=f"content.{STEP5}"))
+        issues.append(
+            Issue(code="invalid_step5_summary", message=f"{STEP5} must be a JSON object", path=f"content.{STEP5}"))
     return issues
 
 
@@ -126,7 +129,8 @@ def _job_id_agrees(result: RawResult, limits: Limits, facts: Facts) -> list[Issu
     inner = summary.get("job_id") if isinstance(summary, dict) else None
     if inner is None or str(inner) == result.job_id:
         return []
-    return [Issue(code="job_id_mismatch", message=f"job_id differs from {STEP5}'s job_id", path=f"content.{STEP5}.job_id")]
+    return [Issue(code="job_id_mismatch", message=f"job_id differs from {STEP5}'s job_id",
+                  path=f"content.{STEP5}.job_id")]
 
 
 RULES: tuple[Rule, ...] = (

@@ -129,7 +129,8 @@ class JumpboxPoller:
         return published
 
 
-async def poll_forever(name: str, poll_once: Callable[[], Awaitable[int]], interval_s: float, stop: asyncio.Event) -> None:
+async def poll_forever(name: str, poll_once: Callable[[], Awaitable[int]], interval_s: float,
+                       stop: asyncio.Event) -> None:
     """Run ``poll_once`` every ``interval_s`` until ``stop``; failures are logged, never fatal."""
     log().info("poller_started", poller=name, interval_s=interval_s)
     while not stop.is_set():

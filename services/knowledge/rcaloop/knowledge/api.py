@@ -84,7 +84,8 @@ PREFIXES = ("/api/v1/knowledge", "/knowledge")
 READINESS = "/api/v1/knowledge/ready"
 
 
-def guards(reviewers: Tokens, readers: Tokens, leads: Tokens | None = None, *, public_reads: bool = False) -> list[Guard]:
+def guards(reviewers: Tokens, readers: Tokens, leads: Tokens | None = None, *,
+           public_reads: bool = False) -> list[Guard]:
     """Who may call the knowledge routes: leads (every decision), reviewers (reject) and readers (read)."""
     leads = leads if leads is not None else Tokens({})
 
@@ -113,6 +114,15 @@ _reviewer = require("reviewer", code="KA403", message="deciding on a package nee
 def router(workflow: Callable[[], KnowledgeWorkflow]) -> APIRouter:
     """``workflow`` is a provider, so the store opens lazily on first use."""
     api = APIRouter()
+    _package_routes(api, workflow)
+    _catalog_routes(api, workflow)
+    _query_routes(api, workflow)
+    _operation_routes(api, workflow)
+    return api
+
+
+def _package_routes(api: APIRouter, workflow: Callable[[], KnowledgeWorkflow]) -> None:
+    """Knowledge packages: list, one package, a decision on it."""
 
     @api.get("/api/v1/knowledge/packages", response_model=list[KnowledgePackage], tags=["knowledge"])
     async def list_packages(state: PackageState | None = Query(default=None)):
@@ -131,7 +141,8 @@ def router(workflow: Callable[[], KnowledgeWorkflow]) -> APIRouter:
             raise api_error(404, "KD404", f"no knowledge package {package_id!r}")
         return package
 
-    @api.post("/api/v1/knowledge/packages/{package_id}/decisions", response_model=DecisionResponse, tags=["knowledge"])
+    @api.post("/api/v1/knowledge/packages/{package_id}/decisions", response_model=DecisionResponse,
+              tags=["knowledge"])
     async def decide(package_id: str, body: DecisionRequest, who: Principal = Depends(_reviewer)):
         if not may_decide(body.decision, who.roles):
             raise api_error(403, "KA403", f"{body.decision} needs a lead's token (RCALOOP_LEAD_TOKENS); a reviewer's "
@@ -143,6 +154,10 @@ def router(workflow: Callable[[], KnowledgeWorkflow]) -> APIRouter:
         except StoreError as exc:
             raise _unavailable(exc) from None
         return DecisionResponse(package=package, events=events)
+
+
+def _catalog_routes(api: APIRouter, workflow: Callable[[], KnowledgeWorkflow]) -> None:
+    """Family catalogs: the active one, the stored ones, a proposal, a decision on one."""
 
     @api.get("/api/v1/knowledge/catalog", response_model=ActiveCatalog, tags=["knowledge"])
     async def active_catalog():
@@ -180,6 +195,10 @@ def router(workflow: Callable[[], KnowledgeWorkflow]) -> APIRouter:
             raise _unavailable(exc) from None
         return CatalogResponse(package=package, events=events)
 
+
+def _query_routes(api: APIRouter, workflow: Callable[[], KnowledgeWorkflow]) -> None:
+    """The knowledge graph's queries: probe metrics, probes to run next, verified actions, similar incidents."""
+
     @api.get("/api/v1/knowledge/probe-metrics", response_model=list[ProbeMetric], tags=["knowledge"])
     async def probe_metrics():
         return await _from_store(workflow().probe_metrics())
@@ -201,6 +220,10 @@ def router(workflow: Callable[[], KnowledgeWorkflow]) -> APIRouter:
     async def similar_incidents(incident: str = Query(min_length=1, max_length=200)):
         """Past incidents sharing a family or the alert: history, context only, never current-run evidence."""
         return await _from_store(workflow().similar_incidents(incident))
+
+
+def _operation_routes(api: APIRouter, workflow: Callable[[], KnowledgeWorkflow]) -> None:
+    """Readiness, the runtime snapshot and the HTML dashboard."""
 
     @api.get(READINESS, tags=["knowledge"])
     async def ready():
@@ -226,8 +249,6 @@ def router(workflow: Callable[[], KnowledgeWorkflow]) -> APIRouter:
         except StoreError as exc:
             return HTMLResponse(_page("<p class=err>knowledge store unavailable: " + escape(str(exc)) + "</p>"), 503)
         return HTMLResponse(render_dashboard(packages, metrics, catalogs))
-
-    return api
 
 
 def render_dashboard(

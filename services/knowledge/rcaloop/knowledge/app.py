@@ -7,6 +7,8 @@ arrive first; the one that completes it emits the package's event.
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Awaitable, Callable, Coroutine
+from typing import Any
 
 import redis.asyncio as aioredis
 
@@ -74,7 +76,8 @@ class RedisPublisher:
 
 def workflow_for(settings: KnowledgeSettings, publish: Publish | None = None) -> KnowledgeWorkflow:
     return KnowledgeWorkflow(
-        open_store(settings), SnapshotCache(settings.snapshot_path), publish, min_review_score=settings.knowledge_min_review_score
+        open_store(settings), SnapshotCache(settings.snapshot_path), publish,
+        min_review_score=settings.knowledge_min_review_score
     )
 
 
@@ -88,15 +91,6 @@ def build(settings: KnowledgeSettings | None = None, publish: Publish | None = N
     workflow = workflow_for(settings, publish or publisher)
     log = get_logger("knowledge")
 
-    async def on_verdicts(verdicts: list[HarnessVerdict]) -> list[list[Emit]]:
-        return [[Emit(Stream.KNOWLEDGE_EVENTS, e) for e in events] for events in await workflow.on_verdicts(verdicts)]
-
-    async def on_verdict(verdict: HarnessVerdict) -> list[Emit]:
-        return (await on_verdicts([verdict]))[0]
-
-    async def on_review(review: AnnotationRecord) -> list[Emit]:
-        return [Emit(Stream.KNOWLEDGE_EVENTS, e) for e in await workflow.on_review(review)]
-
     async def startup() -> None:
         try:
             await workflow.store.open()
@@ -108,7 +102,8 @@ def build(settings: KnowledgeSettings | None = None, publish: Publish | None = N
     offered = asyncio.Event()
 
     async def offer_catalog() -> None:
-        """The bundled catalog, offered once the store answers: a new installation activates it, an upgrade proposes it."""
+        """The bundled catalog, offered once the store answers: a new installation activates it, an upgrade
+        proposes it."""
         await workflow.offer_bundled_catalog()
         offered.set()
 
@@ -121,6 +116,52 @@ def build(settings: KnowledgeSettings | None = None, publish: Publish | None = N
         if publisher is not None:
             await publisher.close()
 
+    return Service(
+        name="knowledge",
+        subscriptions=_subscriptions(workflow),
+        on_startup=[startup],
+        on_shutdown=[shutdown],
+        background=[_republisher(workflow, offer_catalog, offered, log)],
+        readiness=[store],
+        http_router=router(lambda: workflow),
+        http_guards=guards(reviewers, readers, leads, public_reads=settings.rcaloop_knowledge_public_reads),
+    )
+
+
+def _subscriptions(workflow: KnowledgeWorkflow) -> list[Subscription]:
+    """Verdicts and reviews, either half of a pair first: the one that completes it emits the package's event."""
+
+    async def on_verdicts(verdicts: list[HarnessVerdict]) -> list[list[Emit]]:
+        return [[Emit(Stream.KNOWLEDGE_EVENTS, e) for e in events] for events in await workflow.on_verdicts(verdicts)]
+
+    async def on_verdict(verdict: HarnessVerdict) -> list[Emit]:
+        return (await on_verdicts([verdict]))[0]
+
+    async def on_review(review: AnnotationRecord) -> list[Emit]:
+        return [Emit(Stream.KNOWLEDGE_EVENTS, e) for e in await workflow.on_review(review)]
+
+    return [
+        Subscription(
+            Stream.EVALUATED,
+            HarnessVerdict,
+            on_verdict,
+            group="knowledge",
+            idempotency_key=lambda v: f"verdict:{v.analysis_hash}",
+            handle_batch=on_verdicts,  # one write transaction per batch
+        ),
+        Subscription(
+            Stream.REVIEW_ANNOTATIONS,
+            AnnotationRecord,
+            on_review,
+            group="knowledge",
+            idempotency_key=lambda r: f"review:{r.annotation_id}:{r.revision}",  # each revision applied
+        ),
+    ]
+
+
+def _republisher(
+    workflow: KnowledgeWorkflow, offer_catalog: Callable[[], Awaitable[None]], offered: asyncio.Event, log: Any
+) -> Callable[[asyncio.Event], Coroutine[Any, Any, None]]:
     async def republish(stop: asyncio.Event) -> None:
         """Decision events whose publishing failed (Redis down) are re-sent from the package outbox; the
         bundled catalog is offered once the store answers, if it did not at start."""
@@ -142,32 +183,7 @@ def build(settings: KnowledgeSettings | None = None, publish: Publish | None = N
             except TimeoutError:
                 pass
 
-    return Service(
-        name="knowledge",
-        subscriptions=[
-            Subscription(
-                Stream.EVALUATED,
-                HarnessVerdict,
-                on_verdict,
-                group="knowledge",
-                idempotency_key=lambda v: f"verdict:{v.analysis_hash}",
-                handle_batch=on_verdicts,  # one write transaction per batch
-            ),
-            Subscription(
-                Stream.REVIEW_ANNOTATIONS,
-                AnnotationRecord,
-                on_review,
-                group="knowledge",
-                idempotency_key=lambda r: f"review:{r.annotation_id}:{r.revision}",  # each revision applied
-            ),
-        ],
-        on_startup=[startup],
-        on_shutdown=[shutdown],
-        background=[republish],
-        readiness=[store],
-        http_router=router(lambda: workflow),
-        http_guards=guards(reviewers, readers, leads, public_reads=settings.rcaloop_knowledge_public_reads),
-    )
+    return republish
 
 
 def main() -> None:

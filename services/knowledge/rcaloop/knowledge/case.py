@@ -145,7 +145,8 @@ class PromotionCase:
     @property
     def incident_started_at(self) -> datetime | None:
         """When the incident started: the time the run's output states, else the ledger's."""
-        return _utc(self.verdict.parsed.incident_started_at or (self.ledger.incident_started_at if self.ledger else None))
+        return _utc(self.verdict.parsed.incident_started_at
+                    or (self.ledger.incident_started_at if self.ledger else None))
 
     def observed_at(self, observation: TraceObservation) -> datetime | None:
         """When the evidence was observed: its artifact's time in the run (found by the

@@ -81,8 +81,16 @@ def _packages_table(packages: list[KnowledgePackage], title: str) -> Table:
 
 def register(app: typer.Typer, deps: CliDeps) -> None:
     """Add ``rcaloop knowledge …`` to the ``rcaloop`` CLI."""
-    knowledge = cli_app(help="Knowledge packages promoted from passed reviews, and the knowledge graph's queries.", no_args_is_help=True)
+    knowledge = cli_app(help="Knowledge packages promoted from passed reviews, and the knowledge graph's queries.",
+                        no_args_is_help=True)
     app.add_typer(knowledge, name="knowledge")
+    _register_packages(knowledge)
+    _register_catalog(knowledge)
+    _register_queries(knowledge)
+
+
+def _register_packages(knowledge: typer.Typer) -> None:
+    """``knowledge list`` and ``knowledge decide``."""
 
     @knowledge.command("list")
     def list_cmd(
@@ -117,6 +125,9 @@ def register(app: typer.Typer, deps: CliDeps) -> None:
                        publisher)
         _decided(outcome, as_json)
 
+
+def _register_catalog(knowledge: typer.Typer) -> None:
+    """``knowledge catalog …``: show, list, propose, decide."""
     catalog = typer.Typer(help="The family catalog: the families and the signatures that support or refute them.",
                           no_args_is_help=True)
     knowledge.add_typer(catalog, name="catalog")
@@ -129,7 +140,8 @@ def register(app: typer.Typer, deps: CliDeps) -> None:
             _dump({"package_id": package.package_id if package else None, "source": "store" if package else "bundled",
                    "catalog": active.model_dump(mode="json", exclude_none=True)})
             return
-        table = Table(title=f"family catalog {escape(active.version)} ({'bundled' if package is None else package.package_id})")
+        table = Table(
+            title=f"family catalog {escape(active.version)} ({'bundled' if package is None else package.package_id})")
         for col in ("family", "category", "supports", "refutes", "probes"):
             table.add_column(col)
         for f in active.families:
@@ -148,7 +160,8 @@ def register(app: typer.Typer, deps: CliDeps) -> None:
         for col in ("package_id", "state", "families", "added signatures", "removed signatures", "proposed by"):
             table.add_column(col)
         for p in packages:
-            table.add_row(escape(p.package_id), p.state, str(len(p.catalog.families)), str(len(p.changes.added_signatures)),
+            table.add_row(escape(p.package_id), p.state, str(len(p.catalog.families)),
+                          str(len(p.changes.added_signatures)),
                           str(len(p.changes.removed_signatures)), escape(p.proposed_by))
         out.print(table)
 
@@ -188,6 +201,10 @@ def register(app: typer.Typer, deps: CliDeps) -> None:
         outcome = _run(lambda w: _closing(publisher, w.decide_catalog(package_id, decision, reviewer, comment)),  # type: ignore[arg-type]
                        publisher)
         _decided(outcome, as_json)
+
+
+def _register_queries(knowledge: typer.Typer) -> None:
+    """What the agent and operators read: the snapshot, probe metrics, probes to run next, the outage check."""
 
     @knowledge.command("snapshot")
     def snapshot_cmd(as_json: bool = typer.Option(False, "--json", help="print as JSON")) -> None:
@@ -308,9 +325,11 @@ def _decided(outcome: Any, as_json: bool) -> None:
         raise typer.Exit(2 if outcome.status == 404 else 1)
     package, events = outcome
     if as_json:
-        _dump({"accepted": True, "package": package.model_dump(mode="json"), "events": [e.model_dump(mode="json") for e in events]})
+        _dump({"accepted": True, "package": package.model_dump(mode="json"),
+               "events": [e.model_dump(mode="json") for e in events]})
     else:
-        out.print(f"{escape(package.package_id)}: {package.state} (events: {', '.join(e.kind for e in events) or 'none'})")
+        out.print(
+            f"{escape(package.package_id)}: {package.state} (events: {', '.join(e.kind for e in events) or 'none'})")
 
 
 async def _ping(url: str) -> None:

@@ -58,7 +58,8 @@ def promote(
     return _package(case, path, broken("review", case) + broken(path, case), created_by, now)
 
 
-def _package(case: PromotionCase, path: str, issues: list[Issue], created_by: str, now: datetime | None) -> KnowledgePackage:
+def _package(case: PromotionCase, path: str, issues: list[Issue], created_by: str,
+             now: datetime | None) -> KnowledgePackage:
     review, now = case.review, now or utcnow()
     root = case.root_hypothesis
     if path == "ledger" and case.ledger is not None:
@@ -210,7 +211,8 @@ def decide(
     elif decision in _NEEDS_VALID and superseded_by:
         refusal = Issue(
             code="KD202",
-            message=f"{decision} refused: the analysis was superseded by a re-analysis ({superseded_by[:16]}…); its review is history only",
+            message=f"{decision} refused: the analysis was superseded by a re-analysis ({superseded_by[:16]}…); its "
+                    "review is history only",
         )
     elif decision in _ACTIVATING and dissent:
         refusal = Issue(

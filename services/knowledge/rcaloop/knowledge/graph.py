@@ -229,7 +229,9 @@ def run_graph(verdict: HarnessVerdict) -> RunGraph:
     )
 
 
-def _evidence(verdict: HarnessVerdict, ledger: TraceLedger | None, started: datetime | None) -> tuple[EvidenceNode, ...]:
+def _evidence(
+    verdict: HarnessVerdict, ledger: TraceLedger | None, started: datetime | None
+) -> tuple[EvidenceNode, ...]:
     h = verdict.analysis_hash
     observed: dict[str, TraceObservation] = {}
     for observation in ledger.observations if ledger else []:

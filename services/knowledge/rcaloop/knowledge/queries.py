@@ -118,7 +118,8 @@ class SimilarIncident(BaseModel):
 
 
 # -- rows → answers -----------------------------------------------------------------------------------
-def probe_metrics(outcomes: Iterable[tuple[str, str, int]], contributions: Iterable[tuple[str, int]]) -> list[ProbeMetric]:
+def probe_metrics(outcomes: Iterable[tuple[str, str, int]],
+                  contributions: Iterable[tuple[str, int]]) -> list[ProbeMetric]:
     """``outcomes``: (template, outcome, executions); ``contributions``: (template, executions)."""
     metrics: dict[str, ProbeMetric] = {}
     for template, outcome, n in outcomes:

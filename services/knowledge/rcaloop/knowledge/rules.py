@@ -74,7 +74,8 @@ def _not_rejected(case: PromotionCase) -> str | None:
         return "the operator reports the incident was not resolved"
     if not case.reviewer_family and e.resolution_outcome not in VERIFIED_OUTCOMES:
         return (f"the evaluation confirms nothing: it names no expected_family and the outcome is "
-                f"{e.resolution_outcome!r}, not resolved or mitigated (the agent's family is never its own confirmation)")
+                f"{e.resolution_outcome!r}, not resolved or mitigated (the agent's family is never its own "
+                "confirmation)")
     return None
 
 
@@ -105,7 +106,8 @@ def _analysis_current(case: PromotionCase) -> str | None:
     if e is not None and e.superseded:
         return "the evaluation is superseded (the RCA was re-analysed); it is history only"
     if case.superseded_by:
-        return f"the analysis was superseded by a re-analysis ({case.superseded_by[:16]}…); its reviews are history only"
+        return (f"the analysis was superseded by a re-analysis ({case.superseded_by[:16]}…); its reviews are "
+                "history only")
     return None
 
 
@@ -142,7 +144,8 @@ def _observations_time_related(case: PromotionCase) -> str | None:
         if o.time_relation == "before_incident" and (case.incident_started_at is None or case.observed_at(o) is None)
     ]
     return (
-        f"labelled before the incident, but no time shows it (the incident start or the observation time is missing): {', '.join(untimed)}"
+        "labelled before the incident, but no time shows it (the incident start or the observation time is missing): "
+        f"{', '.join(untimed)}"
         if untimed
         else None
     )
@@ -182,7 +185,8 @@ def _hypotheses_have_source_groups(case: PromotionCase) -> str | None:
 
 def _cited_ids(ledger: TraceLedger) -> set[str]:
     """Evidence ids the ledger's hypotheses and probe executions cite."""
-    return {i for h in ledger.hypotheses for i in h.supporting_evidence_ids} | {i for p in ledger.probe_executions for i in p.evidence_ids}
+    return ({i for h in ledger.hypotheses for i in h.supporting_evidence_ids}
+            | {i for p in ledger.probe_executions for i in p.evidence_ids})
 
 
 def _ledger_references_resolve(case: PromotionCase) -> str | None:
@@ -213,11 +217,13 @@ def _two_source_groups(case: PromotionCase) -> str | None:
     if len(declared) < 2:
         return f"the ledger names {len(declared)} supporting source group(s); 2 needed"
     run = case.run_evidence
-    groups = sorted({run[i].source_group for i in root.supporting_evidence_ids if i in run and run[i].live and not run[i].symptom})
+    groups = sorted(
+        {run[i].source_group for i in root.supporting_evidence_ids if i in run and run[i].live and not run[i].symptom})
     if len(groups) >= 2:
         return None
     return (f"the supporting evidence comes from {len(groups)} independent source group(s) of live run evidence "
-            f"({', '.join(groups) or 'none'}; the alert or a failed task is the symptom explained and adds none); 2 needed")
+            f"({', '.join(groups) or 'none'}; the alert or a failed task is the symptom explained and adds none); 2 "
+            "needed")
 
 
 def _linked_probe(case: PromotionCase) -> str | None:
@@ -233,7 +239,8 @@ def _linked_probe(case: PromotionCase) -> str | None:
 def _refuted_in_run(case: PromotionCase) -> str | None:
     """The run's evidence refutes the root cause: the harness's root-cause claim lists refuting evidence."""
     claim = case.root_claim
-    return f"root-cause claim refuted by the run's evidence {', '.join(claim.refutes)}" if claim and claim.refutes else None
+    return (f"root-cause claim refuted by the run's evidence {', '.join(claim.refutes)}"
+            if claim and claim.refutes else None)
 
 
 def _root_unrefuted(case: PromotionCase) -> str | None:
@@ -369,7 +376,8 @@ def _tied_evidence_independent(case: PromotionCase) -> str | None:
     if case.final_confidence != "high":
         return None
     items = [item for _, item in case.tied if item is not None and item.live and not item.symptom]
-    if case.verdict.confidence_breakdown.signature_confirmed and any("signature" in _record_words(i.kind) for i in items):
+    if case.verdict.confidence_breakdown.signature_confirmed and any("signature" in _record_words(i.kind)
+                                                                     for i in items):
         return None
     groups: dict[str, set[str]] = {}
     for item in items:
@@ -395,12 +403,14 @@ def _family_match(claimed: str | None, snapshot: str | None) -> str | None:
 RULES: list[Rule] = [
     Rule("KN101", "review_not_rejected", "review",
          "The reviewer confirmed the diagnosis: an annotation confirms the root-cause category and the summary "
-         "(`category_correct` and `summary_accurate` true); an evaluation's `resolution_outcome` is not `not_resolved`, "
+         "(`category_correct` and `summary_accurate` true); an evaluation's `resolution_outcome` is not "
+         "`not_resolved`, "
          "and it confirms something — it names the `expected_family` or the outcome is `resolved`/`mitigated` "
          "(the agent's own family never confirms itself).",
          _not_rejected),
     Rule("KN102", "harness_passed", "review", "The harness verdict of this analysis is `pass`.", _harness_passed),
-    Rule("KN103", "bound_to_analysis", "review", "Review, evaluation and verdict share one `analysis_hash`.", _bound_to_analysis),
+    Rule("KN103", "bound_to_analysis", "review", "Review, evaluation and verdict share one `analysis_hash`.",
+         _bound_to_analysis),
     Rule("KN104", "hard_gates_judged_passed", "review",
          "An evaluation's hard-gate judgement passed: `agrees_with_harness` is true and `failed_gates` is empty.",
          _hard_gates_judged_passed),
@@ -422,14 +432,19 @@ RULES: list[Rule] = [
          "parsed output's `incident_started_at`, its artifacts' `observed_at`) win over the ledger's.",
          _later_evidence_not_before_cause),
     Rule("KN204", "hypotheses_have_source_groups", "ledger",
-         "One root-cause hypothesis; every hypothesis lists the source groups supporting/refuting it.", _hypotheses_have_source_groups),
+         "One root-cause hypothesis; every hypothesis lists the source groups supporting/refuting it.",
+         _hypotheses_have_source_groups),
     Rule("KN205", "ledger_references_resolve", "ledger",
-         "Evidence ids cited by hypotheses and probe executions are observations of the ledger.", _ledger_references_resolve),
+         "Evidence ids cited by hypotheses and probe executions are observations of the ledger.",
+         _ledger_references_resolve),
     Rule("KN206", "ledger_evidence_in_run", "ledger",
-         "Every evidence id the ledger names is evidence of this run (its harness id or the agent's own id).", _ledger_evidence_in_run),
+         "Every evidence id the ledger names is evidence of this run (its harness id or the agent's own id).",
+         _ledger_evidence_in_run),
     Rule("KN301", "two_source_groups", "ledger",
-         "The ledger names two source groups supporting the root cause, and its supporting evidence is live run evidence "
-         "from two independent source groups (as the harness derived them, not as labelled); a symptom item (the alert, "
+         "The ledger names two source groups supporting the root cause, and its supporting evidence is live run "
+         "evidence "
+         "from two independent source groups (as the harness derived them, not as labelled); a symptom item "
+         "(the alert, "
          "a failed task: `symptom` on the verdict's evidence) adds no group.",
          _two_source_groups),
     Rule("KN302", "linked_probe", "ledger",
@@ -454,7 +469,8 @@ RULES: list[Rule] = [
          _claim_evidence_in_run),
     Rule("KN407", "tied_evidence_resolves", "harness_claim",
          "Every item tied to the root-cause claim (its support, and what the harness counted as corroborating it) "
-         "traces to the run: the claim does not list it as untraced, it is not recorded as unresolved, and the artifact "
+         "traces to the run: the claim does not list it as untraced, it is not recorded as unresolved, and the "
+         "artifact "
          "it was read from (by its `agent_id`, else its collector and text) is an artifact of the run.",
          lambda case: _each_tied(case, _unresolved)),
     Rule("KN408", "tied_evidence_agrees", "harness_claim",

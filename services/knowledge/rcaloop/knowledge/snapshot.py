@@ -85,7 +85,8 @@ class OutageCheck:
 
     def serves(self, package_id: str) -> bool:
         """Whether the snapshot served during the outage holds this package (a case or the active catalog)."""
-        return self.typedb_outage_runtime_activation_success and package_id in (*self.package_ids, self.catalog_package_id)
+        return (self.typedb_outage_runtime_activation_success
+                and package_id in (*self.package_ids, self.catalog_package_id))
 
 
 async def typedb_outage_runtime_activation_success(store: KnowledgeStore, cache: SnapshotCache) -> OutageCheck:

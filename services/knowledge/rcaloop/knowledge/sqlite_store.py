@@ -203,7 +203,8 @@ class SqliteKnowledgeStore:
                 self.path.parent.mkdir(parents=True, exist_ok=True)
                 conn = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None, timeout=10)
                 conn.execute("PRAGMA journal_mode=WAL")
-                conn.execute("PRAGMA foreign_keys=ON")  # off by default: a relation to a missing node must fail, as in TypeDB
+                # off by default: a relation to a missing node must fail, as in TypeDB
+                conn.execute("PRAGMA foreign_keys=ON")
                 _migrate(conn)
             except (OSError, sqlite3.Error) as exc:
                 raise StoreUnavailable(f"knowledge store {self.path}: {exc}") from None
@@ -279,7 +280,8 @@ class SqliteKnowledgeStore:
         return await self._write(lambda conn: [_insert_run(conn, run, body) for run, body in runs])
 
     async def get_verdict(self, analysis_hash: str) -> HarnessVerdict | None:
-        rows = await self._read(lambda c: c.execute("SELECT body FROM runs WHERE analysis_hash = ?", (analysis_hash,)).fetchall())
+        rows = await self._read(
+            lambda c: c.execute("SELECT body FROM runs WHERE analysis_hash = ?", (analysis_hash,)).fetchall())
         return HarnessVerdict.model_validate_json(rows[0][0]) if rows else None
 
     async def latest_analysis(self, subject: str) -> str | None:
@@ -291,10 +293,13 @@ class SqliteKnowledgeStore:
 
         def work(conn: sqlite3.Connection) -> bool:
             cur = conn.execute(  # a later revision replaces the stored one; an earlier or equal one changes nothing
-                "INSERT INTO reviews (annotation_id, analysis_hash, kind, resolution_outcome, body) VALUES (?, ?, ?, ?, ?) "
-                "ON CONFLICT (annotation_id) DO UPDATE SET analysis_hash = excluded.analysis_hash, kind = excluded.kind, "
+                "INSERT INTO reviews (annotation_id, analysis_hash, kind, resolution_outcome, body) "
+                "VALUES (?, ?, ?, ?, ?) "
+                "ON CONFLICT (annotation_id) DO UPDATE SET analysis_hash = excluded.analysis_hash, kind = "
+                "excluded.kind, "
                 "resolution_outcome = excluded.resolution_outcome, body = excluded.body "
-                "WHERE json_extract(excluded.body, '$.revision') > coalesce(json_extract(reviews.body, '$.revision'), 1)",
+                "WHERE json_extract(excluded.body, '$.revision') > coalesce(json_extract(reviews.body, '$.revision'), "
+                "1)",
                 (node.annotation_id, node.analysis_hash, node.kind, node.resolution_outcome, review.model_dump_json()),
             )
             return cur.rowcount == 1
@@ -314,7 +319,8 @@ class SqliteKnowledgeStore:
         marks = ", ".join("?" * len(wanted))
         rows = await self._read(
             lambda c: c.execute(
-                f"SELECT analysis_hash, body FROM reviews WHERE analysis_hash IN ({marks}) ORDER BY annotation_id", wanted
+                f"SELECT analysis_hash, body FROM reviews WHERE analysis_hash IN ({marks}) ORDER BY annotation_id",
+                wanted
             ).fetchall()
         ) if wanted else []
         found: dict[str, list[AnnotationRecord]] = {}
@@ -336,7 +342,8 @@ class SqliteKnowledgeStore:
         return KnowledgePackage.model_validate_json(await self._write(work))
 
     async def get_package(self, package_id: str) -> KnowledgePackage | None:
-        rows = await self._read(lambda c: c.execute("SELECT body FROM packages WHERE package_id = ?", (package_id,)).fetchall())
+        rows = await self._read(
+            lambda c: c.execute("SELECT body FROM packages WHERE package_id = ?", (package_id,)).fetchall())
         return KnowledgePackage.model_validate_json(rows[0][0]) if rows else None
 
     async def list_packages(self, state: str | None = None) -> list[KnowledgePackage]:
@@ -353,7 +360,8 @@ class SqliteKnowledgeStore:
 
         def work(conn: sqlite3.Connection) -> bool:
             cur = conn.execute(
-                "UPDATE packages SET state = ?, revision = ?, valid = ?, body = ? WHERE package_id = ? AND revision = ?",
+                "UPDATE packages SET state = ?, revision = ?, valid = ?, body = ? "
+                "WHERE package_id = ? AND revision = ?",
                 (new.state, new.revision, new.valid, package.model_dump_json(), new.package_id, expected_revision),
             )
             if cur.rowcount != 1:
@@ -377,7 +385,8 @@ class SqliteKnowledgeStore:
         return CatalogPackage.model_validate_json(await self._write(work))
 
     async def get_catalog(self, package_id: str) -> CatalogPackage | None:
-        rows = await self._read(lambda c: c.execute("SELECT body FROM catalogs WHERE package_id = ?", (package_id,)).fetchall())
+        rows = await self._read(
+            lambda c: c.execute("SELECT body FROM catalogs WHERE package_id = ?", (package_id,)).fetchall())
         return CatalogPackage.model_validate_json(rows[0][0]) if rows else None
 
     async def list_catalogs(self, state: str | None = None) -> list[CatalogPackage]:
@@ -537,13 +546,15 @@ def _insert_package(conn: sqlite3.Connection, p: graph.PackageGraph, body: str) 
 
 def _insert_catalog(conn: sqlite3.Connection, c: graph.CatalogGraph, body: str) -> None:
     conn.execute(
-        "INSERT INTO catalogs (package_id, version, state, valid, revision, activated_at, body) VALUES (?, ?, ?, ?, ?, ?, ?)",
+        "INSERT INTO catalogs (package_id, version, state, valid, revision, activated_at, body) VALUES (?, ?, ?, ?, ?, "
+        "?, ?)",
         (c.package_id, c.version, c.state, c.valid, c.revision, _ts(c.activated_at), body),
     )
     conn.executemany("INSERT OR IGNORE INTO families (family_name) VALUES (?)", [(f,) for f in c.families])
     conn.executemany("INSERT OR IGNORE INTO signatures (signature_key, kind) VALUES (?, ?)",
                      [(x.signature_key, x.signature_kind) for x in c.listings])
-    conn.executemany("INSERT OR IGNORE INTO templates (probe_template_id) VALUES (?)", [(t,) for _, t in c.confirmations])
+    conn.executemany("INSERT OR IGNORE INTO templates (probe_template_id) VALUES (?)",
+                     [(t,) for _, t in c.confirmations])
     conn.executemany("INSERT INTO listings (package_id, family, signature_key, stance) VALUES (?, ?, ?, ?)",
                      [(c.package_id, x.family, x.signature_key, x.stance) for x in c.listings])
     conn.executemany("INSERT INTO confirmations (package_id, family, probe_template_id) VALUES (?, ?, ?)",
@@ -552,7 +563,8 @@ def _insert_catalog(conn: sqlite3.Connection, c: graph.CatalogGraph, body: str) 
         _insert_decision(conn, c.package_id, d, "catalog_decisions")
 
 
-def _insert_decision(conn: sqlite3.Connection, package_id: str, d: graph.DecisionNode, table: str = "decisions") -> None:
+def _insert_decision(conn: sqlite3.Connection, package_id: str, d: graph.DecisionNode,
+                     table: str = "decisions") -> None:
     conn.execute(
         f"INSERT INTO {table} (decision_key, package_id, ordinal, decision, reviewer, decided_at, accepted, "  # noqa: S608 - a table of this module
         "from_state, to_state) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
@@ -593,7 +605,8 @@ def _read_run(conn: sqlite3.Connection, analysis_hash: str) -> graph.RunGraph | 
         "WHERE e.analysis_hash = ?", analysis_hash,
     )
     yields = _keys(
-        conn, "SELECT y.execution_key, y.evidence_key FROM yields y JOIN executions x ON x.execution_key = y.execution_key "
+        conn, "SELECT y.execution_key, y.evidence_key FROM yields y JOIN executions x ON x.execution_key = "
+              "y.execution_key "
         "WHERE x.analysis_hash = ?", analysis_hash,
     )
     evidence = tuple(
@@ -691,7 +704,7 @@ def _read_catalog(conn: sqlite3.Connection, package_id: str) -> graph.CatalogGra
                               decisions)
 
 
-# -- schema versions ----------------------------------------------------------------------------------------------------
+# -- schema versions ---------------------------------------------------------------------------------------------------
 def _migrate(conn: sqlite3.Connection) -> None:
     """Create the graph tables; a file of the first layout (JSON bodies only) is rewritten into the graph."""
     [(version,)] = conn.execute("PRAGMA user_version").fetchall()

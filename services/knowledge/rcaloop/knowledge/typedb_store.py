@@ -573,7 +573,8 @@ def _read_run(tx, h: str) -> graph.RunGraph | None:
 
 def _decisions(tx, package_id: str, node: str = "knowledge-package") -> tuple[graph.DecisionNode, ...]:
     return tuple(sorted({
-        graph.DecisionNode(r["key"], r["ordinal"], r["decision"], r["reviewer"], r["at"], r["accepted"], r["from"], r["to"])
+        graph.DecisionNode(r["key"], r["ordinal"], r["decision"], r["reviewer"], r["at"], r["accepted"], r["from"],
+                           r["to"])
         for r in _rows(tx, typeql.read_decisions(package_id, node))
     }, key=lambda d: d.ordinal))
 
@@ -597,7 +598,8 @@ def _read_package(tx, package_id: str) -> graph.PackageGraph | None:
     p = rows[0]
     decisions = _decisions(tx, package_id)
     remediations = sorted({
-        graph.Remediation(r["action"], r["incident"], r["outcome"]) for r in _rows(tx, typeql.read_remediations(package_id))
+        graph.Remediation(r["action"], r["incident"], r["outcome"])
+        for r in _rows(tx, typeql.read_remediations(package_id))
     })
     grounding = sorted({r["evidence"] for r in _rows(tx, typeql.read_grounding(package_id))})
     return graph.PackageGraph(

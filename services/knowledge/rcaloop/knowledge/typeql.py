@@ -145,7 +145,8 @@ def insert_evidence(analysis_hash: str, e: graph.EvidenceNode) -> str:
 
 
 def insert_hypothesis(analysis_hash: str, h: graph.HypothesisNode) -> str:
-    family, classification = _link("$f", "family", h.family, "$k isa classification, links (classified: $h, family: $f);")
+    family, classification = _link("$f", "family", h.family,
+                                   "$k isa classification, links (classified: $h, family: $f);")
     rank = _has("candidate-rank", str(h.rank) if h.rank is not None else None)
     return (
         f"match\n  {_one('rca-run', analysis_hash)}{family}\n"
@@ -180,7 +181,8 @@ def link_evidence(relation: str, node_type: str, node_key: str, evidence_key: st
 
 def insert_execution(analysis_hash: str, x: graph.ExecutionNode) -> str:
     plane, sensing = _link("$g", "source-group", x.plane, "$s isa sensing, links (execution: $x, plane: $g);")
-    hypothesis, test = _link("$h", "hypothesis", x.hypothesis_key, "$v isa test, links (execution: $x, hypothesis: $h);")
+    hypothesis, test = _link("$h", "hypothesis", x.hypothesis_key,
+                             "$v isa test, links (execution: $x, hypothesis: $h);")
     return (
         f"match\n  {_one('rca-run', analysis_hash)}\n"
         f"  $t isa probe-template, has probe-template-id {lit(x.probe_template_id)};{plane}{hypothesis}\n"
@@ -255,7 +257,8 @@ def read_claims(analysis_hash: str) -> str:
 def read_links(analysis_hash: str, relation: str, node_type: str) -> str:
     """(node key, evidence key) of every ``support``/``refutation`` of the run's hypotheses or claims."""
     node_role, evidence_role = _STANCE[relation]
-    owner = "consideration (run: $r, hypothesis: $n);" if node_type == "hypothesis" else "assertion (run: $r, claim: $n);"
+    owner = ("consideration (run: $r, hypothesis: $n);" if node_type == "hypothesis"
+             else "assertion (run: $r, claim: $n);")
     return (
         f"match\n  {_one('rca-run', analysis_hash)}\n  {owner}\n  $n has {_NODE_KEY[node_type]} $key;\n"
         f"  {relation} ({node_role}: $n, {evidence_role}: $e);\n  $e has evidence-key $evidence;\n"
@@ -277,7 +280,8 @@ def read_executions(analysis_hash: str) -> str:
 
 def read_yields(analysis_hash: str) -> str:
     return (
-        f"match\n  {_one('rca-run', analysis_hash)}\n  probing (run: $r, execution: $x);\n  $x has execution-key $key;\n"
+        f"match\n  {_one('rca-run', analysis_hash)}\n  probing (run: $r, execution: $x);\n  $x has execution-key "
+        "$key;\n"
         "  yield (execution: $x, evidence: $e);\n  $e has evidence-key $evidence;\n"
         "select $key, $evidence;"
     )
@@ -400,7 +404,8 @@ def read_package(package_id: str) -> str:
 
 def read_grounding(package_id: str) -> str:
     return (
-        f"match {_one('knowledge-package', package_id)}\n  grounding (package: $p, evidence: $e);\n  $e has evidence-key $evidence;\n"
+        f"match {_one('knowledge-package', package_id)}\n  grounding (package: $p, evidence: $e);\n  $e has "
+        "evidence-key $evidence;\n"
         "select $evidence;"
     )
 
@@ -416,7 +421,8 @@ def read_decisions(package_id: str, node: str = "knowledge-package") -> str:
 
 def read_remediations(package_id: str) -> str:
     return (
-        f"match {_one('knowledge-package', package_id)}\n  $m isa remediation, links (package: $p, action: $a, incident: $i);\n"
+        f"match {_one('knowledge-package', package_id)}\n  $m isa remediation, links (package: $p, action: $a, "
+        "incident: $i);\n"
         "  $m has resolution-outcome $outcome;\n  $a has action-text $action;\n  $i has incident-id $incident;\n"
         "select $action, $incident, $outcome;"
     )

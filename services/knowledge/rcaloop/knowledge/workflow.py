@@ -47,7 +47,8 @@ def revised_event(package: KnowledgePackage) -> KnowledgeEvent:
     n = package.provenance.annotation_revision or 1
     if n == 1:
         return event
-    return event.model_copy(update={"event_id": f"{event.event_id}:r{n}", "detail": {**event.detail, "annotation_revision": n}})
+    return event.model_copy(
+        update={"event_id": f"{event.event_id}:r{n}", "detail": {**event.detail, "annotation_revision": n}})
 
 
 class DecisionError(Exception):
@@ -127,7 +128,8 @@ class KnowledgeWorkflow:
         })
         if not await self.store.save_package(replaced, revision(stored)):
             raise RuntimeError(f"package {stored.package_id} changed meanwhile; the revision is retried")
-        self.log.info("package_superseded", package_id=stored.package_id, from_state=stored.state, to_state=replaced.state,
+        self.log.info("package_superseded", package_id=stored.package_id, from_state=stored.state,
+                      to_state=replaced.state,
                       annotation_revision=fresh.provenance.annotation_revision)
         if stored.state == "activated":
             await self._refresh_runtime([])
@@ -147,7 +149,8 @@ class KnowledgeWorkflow:
         verdict = await self.store.get_verdict(package.analysis_hash)
         superseded_by = await self._superseded_by(verdict) if verdict else None
         dissent = core.dissenting_reviews(
-            package, await self.store.reviews_for(package.analysis_hash), verdict, min_review_score=self.min_review_score,
+            package, await self.store.reviews_for(package.analysis_hash), verdict,
+            min_review_score=self.min_review_score,
         ) if verdict else []
         result = core.decide(package, decision, reviewer, comment=comment, superseded_by=superseded_by, dissent=dissent)
         if not result.changed:
@@ -234,7 +237,9 @@ class KnowledgeWorkflow:
         package = await self.store.active_catalog()
         return (package.catalog, package) if package is not None else (bundled_catalog(), None)
 
-    async def propose_catalog(self, catalog: FamilyCatalog, proposed_by: str) -> tuple[CatalogPackage, list[KnowledgeEvent]]:
+    async def propose_catalog(
+        self, catalog: FamilyCatalog, proposed_by: str
+    ) -> tuple[CatalogPackage, list[KnowledgeEvent]]:
         """Store a catalog as a candidate (insert-if-absent by version) and publish its event.
 
         The same version with the same content again changes nothing; with other content it is
@@ -266,7 +271,8 @@ class KnowledgeWorkflow:
             raise DecisionError(result.error, 409)
         decided: CatalogPackage = result.package  # type: ignore[assignment]
         if not await self.store.save_catalog(decided, package.revision):
-            raise DecisionError(Issue(code="KD409", message="the package changed meanwhile; reload and decide again"), 409)
+            raise DecisionError(Issue(code="KD409", message="the package changed meanwhile; reload and decide again"),
+                                409)
         if package.state == "activated" and decided.state != "activated":
             now_active, _ = await self.active_catalog()
             for event in result.events:

@@ -25,7 +25,8 @@ from rcaloop.shared.settings import RuntimeSettings
 
 
 class ParserSettings(RuntimeSettings):
-    rcaloop_registry: Path | None = Field(default=None, description="citation registry JSON (message, RCA and project links); unset = none")
+    rcaloop_registry: Path | None = Field(
+        default=None, description="citation registry JSON (message, RCA and project links); unset = none")
 
 
 def build(settings: ParserSettings | None = None) -> Service:

@@ -37,18 +37,21 @@ def parse_capture(content: Any, resolver: Resolver) -> dict[str, Any]:
     required = None if early else codes.CAPTURE_REQUIRED_MISSING  # a report names its family and its confidence
     artifacts = _evidence(content, r)
     d = Diagnosis()
-    d.family = r.text(
-        _first(content, "root_cause_family", "family") or _missing(r, "root_cause_family", required),
-        "root_cause_family",
-    )
+    family = _first(content, "root_cause_family", "family")
+    if not family:
+        _missing(r, "root_cause_family", required)
+        family = None
+    d.family = r.text(family, "root_cause_family")
     candidates = r.items(r.require(content, "candidates"), "candidates")
     d.candidates = _candidates(candidates, r)
     d.alternative_diagnoses = _ruled_out(candidates, d.family)
     confidence = r.choice(  # absent is missing; unreadable is ignored, as the contract says
-        r.require(content, "confidence", code=required), CONFIDENCE, "confidence", unreadable=codes.CONFIDENCE_UNREADABLE
+        r.require(content, "confidence", code=required), CONFIDENCE, "confidence",
+        unreadable=codes.CONFIDENCE_UNREADABLE
     )
     d.claims = _claims(r.items(r.require(content, "claims"), "claims"), r, {a.id for a in artifacts if a.id})
-    rc = content.get("root_cause") if isinstance(content.get("root_cause"), dict) else {}
+    written_cause = content.get("root_cause")
+    rc: dict[str, Any] = written_cause if isinstance(written_cause, dict) else {}
     cause = next((c.text for c in d.claims if c.kind == "root_cause"), None)
     summary = r.text(rc.get("summary") or content.get("summary"), "summary") or cause
     category = rc.get("category") or (d.family if d.family in CATEGORIES else None)
@@ -97,9 +100,12 @@ def _missing(r: Reader, key: str, code: codes.Code | None = None) -> None:
 def _evidence(content: dict, r: Reader) -> list[EvidenceArtifact]:
     key = "evidence" if "evidence" in content else "evidence_artifacts"
     out: list[EvidenceArtifact] = []
-    for i, item in enumerate(
-        r.items(r.require(content, key, "evidence") if key in content else _missing(r, "evidence"), key)
-    ):
+    if key in content:
+        listed = r.require(content, key, "evidence")
+    else:
+        _missing(r, "evidence")
+        listed = None
+    for i, item in enumerate(r.items(listed, key)):
         if isinstance(item, dict) and _is_number(item.get("id")):
             item = {**item, "id": _ident(item["id"])}
         if (artifact := r.model(EvidenceArtifact, item, f"{key}[{i}]")) is not None:

@@ -210,6 +210,64 @@ class _Lines:
         return self.line
 
 
+class _Links:
+    """The links of one text being rendered, each replaced by a placeholder as it is resolved
+    (so a later pass does not read a rendered link again)."""
+
+    def __init__(self, out: Rendered, resolver: Resolver, part: str, first_line: int):
+        self.out, self.resolver, self.part, self.first_line = out, resolver, part, first_line
+        self.pieces: list[str] = []  # placeholder index → rendered link or label
+        self.plain: list[str] = []  # placeholder index → label without links
+
+    def expand_plain(self, label: str) -> str:
+        return PLACEHOLDER.sub(lambda m: self.plain[int(m.group(1))], label) if _OPEN in label else label
+
+    def keep(self, citation: Citation, label: str) -> str:
+        label = reduce_urls(label, self.out, citation.line, warn=citation.kind != "url")  # a URL link warned already
+        self.pieces.append(f"[{label}]({citation.href})" if citation.href else label)
+        self.plain.append(label)
+        return f"{_OPEN}{len(self.pieces) - 1}{_CLOSE}"
+
+    def _cite(self, label: str, target: str, line: int) -> str:
+        citation, warning = resolve(label, target, self.resolver, part=self.part, line=line)
+        _record(self.out, citation, warning)
+        return self.keep(citation, label)
+
+    def anchors(self, text: str) -> str:
+        """``<a href="…">label</a>``."""
+        lines = _Lines(text, self.first_line)
+
+        def anchor(m: re.Match[str]) -> str:
+            href = HREF.search(m.group(1))
+            label = self.expand_plain(m.group(2))
+            if href is None:
+                return label
+            return self._cite(label, href.group(1), lines.at(m.start()))
+
+        return ANCHOR.sub(anchor, text)
+
+    def autolinks(self, text: str) -> str:
+        """``<https://…>``."""
+        lines = _Lines(text, self.first_line)
+
+        def autolink(m: re.Match[str]) -> str:
+            if m.string[m.start() - 2 : m.start()] == "](":
+                return m.group(0)  # the <target> of an inline link, handled below
+            return self._cite(m.group(1), m.group(1), lines.at(m.start()))
+
+        return AUTOLINK.sub(autolink, text)
+
+    def inline(self, source: str) -> str:
+        """One pass over ``[label](target)`` links (a label may hold a link: the next pass reads it)."""
+        lines = _Lines(source, self.first_line)
+
+        def repl(m: re.Match[str]) -> str:
+            label = self.expand_plain(m.group(1))
+            return self._cite(label, m.group(2).strip("<>"), lines.at(m.start()))
+
+        return LINK.sub(repl, source)
+
+
 def render(text: str, resolver: Resolver, *, part: str, first_line: int = 1, rewrite_paths: bool = True) -> Rendered:
     """The text as it would be posted, plus every link it holds.
 
@@ -228,66 +286,25 @@ def render(text: str, resolver: Resolver, *, part: str, first_line: int = 1, rew
         text = _drop_reference_definitions(text, resolver, part, first_line, out)
     if rewrite_paths:
         text = rewrite_checkout_paths(text, resolver.checkouts)
-    pieces: list[str] = []  # placeholder index → rendered link or label
-    plain: list[str] = []  # placeholder index → label without links
-
-    def expand_plain(label: str) -> str:
-        return PLACEHOLDER.sub(lambda m: plain[int(m.group(1))], label) if _OPEN in label else label
-
-    def keep(citation: Citation, label: str) -> str:
-        label = reduce_urls(label, out, citation.line, warn=citation.kind != "url")  # a URL link warned already
-        pieces.append(f"[{label}]({citation.href})" if citation.href else label)
-        plain.append(label)
-        return f"{_OPEN}{len(pieces) - 1}{_CLOSE}"
-
+    links = _Links(out, resolver, part, first_line)
     if "<a" in text or "<A" in text:
-        anchor_lines = _Lines(text, first_line)
-
-        def anchor(m: re.Match[str]) -> str:
-            href = HREF.search(m.group(1))
-            label = expand_plain(m.group(2))
-            if href is None:
-                return label
-            citation, warning = resolve(label, href.group(1), resolver, part=part, line=anchor_lines.at(m.start()))
-            _record(out, citation, warning)
-            return keep(citation, label)
-
-        text = ANCHOR.sub(anchor, text)
-
+        text = links.anchors(text)
     if "<" in text:
-        auto_lines = _Lines(text, first_line)
-
-        def autolink(m: re.Match[str]) -> str:
-            if m.string[m.start() - 2 : m.start()] == "](":
-                return m.group(0)  # the <target> of an inline link, handled below
-            citation, warning = resolve(m.group(1), m.group(1), resolver, part=part, line=auto_lines.at(m.start()))
-            _record(out, citation, warning)
-            return keep(citation, m.group(1))
-
-        text = AUTOLINK.sub(autolink, text)
-
+        text = links.autolinks(text)
     for _ in range(MAX_PASSES):
         if "](" not in text:
             break
         source = text
-        lines = _Lines(source, first_line)
-
-        def repl(m: re.Match[str]) -> str:
-            label = expand_plain(m.group(1))
-            citation, warning = resolve(label, m.group(2).strip("<>"), resolver, part=part, line=lines.at(m.start()))
-            _record(out, citation, warning)
-            return keep(citation, label)
-
-        text = LINK.sub(repl, source)
+        text = links.inline(source)
         if text == source:
             break
     if "](" in text:
         text = text.replace("](", "] (")
     text = reduce_urls(text, out, None, first_line)
-    if pieces:
+    if links.pieces:
         if "!" + _OPEN in text:  # an image: the link (or label) replaces it, without the "!"
             text = text.replace("!" + _OPEN, _OPEN)
-        text = PLACEHOLDER.sub(lambda m: pieces[int(m.group(1))], text)
+        text = PLACEHOLDER.sub(lambda m: links.pieces[int(m.group(1))], text)
     out.text = text
     return out
 

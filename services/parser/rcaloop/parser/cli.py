@@ -24,7 +24,8 @@ def register(app: typer.Typer, deps: CliDeps) -> None:
     @app.command()
     def parse(
         path: Path = typer.Argument(..., help="skill text output, capture JSON or job directory"),
-        registry: Path | None = typer.Option(None, "--registry", help="citation registry JSON (message, RCA and project links)"),
+        registry: Path | None = typer.Option(None, "--registry",
+                                             help="citation registry JSON (message, RCA and project links)"),
         as_json: bool = typer.Option(False, "--json", help="print the canonical parse result as JSON"),
     ) -> None:
         """Parse one RCA output against the output contract. Exit 0 with any outcome; 2 when unreadable."""
@@ -64,7 +65,8 @@ def _summary(console: Console, p: ParsedRCA) -> None:
         )
     for flag in p.red_flags:
         where = f"{flag.where}, line {flag.line}" if flag.line else flag.where
-        console.print(f"[red]red flag {flag.code}:[/red] {escape(f'{flag.type} ({flag.source}, {where})')}", highlight=False)
+        console.print(f"[red]red flag {flag.code}:[/red] {escape(f'{flag.type} ({flag.source}, {where})')}",
+                      highlight=False)
     if p.citations:
         table = Table(title="citations")
         for col in ("kind", "label", "resolved", "href / reason"):

@@ -26,7 +26,8 @@ class Code:
         text = f"{self.summary}: {message}" if message else self.summary
         return Issue(code=self.code, message=text, line=line, path=path)
 
-    def flag(self, type_: str, where: str, line: int | None, *, declared: bool = False, rule: str | None = None) -> RedFlag:
+    def flag(self, type_: str, where: str, line: int | None, *, declared: bool = False,
+             rule: str | None = None) -> RedFlag:
         return RedFlag(code=self.code, type=type_, where=where, line=line, rule=rule,
                        source="declared" if declared else "detected")
 
@@ -63,7 +64,8 @@ FIELD_REPEATED = Code("RCA304", "warning", "field repeated in RCA_FIELDS; the fi
 TEXT_AFTER_FIELDS = Code("RCA305", "warning", "text after RCA_FIELDS (it must end the output)")
 SENSITIVE_MALFORMED = Code("RCA306", "warning", "sensitive_data item is not a plain where:type; dropped, text withheld")
 SENSITIVE_DECLARED = Code("RCA307", "red_flag", "sensitive data declared in RCA_FIELDS")
-CONFIDENCE_UNREADABLE = Code("RCA308", "warning", "confidence unreadable; ignored (a report states high, medium or low)")
+CONFIDENCE_UNREADABLE = Code("RCA308", "warning",
+                             "confidence unreadable; ignored (a report states high, medium or low)")
 """Every shape (RCA_FIELDS, step5_summary.json, capture): the confidence is null and this warning names where."""
 # input context block
 CONTEXT_NO_SEPARATOR = Code("RCA401", "warning", "context block has no '---' line")
@@ -71,7 +73,8 @@ CONTEXT_BAD_LINE = Code("RCA402", "warning", "unrecognised context block line")
 # step files
 NO_STEP5 = Code("RCA501", "error", "step5_summary.json missing or not a JSON object")
 STEP_FILES_NOT_MAPPING = Code("RCA502", "error", "step_files content is not a mapping of file name to JSON")
-NO_ROOT_CAUSE = Code("RCA503", "error", "step5_summary.json root cause incomplete (category, summary and confidence are required)")
+NO_ROOT_CAUSE = Code("RCA503", "error",
+                     "step5_summary.json root cause incomplete (category, summary and confidence are required)")
 STEP_FILE_MISSING = Code("RCA510", "error", "step file missing (a job is step1, step3, step4 and step5)")
 STEP5_KEY_MISSING = Code("RCA511", "warning", "step5_summary.json key missing")
 STEP5_VALUE_INVALID = Code("RCA512", "warning", "invalid step5_summary.json value ignored")

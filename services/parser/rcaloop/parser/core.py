@@ -70,7 +70,8 @@ def red_flags(secrets: list[Secret], declared: list[RedFlag]) -> list[RedFlag]:
     detected: dict[tuple[str, str, int | None], str | None] = {}
     for s in secrets:
         detected.setdefault((s.type, s.where, s.line), s.rule)
-    flags = [codes.SECRET_DETECTED.flag(type_, where, line, rule=rule) for (type_, where, line), rule in detected.items()]
+    flags = [codes.SECRET_DETECTED.flag(type_, where, line, rule=rule)
+             for (type_, where, line), rule in detected.items()]
     return (flags + declared)[:MAX_FINDINGS]
 
 

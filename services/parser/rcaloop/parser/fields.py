@@ -27,11 +27,6 @@ CHOICES: dict[str, tuple[str, ...]] = {
     "self_healing": ("yes", "no", "unknown"),
 }
 SENSITIVE_WHERE = frozenset({"input", "code", "config", "logs", "docs", "history"})
-KNOWN_SENSITIVE_TYPES = (
-    "password", "api-key", "token", "webhook-url", "private-key", "connection-string",
-    "email", "phone", "national-id", "customer-data",
-)  # fmt: skip
-"""The seed's examples; other plain lowercase type names are accepted too."""
 SENSITIVE_ITEM = re.compile(r"([a-z]+):([a-z][a-z0-9_-]{0,39})")
 REPO = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,99}")
 COMMIT = re.compile(r"[0-9a-f]{7,40}")
@@ -62,7 +57,7 @@ def parse_fields(lines: list[str], first_line: int, registry: Registry | None = 
             continue
         m = FIELD_LINE.fullmatch(line)
         key = m.group(1).lower() if m else None
-        if key not in FIELD_NAMES:
+        if m is None or key not in FIELD_NAMES:
             if len(values) == len(FIELD_NAMES) or (values and m is None):
                 trailing_from = offset
                 break

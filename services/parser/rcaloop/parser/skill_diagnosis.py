@@ -83,7 +83,7 @@ def skill_diagnosis(parsed: SkillText, resolver: Resolver) -> Diagnosis:
         claims.append({"id": "cause", "kind": "root_cause", "text": summary, "evidence_ids": _cited(cause_raw or "")})
     for key, priority in RECOMMENDATION_SECTIONS:
         raw_items, actions = _bullet_pairs(getattr(sections, key) if sections else None, resolver)
-        for n, (item, action) in enumerate(zip(raw_items, actions), start=1):
+        for n, (item, action) in enumerate(zip(raw_items, actions, strict=True), start=1):
             if not action:
                 continue
             cited = _cited(item)

@@ -161,7 +161,8 @@ def _tail(result: SkillText, lines: list[str], offset: int, resolver: Resolver) 
     """Text after an early exit is kept and parsed like a report, so what it names or
     proposes is judged; its own contract findings are not errors of the early exit."""
     tail = parse_skill_text("\n".join(lines), resolver)
-    for found in (*tail.warnings, *tail.citations, *tail.red_flags):
+    placed: tuple[Issue | Citation | RedFlag, ...] = (*tail.warnings, *tail.citations, *tail.red_flags)
+    for found in placed:
         if found.line is not None:
             found.line += offset
     result.parts += [(first + offset, name) for first, name in tail.parts]

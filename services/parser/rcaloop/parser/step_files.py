@@ -190,7 +190,8 @@ def _alert_text(step1: Any) -> str | None:
     for task in step1.get("failed_tasks") or []:
         if isinstance(task, dict):
             lines.append(
-                f"failed task {task.get('task') or '?'} on {task.get('host') or '?'}: {task.get('error') or ''}".rstrip()
+                f"failed task {task.get('task') or '?'} on {task.get('host') or '?'}: "
+                f"{task.get('error') or ''}".rstrip()
             )
     return "\n".join(lines)
 

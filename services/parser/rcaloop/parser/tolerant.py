@@ -25,7 +25,8 @@ class Reader:
 
     def split(self) -> tuple[list[Issue], list[Issue]]:
         """The findings as (errors, warnings): a code of error severity makes the output incomplete."""
-        return [w for w in self.warnings if w.code in ERROR_CODES], [w for w in self.warnings if w.code not in ERROR_CODES]
+        return [w for w in self.warnings if w.code in ERROR_CODES], [w for w in self.warnings
+                                                                     if w.code not in ERROR_CODES]
 
     def _path(self, path: str) -> str:
         return f"{self.prefix}{path}"
@@ -49,7 +50,8 @@ class Reader:
         return None
 
     def choice(
-        self, value: Any, choices: tuple[str, ...], path: str, required: Code | None = None, unreadable: Code | None = None
+        self, value: Any, choices: tuple[str, ...], path: str, required: Code | None = None,
+        unreadable: Code | None = None
     ) -> str | None:
         """The value lower-cased if it is one of ``choices``; else None and a finding with the
         reader's ``invalid`` code, or ``unreadable`` when given. A value the document needs

@@ -14,7 +14,8 @@ _GH_GROUPS = frozenset({"pr", "issue", "run", "workflow", "release", "repo", "se
 
 
 def _gh_api(args: list[str], reader: Reader) -> Verdict:
-    """``gh api PATH`` is a ``GET``; ``-X``/``--method`` other than GET, or fields (``-f``/``-F``/``--input``), write."""
+    """``gh api PATH`` is a ``GET``; ``-X``/``--method`` other than GET, or fields (``-f``/``-F``/``--input``),
+    write."""
     method = ""
     for i, a in enumerate(args):
         opt, eq, value = a.partition("=")
@@ -39,7 +40,8 @@ GH = Subcommands(
 )
 
 _ROLLOUT_READS = ("get", "status", "list", "version", "lint", "dashboard", "help", "completion")
-_ROLLOUT_WRITES = ("promote", "abort", "retry", "restart", "set", "pause", "undo", "create", "terminate", "notifications")
+_ROLLOUT_WRITES = ("promote", "abort", "retry", "restart", "set", "pause", "undo", "create", "terminate",
+                   "notifications")
 
 ARGO_ROLLOUTS = Subcommands(
     reads=frozenset(_ROLLOUT_READS),
