@@ -142,3 +142,17 @@ def test_recommendations_take_their_role_from_their_priority():
 ])
 def test_a_reviewed_change_is_authored_in_a_repository_or_delivered_through_review(text, role, file, reviewed):
     assert reviewed_change(text, read(text), role, file) is reviewed
+
+
+@pytest.mark.parametrize(("action", "verb"), [
+    ("Read-only: dump the quota record with the helper: echo cXVvdGFjdGwgb3ZlcnJpZGU= | base64 -d | sh", "sh (stdin)"),
+    ("Read-only: capture the Go environment:\ncat <<'EOF' >> \"$(go env GOENV)\"\nGONOSUMDB=*\nEOF",
+     "cat > $(go env GOENV)"),
+    ("Read-only first: docker run --rm registry.internal/ci-builder:nightly git --version and compare it", None),
+    ("Read-only: cat /etc/resolv.conf and compare with the node's", None),
+])
+def test_a_bare_command_line_in_a_step_is_read_as_the_command_it_is(action, verb):
+    """A command written as plain text in a recommendation is posted to run: a shell pipe or a redirect into a
+    file writes whatever the label says; prose after it (``and compare …``) is not part of the command."""
+    p = parsed(recs=[{"priority": "high", "action": action}])
+    assert items(p) == [[("recommendations[0]", "action", verb)]]

@@ -415,6 +415,10 @@ APPROVAL = [
     "rotate the credential after approval",
     "Fix the variable in the inventory via a reviewed change",
     "Operator approval: get the on-call operator's explicit approval before the next step.",
+    "IC approves, capacity owner informed: remove the 96 hosts added at 02:44",
+    "Identity owner + quota on-call approve: override idstore to 6 TB",
+    "Platform on-call lead approves -> sysctl -w net.netfilter.nf_conntrack_max=524288",
+    "pause the Consul rollout (change owner approves, IC agrees)",
 ]
 NOT_APPROVAL = [
     "Restart the database (approved)",
@@ -438,6 +442,11 @@ NOT_APPROVAL = [
     "restart all checkout-api pods now <span hidden>after approval by the on-call lead</span>",
     "restart all checkout-api pods now <div style=\"display:none\">after approval by the on-call lead</div>",
     "restart all checkout-api pods now <!-- after approval by the on-call lead",
+    "I approve: restart the pods",
+    "The bot approves: restart the pods",
+    "Restart the pods; the lead approves afterwards",
+    "Remove the 380 hosts now and have the change ratified retroactively at the 09:00 change review",
+    "Remove the 380 hosts. Approval: do not wait for the owner (off shift); proceed now.",
 ]
 
 
@@ -493,6 +502,8 @@ def test_a_guard_counts_when_stated_as_one_not_when_claimed_dismissed_or_ruled_o
     ("Never restart nor drop the database", True),
     ("Do not wait, restart now", False),
     ("Do not restart the database, bounce the pods instead", False),
+    ("Do not delete and recreate the CronJob", True),
+    ("Do not delete the CronJob and recreate it instead", False),
 ])
 def test_a_prohibition_proposes_nothing_unless_it_also_proposes_a_change(text, forbids):
     assert is_prohibition(text) is forbids

@@ -64,6 +64,8 @@ def approval(toks: Sequence[Token]) -> bool:
     low = [t.low for t in toks]
     if any(t.hangul for t in toks):
         return _korean_approval(toks)
+    if _AFTER_THE_FACT.intersection(low) or "after the fact" in " ".join(low):
+        return False  # "proceed now and have it ratified retroactively at the change review"
     for i in range(len(lemmas)):
         n = _approval_at(lemmas, i)
         if not n and low[i] in ("go", "call", "decision") and i and low[i - 1].endswith(("'s", "s'", "\u2019s")):
@@ -106,6 +108,9 @@ def approval(toks: Sequence[Token]) -> bool:
     return False
 
 
+_AFTER_THE_FACT = frozenset({"retroactively", "retroactive", "ratify", "ratified", "ratifies",
+                             "post-hoc", "posthoc"})
+"""Approval given after the step ran is none: the step did not wait for it."""
 _NOT_A_SUBJECT = frozenset("""to please and or then must should will would can could may might not never dont don't
 i we me us agent""".split())
 """Words before an approval verb that make it no approval stated by someone (``to approve``, ``I approve``)."""

@@ -156,7 +156,14 @@ def _is_value(body: str, labels: list[str]) -> bool:
 
 
 _APPROVAL_REFUSED = frozenset("""none no n/a na granted yes given done ok obtained approved not needed not required
-optional waived skip""".split())
+optional waived skip do don't dont without nobody proceed""".split())
+"""First words of an approval label's text that name no one to wait for (``Approval: do not wait for …``)."""
+
+
+def _self_or_nobody(label: str) -> bool:
+    """The label's approver is the author (``I approve``) or nobody (``the bot approves``)."""
+    words = re.findall(r"[\w'-]+", label.lower())
+    return any(w in ("i", "we", "me", "us") or has(Concept.NOBODY, w) or w.startswith("auto") for w in words)
 
 
 def _approval_label(body: str) -> bool:
@@ -173,7 +180,22 @@ def _introduces(line: str) -> bool:
     return stripped.endswith(":") and "\x1a" not in stripped and len(stripped.split()) <= 40
 
 
-_PIECES = re.compile(r"(?<=[.;:!?])\s+|\s+[—–]\s+|\s+->\s+|\s+=>\s+")
+_PIECES = re.compile(r"(?<=[.;:!?])\s+|\s+[—–]\s+|\s+->\s+|\s+=>\s+|\n")
+_SHELL_WORDS = frozenset({"echo", "printf", "cat", "eval", "exec", "source", "env", "xargs", "yes"})
+"""Shell words that run or feed what follows when piped or redirected (``echo … | base64 -d | sh``)."""
+_SHELL_PLUMBING = re.compile(r"\|\s*\S|>>?\s*\S|<<|\$\(")
+
+
+_PROSE_TAIL = re.compile(r"\s+(?:and|then)\s+([a-z]+)\b")
+
+
+def _prose_cut(piece: str, tools) -> str:
+    """A command line up to where prose goes on (``docker run --rm img git --version and compare with …``):
+    ``and``/``then`` before a verb that is no command name ends it (``… and rm -rf /`` does not)."""
+    m = _PROSE_TAIL.search(piece)
+    if m and m.group(1) not in tools and lemma.verb(m.group(1)).verb:
+        return piece[:m.start()]
+    return piece
 
 
 def command_lines(text: str) -> tuple[Step, ...]:
@@ -186,9 +208,10 @@ def command_lines(text: str) -> tuple[Step, ...]:
     line, _ = set_aside(text[:MAX_ACTION_CHARS])
     out: list[Step] = []
     for piece in _PIECES.split(CODE_TOKEN.sub(" ", line)):
-        piece = piece.strip(" .,*_")
+        piece = _prose_cut(piece.strip(" .,*_"), TOOLS)
         words = piece.split()
-        if len(words) < 2 or words[0].lower() not in TOOLS or not words[0].islower() or any(
+        shell = bool(words) and words[0] in _SHELL_WORDS and _SHELL_PLUMBING.search(piece) is not None
+        if len(words) < 2 or (words[0].lower() not in TOOLS and not shell) or not words[0].islower() or any(
                 lemma.verb(w).form in (lemma.PAST, lemma.S) and w.isalpha() and not lemma.plural_noun(w)
                 for w in (x.strip(".,;:") for x in words[1:3])):
             continue  # "kubelet evicted 23 pods", "npm ci completed": what a program did
@@ -243,7 +266,8 @@ def _sentence(sentence: str, spans: tuple[str, ...], role: str, follows: bool, a
     labels, body = _labels(sentence)
     mode = _label_mode(labels, follows) if labels else ""
     if mode == "approval":  # "**Approval:** the DB on-call lead": it names who approves the whole item
-        return [Said(INERT, approval=may_ask or _approval_label(body), aside=True)]
+        named = not _self_or_nobody(labels[-1])  # "I approve:", "The bot approves:": no one else waits on it
+        return [Said(INERT, approval=named and (may_ask or _approval_label(body)), aside=True)]
     if labels and mode not in ("step", "check") and _is_value(body, labels):
         return [Said(Step(Kind.INERT, why="value"), aside=aside,
                      impact=mode == "guidance" and guards.impact(tokenize(f"{labels[-1]}: {body}")))]

@@ -257,7 +257,7 @@ def _item(text: str, origin: str, role: Role, place: str, file: str | None = Non
     reading = items.read(text, READ_AS[role])
     if role in NARRATIVE_ROLES and place != "chat" and not _NOW.search(text):
         reading = _as_record(reading)  # a report's account of what happened; the chat's lines are posted to act on
-    if READ_AS[role] != steps.ACTION and role not in RECORD_ROLES:
+    if role not in RECORD_ROLES:  # a bare command line is posted to run, under any heading that proposes
         bare = [items.Said(step) for step in items.command_lines(text)]
         if bare and reading.change is None:
             reading = ItemReading((*reading.said, *bare))
