@@ -562,3 +562,11 @@ def test_an_overlong_line_counts_as_mutating_unless_its_read_part_already_is():
     assert classify(text).verb == f"a step longer than {MAX_ACTION_CHARS} characters"
     assert classify("Restart the database " + "x" * 5000).verb == "Restart"
     assert classify("Check the logs " + " " * 5000).verb is None
+
+
+def test_a_command_after_an_approval_label_is_read_as_the_step_it_is():
+    """``IC approval: `kubectl delete ns prod``` names who approves and what runs: the command is a change that
+    still needs its impact and rollback, not a label's value."""
+    step = classify("IC approval: `kubectl delete ns prod`")
+    assert (step.verb, step.approval, step.impact) == ("kubectl delete", True, False)
+    assert unguarded(["Check `kubectl get ns` (read-only)", "IC approval: `kubectl delete ns prod`"])

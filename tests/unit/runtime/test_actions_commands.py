@@ -91,6 +91,10 @@ FAMILY_CASES: dict[str, list[tuple[str, bool]]] = {
         ("docker run --rm --privileged alpine iptables -L", WRITES),
         ("docker run --rm --entrypoint sh alpine -c ls", WRITES),
         ("docker run --rm alpine", WRITES),  # the image's own command
+        ("docker run --rm ubuntu:22.04 sh -c 'apt-get -qq update; echo rc=$?'", READS),  # stays in the container
+        ("docker run --rm curlimages/curl curl -X DELETE https://prod.example/api/x", WRITES),  # reaches out
+        ("docker run --rm alpine sh -c 'ssh prod rm -rf /data'", WRITES),
+        ("docker run --rm node:18 npm publish", WRITES),
         ("podman kill api", WRITES),
         ("crictl rmp -a", WRITES),
     ],

@@ -267,7 +267,11 @@ def _sentence(sentence: str, spans: tuple[str, ...], role: str, follows: bool, a
     mode = _label_mode(labels, follows) if labels else ""
     if mode == "approval":  # "**Approval:** the DB on-call lead": it names who approves the whole item
         named = not _self_or_nobody(labels[-1])  # "I approve:", "The bot approves:": no one else waits on it
-        return [Said(INERT, approval=named and (may_ask or _approval_label(body)), aside=True)]
+        approved = named and (may_ask or _approval_label(body))
+        steps_named = [s for s in _sentence(body, spans, role, follows, aside, False) if s.step.kind != Kind.INERT]
+        if any(s.step.why == "command_writes" for s in steps_named):  # "IC approval: `kubectl delete ns x`"
+            return [Said(s.step, approved, s.impact, s.aside) for s in steps_named]
+        return [Said(INERT, approval=approved, aside=True)]
     if labels and mode not in ("step", "check") and _is_value(body, labels):
         return [Said(Step(Kind.INERT, why="value"), aside=aside,
                      impact=mode == "guidance" and guards.impact(tokenize(f"{labels[-1]}: {body}")))]

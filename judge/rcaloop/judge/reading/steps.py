@@ -418,6 +418,8 @@ def statement(c: Clause, at: int, role: str) -> Step:
         named = noun_kind(c.sub(subject))  # "a restart should help", "restart will fix it"
         if named is not None and named.kind == Kind.CHANGE:
             return Step(Kind.CHANGE, named.verb, "proposal_statement")
+    if nxt is not None and lemma.verb(nxt.text).lemma in _LEFT_UNDONE:
+        return Step(Kind.INERT, why="statement")  # "we would forget to remove it": what would not be done
     progressive = low in ("am", "are", "is", "'m", "'re") or low.endswith(("'m", "'re"))
     planning = low in ("will", "'ll", "would", "going", "shall", "can", "could", "may") or low.endswith("'ll")
     wanted = lemma.GERUND if progressive else lemma.BASE
@@ -484,7 +486,9 @@ def _assigned(c: Clause) -> Step | None:
     if base_verb(c.toks[0]) is not None:
         return None  # "Ask the owner to confirm …": the verb is the step
     for k in range(1, min(len(c.toks) - 1, 5)):
-        if c.low[k] == "to" and _person(c.toks[:k]):
+        if c.low[k] == "to" and _person(c.toks[:k]) and not any(  # "we would forget to …" is no task given
+                has(Concept.MODAL, w) or w in COPULAS or lemma.verb(c.toks[j].text).lemma in _LEFT_UNDONE
+                for j, w in enumerate(c.low[:k])):
             verb = base_verb(c.toks[k + 1])
             if verb is not None:
                 inner = imperative(c, k + 1)
@@ -572,6 +576,8 @@ def head(c: Clause, role: str) -> Step:
     return Step(Kind.INERT, why="statement")
 
 
+_LEFT_UNDONE = frozenset({"forget", "fail", "neglect", "omit"})
+"""Verbs whose complement is what does not get done (``we would forget to remove it``)."""
 _DOWNSIDE = frozenset("""tempting risky dangerous unsafe pointless unnecessary overkill premature futile useless
 wrong""".split())
 """What a gerund subject is called when the step it names is weighed and set aside (``Raising X is tempting``)."""

@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
-from rcaloop.judge.actions.commands import Reader, Verdict, writes
+import re
+import shlex
+
+from rcaloop.judge.actions.commands import Reader, Verdict, reads, writes
 from rcaloop.judge.actions.tools.base import Subcommands, after_options, has, runs, words
 
 _EXEC_VALUES = frozenset({"-e", "--env", "--env-file", "-u", "--user", "-w", "--workdir", "--detach-keys"})
@@ -33,8 +36,9 @@ _HOST_REACH = ("--privileged", "--pid", "--ipc", "--cap-add", "--device", "--ent
 
 def _run(args: list[str], reader: Reader) -> Verdict:
     """``docker run --rm IMAGE cmd``: a throwaway container judged by the command it runs (``git --version``
-    reads). It writes when it outlives the command (no ``--rm``, ``-d``, ``--restart``), reaches into the host
-    (``--privileged``, ``--pid``, ``--device``, a mount not marked ``:ro``), replaces what the image runs
+    reads; ``apt-get update`` changes only the container). It writes when the command reaches out (a network
+    client, ``ssh``, a publish), when it outlives the command (no ``--rm``, ``-d``, ``--restart``), reaches into
+    the host (``--privileged``, ``--pid``, ``--device``, a mount not marked ``:ro``), replaces what the image runs
     (``--entrypoint``) or runs nothing named (the image's own command)."""
     opts, _ = words(args, _RUN_VALUES)
     mounts = [args[i + 1] for i, a in enumerate(args[:-1]) if a in ("-v", "--volume", "--mount")]
@@ -44,7 +48,40 @@ def _run(args: list[str], reader: Reader) -> Verdict:
         return writes("docker run")
     rest = after_options(args, _RUN_VALUES)
     inner = reader.argv(rest[1:]) if len(rest) > 1 else None
-    return inner if inner is not None and not inner.writes else writes("docker run")
+    if inner is None:
+        return writes("docker run")
+    if not inner.writes or all(_stays_inside(part) for part in _commands_of(rest[1:])):
+        return reads("docker run")
+    return writes("docker run")
+
+
+_REACHES_OUT = frozenset({"ssh", "scp", "sftp", "rsync", "nc", "ncat", "netcat", "socat", "telnet", "ftp"})
+_REMOTE_WORDS = ("publish", "unpublish", "push", "upload", "deprecate", "login", "owner", "dist-tag", "yank")
+
+
+def _commands_of(argv: list[str]) -> list[str]:
+    """The commands a container runs: a shell's ``-c`` script split at ``;``, ``&&``, ``||``, ``|`` and line
+    ends, or the one command given."""
+    if argv and argv[0].rsplit("/", 1)[-1] in ("sh", "bash", "ash", "dash", "zsh") and "-c" in argv[1:-1]:
+        script = argv[argv.index("-c") + 1]
+        return [p.strip() for p in re.split(r";|&&|\|\||\||\n", script) if p.strip()]
+    return [shlex.join(argv)]
+
+
+def _stays_inside(command: str) -> bool:
+    """What the command writes stays in the throwaway container (its own packages and files: ``apt-get
+    update``, ``pip install``, ``> /tmp/x``), so the host and every other system are untouched. A network
+    client, a remote shell or a publish reaches out; a command of no known tool may (fail closed)."""
+    from rcaloop.judge.actions.commands import judge_line  # noqa: PLC0415 (the tool table imports this module)
+    from rcaloop.judge.actions.tools import hosts, packages  # noqa: PLC0415
+
+    found = judge_line(command)
+    if found is None or not found.writes:
+        return True
+    tool = found.verb.split()[0] if found.verb else ""
+    runs = {w.rsplit("/", 1)[-1] for w in command.split()}  # "ssh prod rm -rf /data" reaches out, whatever it runs
+    return (not found.unread and (tool in hosts.TOOLS or tool in packages.TOOLS) and not runs & _REACHES_OUT
+            and not any(w in found.verb for w in _REMOTE_WORDS))
 
 
 _GROUPS = ("image", "container", "network", "volume", "system", "node", "service", "stack", "secret", "config",
