@@ -35,10 +35,14 @@ def test_redis_crash_and_restart_loses_nothing_and_services_reconnect(private_re
         expected = {f"before-{i}" for i in range(300)} | {f"during-{i}" for i in range(1500)}
         assert set(seen) == expected
         assert max(seen.values()) == 1
+        # a worker that was judging a batch through the whole outage finds Redis back and never sees it down;
+        # every worker that saw it down says so and says when it is back
+        noticed = [sp for sp in services if "redis_unreachable" in sp.events()]
+        assert noticed, "no service noticed the outage"
         for sp in services:
             assert sp.proc.poll() is None, f"{sp.consumer} died:\n{sp.logs()[-2000:]}"
-            events = sp.events()
-            assert "redis_unreachable" in events and "redis_reconnected" in events, (sp.consumer, sp.logs()[-2000:])
+            if sp in noticed:
+                assert "redis_reconnected" in sp.events(), (sp.consumer, sp.logs()[-2000:])
             assert "Traceback" not in sp.logs(), sp.logs()[-3000:]
     finally:
         procs.stop_all()
