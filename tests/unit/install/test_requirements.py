@@ -14,8 +14,8 @@ from packaging.utils import canonicalize_name
 from packaging.version import Version
 
 ROOT = Path(__file__).resolve().parents[3]
-DEV_ONLY = {"playwright", "kubernetes-validate", "pytest", "pytest-asyncio", "pytest-timeout", "pytest-xdist", "hypothesis",
-            "mypy", "ruff", "yamllint"}
+DEV_ONLY = {"playwright", "kubernetes-validate", "pytest", "pytest-asyncio", "pytest-timeout", "pytest-xdist",
+            "hypothesis", "mypy", "ruff", "yamllint"}
 
 
 def _lock() -> dict[str, Version]:
