@@ -150,11 +150,15 @@ _TOKEN = re.compile(
 def tokenize(text: str) -> list[Token]:
     """Words (trailing punctuation split off), code span tokens and punctuation marks: the one
     tokenizer every reading of prose uses."""
-    out = []
-    for m in _TOKEN.finditer(text):
-        w, kind = m.group(0), m.lastindex
-        out.append(Token(w, w.lower(), m.start(), m.end(), kind == 1, kind != 3 or w in "$~/.'-"))
-    return out
+    return list(_tokens(text))
+
+
+@lru_cache(maxsize=16384)
+def _tokens(text: str) -> tuple[Token, ...]:
+    """The same text is tokenized by several readings of one output (and again for every output that repeats a
+    line): once is enough; a tuple, so no caller changes what the next one gets."""
+    return tuple(Token(m.group(0), m.group(0).lower(), m.start(), m.end(), m.lastindex == 1,
+                       m.lastindex != 3 or m.group(0) in "$~/.'-") for m in _TOKEN.finditer(text))
 
 
 _CAMEL = re.compile(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|\d+")

@@ -76,6 +76,7 @@ def terms(text: str, exclude: frozenset[str] = frozenset()) -> tuple[frozenset[s
     return frozenset(idents), frozenset(found)
 
 
+@lru_cache(maxsize=8192)
 def parts(text: str) -> frozenset[str]:
     """Every term of a text, identifiers split into their words too (``HighErrorRate`` → high, error, rate)."""
     idents, found = terms(text)
@@ -163,6 +164,7 @@ STATE_WORDS = 10
 """A clause says a state only when it is short (a status line, ``max_size unchanged (50)``)."""
 
 
+@lru_cache(maxsize=8192)
 def contradicts(claim: str, item: str, by_ident: bool = False) -> bool:
     """A status item says the opposite of its claim: a clause of it says outright that what the claim
     says changed is unchanged (``max_wal_size unchanged (4096 MB)``), or that what it says failed is
@@ -553,6 +555,7 @@ def title_states_cause(title: str) -> bool:
 _NONE_OPENERS = frozenset({"no", "nothing", "none", "not", "n/a", "na"})
 
 
+@lru_cache(maxsize=4096)
 def undetermined(cause: str) -> bool:
     """The statement says the cause is not known (``unknown``, ``cannot tell yet``, ``No cause named.``) and
     names none; its first sentence decides, unless a later one turns (``but …``) to state a cause. Quoted
