@@ -48,6 +48,8 @@ READ_ONLY = [
     "re-run the synthetic check `curl -s https://shop.example/health`",
 ]
 INERT = [
+    "I did not change any rule or restart anything.",
+    "We would forget to remove it later.",
     "Do not delete the namespace",
     "page the DB owner with `cfg-2291` details",
     "Note the impact: checkout is down for ~1 minute; get approval from the on-call lead",

@@ -288,7 +288,7 @@ def _sentence(sentence: str, spans: tuple[str, ...], role: str, follows: bool, a
     forbidding = False
     parts = clauses(toks)
     may_ask = may_ask and guards.approval(whole)
-    expecting = stated = False
+    expecting = stated = denying = False
     for k, part in enumerate(parts):
         c = Clause(tuple(part), body, spans)
         planned = (follows or mode == "guidance") and guards.rollback_plan(part) and _starts_with_rollback(c)
@@ -296,8 +296,9 @@ def _sentence(sentence: str, spans: tuple[str, ...], role: str, follows: bool, a
         asks = may_ask and guards.approval(part)
         expecting = expecting or (role == steps.CHECK_ROLE and k > 0 and any(s.step.kind == Kind.CHECK for s in out)
                                   and _EXPECT.search(body[parts[k - 1][-1].end:part[0].start]) is not None)
-        if forbidding and part[0].low not in steps.SUBJECT_WORDS and _or_joined(body, parts, k):  # "do not restart or delete"
-            found = [Step(Kind.INERT, why="prohibition")]
+        if (forbidding or denying) and part[0].low not in steps.SUBJECT_WORDS and _or_joined(body, parts, k):
+            # "do not restart or delete": both forbidden; "I did not change any rule or restart anything": both denied
+            found = [Step(Kind.INERT, why="prohibition" if forbidding else "statement")]
         elif expecting:  # "read `pg_stat_replication` (read-only): replay behind": what the check should show
             found = [s if s.why == "command_writes" and s.kind == Kind.CHANGE and _alone(c) else
                      Step(Kind.INERT, why="expectation") for s in read_clause(c, clause_mode, steps.STATEMENT)] or [INERT]
@@ -312,6 +313,7 @@ def _sentence(sentence: str, spans: tuple[str, ...], role: str, follows: bool, a
                 # lock row": words joined into one account; "…, roll that change back" is a step of its own
                 found = [Step(Kind.INERT, why="statement") if s.why in _WORDED else s for s in found]
         forbidding = found[0].why == "prohibition"
+        denying = found[0].why in ("statement", "report") and any(t.low in _DENIALS for t in part)
         out += [Said(s, asks, impact and (guards.impact(part) or mode in ("plan", "guidance")), aside) for s in found]
     if impact and not any(s.impact for s in out) and out:
         out[-1] = Said(out[-1].step, out[-1].approval, True, out[-1].aside)
@@ -357,6 +359,10 @@ def _starts_with_rollback(c: Clause) -> bool:
     lemmas = c.lemmas
     start = 1 if lemmas[:1] in (["to"], ["how"]) else 0
     return bool(phrase_at(lemmas, start, Concept.ROLLBACK))
+
+
+_DENIALS = frozenset({"not", "never", "didn't", "did't", "haven't", "hasn't", "wasn't", "weren't", "n't", "nothing"})
+"""Words that make a statement deny what it names (``I did not change any rule``)."""
 
 
 def _or_joined(body: str, parts: list[list], k: int) -> bool:
