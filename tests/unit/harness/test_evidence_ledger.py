@@ -45,6 +45,10 @@ def test_groups_come_from_the_collector_and_unknown_collectors_share_one_group()
     assert source_group("code host") == "code host"
     assert source_group("weird-tool") == source_group("other-tool") == "unrecognized"
     assert source_group("typedb-logs") == "knowledge graph"  # history wins over any other word
+    assert source_group("pypi") == "package registry"  # a release on a registry is a plane of its own
+    assert source_group("ssh-readonly") == "host"
+    assert source_group("blackbox probes") == "network"  # a plural names its plane like the singular
+    assert source_group("news") == "unrecognized"  # "new" is no plane word
 
 
 def test_agent_labels_never_make_provenance():

@@ -49,6 +49,8 @@ READ_ONLY = [
 ]
 INERT = [
     "I did not change any rule or restart anything.",
+    "Putting them back risks serving old membership data.",
+    "Raising `TasksMax` on the whole fleet right now is tempting but I'd avoid it mid-incident.",
     "We would forget to remove it later.",
     "Do not delete the namespace",
     "page the DB owner with `cfg-2291` details",
@@ -104,6 +106,7 @@ INERT = [
 ]
 MUTATING = [
     ("Restart the payments deployment", "Restart"),
+    ("Deleting the lock now: it is stale.", "Deleting"),  # a change before a colon is no label
     ("restart all checkout-api pods now", "restart"),
     ("Roll back the release if errors persist", "Roll back"),
     ("rm -rf /var/cache/app on the node", "rm -rf"),
