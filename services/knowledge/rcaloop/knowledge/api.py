@@ -80,6 +80,21 @@ async def _from_store(answer: Awaitable[T]) -> T:
         raise _unavailable(exc) from None
 
 
+async def _decided(answer: Awaitable[T]) -> T:
+    """A decision's outcome, or why it was refused (its own code and status) or the store's failure."""
+    try:
+        return await _from_store(answer)
+    except DecisionError as exc:
+        raise api_error(exc.status, **exc.issue.model_dump(exclude_none=True)) from None
+
+
+def _lead_for(decision: Decision, who: Principal) -> None:
+    """Approve, shadow and activate need a lead's token; a reviewer's token may reject."""
+    if not may_decide(decision, who.roles):
+        raise api_error(403, "KA403", f"{decision} needs a lead's token (RCALOOP_LEAD_TOKENS); a reviewer's "
+                        "token may reject")
+
+
 PREFIXES = ("/api/v1/knowledge", "/knowledge")
 READINESS = "/api/v1/knowledge/ready"
 
@@ -144,15 +159,8 @@ def _package_routes(api: APIRouter, workflow: Callable[[], KnowledgeWorkflow]) -
     @api.post("/api/v1/knowledge/packages/{package_id}/decisions", response_model=DecisionResponse,
               tags=["knowledge"])
     async def decide(package_id: str, body: DecisionRequest, who: Principal = Depends(_reviewer)):
-        if not may_decide(body.decision, who.roles):
-            raise api_error(403, "KA403", f"{body.decision} needs a lead's token (RCALOOP_LEAD_TOKENS); a reviewer's "
-                            "token may reject")
-        try:
-            package, events = await workflow().decide(package_id, body.decision, who.name, body.comment)
-        except DecisionError as exc:
-            raise api_error(exc.status, **exc.issue.model_dump(exclude_none=True)) from None
-        except StoreError as exc:
-            raise _unavailable(exc) from None
+        _lead_for(body.decision, who)
+        package, events = await _decided(workflow().decide(package_id, body.decision, who.name, body.comment))
         return DecisionResponse(package=package, events=events)
 
 
@@ -174,25 +182,14 @@ def _catalog_routes(api: APIRouter, workflow: Callable[[], KnowledgeWorkflow]) -
     async def propose_catalog(body: FamilyCatalog, who: Principal = Depends(_reviewer)):
         """Propose a family catalog (a new version), with a lead's or a reviewer's token: stored as a candidate,
         decided like any package."""
-        try:
-            package, events = await workflow().propose_catalog(body, who.name)
-        except DecisionError as exc:
-            raise api_error(exc.status, **exc.issue.model_dump(exclude_none=True)) from None
-        except StoreError as exc:
-            raise _unavailable(exc) from None
+        package, events = await _decided(workflow().propose_catalog(body, who.name))
         return CatalogResponse(package=package, events=events)
 
     @api.post("/api/v1/knowledge/catalogs/{package_id}/decisions", response_model=CatalogResponse, tags=["knowledge"])
     async def decide_catalog(package_id: str, body: DecisionRequest, who: Principal = Depends(_reviewer)):
-        if not may_decide(body.decision, who.roles):
-            raise api_error(403, "KA403", f"{body.decision} needs a lead's token (RCALOOP_LEAD_TOKENS); a reviewer's "
-                            "token may reject")
-        try:
-            package, events = await workflow().decide_catalog(package_id, body.decision, who.name, body.comment)
-        except DecisionError as exc:
-            raise api_error(exc.status, **exc.issue.model_dump(exclude_none=True)) from None
-        except StoreError as exc:
-            raise _unavailable(exc) from None
+        _lead_for(body.decision, who)
+        package, events = await _decided(workflow().decide_catalog(package_id, body.decision, who.name,
+                                                                   body.comment))
         return CatalogResponse(package=package, events=events)
 
 
