@@ -27,6 +27,8 @@ BUNDLED_PROPOSER = "rcaloop (bundled catalog)"
 """Who proposes the catalog a release ships; it approves it only when no catalog is active yet."""
 Publish = Callable[[list[KnowledgeEvent]], Awaitable[None]]
 P = TypeVar("P", KnowledgePackage, CatalogPackage)
+CHANGED_MEANWHILE = Issue(code="KD409", message="the package changed meanwhile; reload and decide again")
+
 
 
 async def _no_publish(_events: list[KnowledgeEvent]) -> None:
@@ -55,6 +57,12 @@ class DecisionError(Exception):
     def __init__(self, issue: Issue, status: int):
         super().__init__(issue.message)
         self.issue, self.status = issue, status
+
+def _changed(result: core.DecisionResult) -> None:
+    """A decision that changes nothing (a state it cannot leave for that one) is a conflict."""
+    if not result.changed:
+        assert result.error is not None
+        raise DecisionError(result.error, 409)
 
 
 class KnowledgeWorkflow:
@@ -153,21 +161,11 @@ class KnowledgeWorkflow:
             min_review_score=self.min_review_score,
         ) if verdict else []
         result = core.decide(package, decision, reviewer, comment=comment, superseded_by=superseded_by, dissent=dissent)
-        if not result.changed:
-            assert result.error is not None
-            raise DecisionError(result.error, 409)
+        _changed(result)
         decided: KnowledgePackage = result.package  # type: ignore[assignment]
         if not await self.store.save_package(decided, revision(package)):
-            raise DecisionError(
-                Issue(code="KD409", message="the package changed meanwhile; reload and decide again"), 409
-            )
-        if package.state == "activated" or decided.state == "activated":
-            await self._refresh_runtime(result.events)
-        stored = await self._send(decided, result.events)
-        if result.refused:
-            assert result.error is not None
-            raise DecisionError(result.error, 422)
-        return stored, result.events
+            raise DecisionError(CHANGED_MEANWHILE, 409)
+        return await self._settle(package.state, decided, result)
 
     async def _superseded_by(self, verdict: HarnessVerdict) -> str | None:
         """The later analysis of the same subject, when a re-analysis replaced this one."""
@@ -179,6 +177,17 @@ class KnowledgeWorkflow:
 
     def _loader(self, package: KnowledgePackage | CatalogPackage):
         return self.store.get_catalog if isinstance(package, CatalogPackage) else self.store.get_package
+
+    async def _settle(self, before: str, decided: P, result: core.DecisionResult) -> tuple[P, list[KnowledgeEvent]]:
+        """A stored decision's aftermath: the runtime cache follows any change of what is active, the events are
+        published, and a refused activation (recorded and published too) is raised as a 422."""
+        if before == "activated" or decided.state == "activated":
+            await self._refresh_runtime(result.events)
+        stored = await self._send(decided, result.events)
+        if result.refused:
+            assert result.error is not None
+            raise DecisionError(result.error, 422)
+        return stored, result.events
 
     async def _send(self, package: P, events: list[KnowledgeEvent]) -> P:
         """Publish, then drop the sent events from the outbox; unsent ones stay for ``flush_outbox``."""
@@ -266,24 +275,15 @@ class KnowledgeWorkflow:
         if package is None:
             raise DecisionError(Issue(code="KD404", message=f"no catalog package {package_id!r}"), 404)
         result = core.decide(package, decision, reviewer, comment=comment)
-        if not result.changed:
-            assert result.error is not None
-            raise DecisionError(result.error, 409)
+        _changed(result)
         decided: CatalogPackage = result.package  # type: ignore[assignment]
         if not await self.store.save_catalog(decided, package.revision):
-            raise DecisionError(Issue(code="KD409", message="the package changed meanwhile; reload and decide again"),
-                                409)
+            raise DecisionError(CHANGED_MEANWHILE, 409)
         if package.state == "activated" and decided.state != "activated":
             now_active, _ = await self.active_catalog()
             for event in result.events:
                 event.catalog = now_active
-        if package.state == "activated" or decided.state == "activated":
-            await self._refresh_runtime(result.events)
-        stored = await self._send(decided, result.events)
-        if result.refused:
-            assert result.error is not None
-            raise DecisionError(result.error, 422)
-        return stored, result.events
+        return await self._settle(package.state, decided, result)
 
     async def offer_bundled_catalog(self) -> list[KnowledgeEvent]:
         """The catalog this release ships, offered once: activated when the store has no active catalog
