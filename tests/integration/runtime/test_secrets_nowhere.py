@@ -13,13 +13,10 @@ from __future__ import annotations
 
 import asyncio
 import json
-import uuid
 from pathlib import Path
 
 import pytest
-import sqlalchemy as sa
 import yaml
-from sqlalchemy.ext.asyncio import create_async_engine
 
 from rcaloop.cli import pipeline, streams
 from rcaloop.contracts import EvidenceArtifact, RawResult, Stream
@@ -27,6 +24,7 @@ from rcaloop.shared.redis_conn import connect
 from rcaloop.shared.settings import RuntimeSettings
 from rcaloop.shared.wire import encode
 from tests.conftest import running, wait_for
+from tests.helpers.deployment import deployment, run_sql
 
 ROOT = Path(__file__).resolve().parents[3]
 SAMPLE = (ROOT / "examples" / "skill_outputs" / "checkout-5xx.txt").read_text()
@@ -43,30 +41,9 @@ def one_of_each_class() -> list[dict]:
 
 @pytest.fixture(params=["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)])
 def environment(request, monkeypatch, redis_url, prefix, tmp_path):
-    env = {"REDIS_URL": redis_url, "RCALOOP_STREAM_PREFIX": prefix, "RCALOOP_DATA_DIR": str(tmp_path / "data"),
-           "CLAIM_INTERVAL_MS": "100", "BLOCK_MS": "50", "OUTBOX_INTERVAL_MS": "50", "RETENTION_INTERVAL_S": "0.5",
-           "LOG_FORMAT": "json"}
-    schema = None
-    if request.param == "postgres":
-        url = request.getfixturevalue("pg_url")
-        schema = f"secrets_{uuid.uuid4().hex[:12]}"
-        asyncio.run(_sql(url, f'CREATE SCHEMA "{schema}"'))
-        env |= {"DATABASE_URL": url, "RCALOOP_DB_SCHEMA": schema}
-    for name, value in env.items():
-        monkeypatch.setenv(name, value)
-    yield env
-    if schema:
-        asyncio.run(_sql(env["DATABASE_URL"], f'DROP SCHEMA "{schema}" CASCADE'))
-
-
-async def _sql(url: str, sql: str) -> list[str]:
-    engine = create_async_engine(url)
-    try:
-        async with engine.begin() as conn:
-            result = await conn.execute(sa.text(sql))
-            return [str(row) for row in result] if result.returns_rows else []
-    finally:
-        await engine.dispose()
+    with deployment(request, monkeypatch, redis_url, prefix, tmp_path / "data", RETENTION_INTERVAL_S="0.5",
+                    LOG_FORMAT="json") as env:
+        yield env
 
 
 def _result(cases: list[dict]) -> RawResult:
@@ -103,11 +80,11 @@ async def _everything_in_redis(redis, prefix: str) -> str:
 
 
 async def _everything_in_postgres(url: str, schema: str) -> str:
-    tables = await _sql(url, f"SELECT table_name FROM information_schema.tables WHERE table_schema = '{schema}'")
+    tables = await run_sql(url, f"SELECT table_name FROM information_schema.tables WHERE table_schema = '{schema}'")
     rows = []
     for table in tables:
         name = table.strip("(),'")
-        rows += await _sql(url, f'SELECT t::text FROM "{schema}"."{name}" t')
+        rows += await run_sql(url, f'SELECT t::text FROM "{schema}"."{name}" t')
     return "\n".join(rows)
 
 

@@ -5,12 +5,9 @@ from __future__ import annotations
 
 import asyncio
 import json
-import uuid
 from pathlib import Path
 
 import pytest
-import sqlalchemy as sa
-from sqlalchemy.ext.asyncio import create_async_engine
 from typer.testing import CliRunner
 
 from rcaloop.annotation.settings import AnnotationSettings
@@ -21,6 +18,7 @@ from rcaloop.contracts import Annotation, Stream
 from rcaloop.shared.redis_conn import connect
 from rcaloop.shared.settings import RuntimeSettings
 from tests.conftest import running, wait_for
+from tests.helpers.deployment import deployment
 
 ROOT = Path(__file__).resolve().parents[3]
 JOB = ROOT / "examples" / "jobs" / "1234567"
@@ -30,35 +28,8 @@ VALID = json.loads((ROOT / "tests" / "fixtures" / "annotation" / "valid_1234567.
 @pytest.fixture(params=["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)])
 def environment(request, monkeypatch, redis_url, prefix, tmp_path):
     """The deployment's environment, as the services and the CLI read it."""
-    env = {"REDIS_URL": redis_url, "RCALOOP_STREAM_PREFIX": prefix, "RCALOOP_DATA_DIR": str(tmp_path / "data"),
-           "CLAIM_INTERVAL_MS": "100", "BLOCK_MS": "50", "OUTBOX_INTERVAL_MS": "50"}
-    schema = None
-    if request.param == "postgres":
-        url = request.getfixturevalue("pg_url")
-        schema = f"show_{uuid.uuid4().hex[:12]}"
-        asyncio.run(_schema(url, f'CREATE SCHEMA "{schema}"'))
-        env |= {"DATABASE_URL": url, "RCALOOP_DB_SCHEMA": schema}
-    for name, value in env.items():
-        monkeypatch.setenv(name, value)
-    yield env
-    if schema:
-        asyncio.run(_schema(env["DATABASE_URL"], f'DROP SCHEMA "{schema}" CASCADE'))
-    asyncio.run(_clean(redis_url, prefix))
-
-
-async def _schema(url: str, sql: str) -> None:
-    engine = create_async_engine(url)
-    async with engine.begin() as conn:
-        await conn.execute(sa.text(sql))
-    await engine.dispose()
-
-
-async def _clean(url: str, prefix: str) -> None:
-    client = connect(url)
-    keys = [k async for k in client.scan_iter(match=f"{prefix}*", count=1000)]
-    if keys:
-        await client.delete(*keys)
-    await client.aclose()
+    with deployment(request, monkeypatch, redis_url, prefix, tmp_path / "data") as env:
+        yield env
 
 
 async def _one_result_reviewed(env: dict[str, str]) -> str:
