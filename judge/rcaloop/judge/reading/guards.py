@@ -64,7 +64,7 @@ def approval(toks: Sequence[Token]) -> bool:
     low = [t.low for t in toks]
     if any(t.hangul for t in toks):
         return _korean_approval(toks)
-    if _AFTER_THE_FACT.intersection(low) or "after the fact" in " ".join(low):
+    if any(phrase_at(lemmas, i, Concept.AFTER_THE_FACT) for i in range(len(lemmas))):
         return False  # "proceed now and have it ratified retroactively at the change review"
     for i in range(len(lemmas)):
         n = _approval_at(lemmas, i)
@@ -108,13 +108,15 @@ def approval(toks: Sequence[Token]) -> bool:
     return False
 
 
-_AFTER_THE_FACT = frozenset({"retroactively", "retroactive", "ratify", "ratified", "ratifies",
-                             "post-hoc", "posthoc"})
-"""Approval given after the step ran is none: the step did not wait for it."""
 _NOT_A_SUBJECT = frozenset("""to please and or then must should will would can could may might not never dont don't
-i we me us agent""".split())
+agent""".split())
 """Words before an approval verb that make it no approval stated by someone (``to approve``, ``I approve``)."""
 _LATER = frozenset("afterwards afterward later retroactively after".split())
+
+
+def self_or_nobody(words: Sequence[str]) -> bool:
+    """The approver these words name is the author (``I approve``) or nobody (``the bot approves``)."""
+    return any(w in ("i", "we", "me", "us") or has(Concept.NOBODY, w) or w.startswith("auto") for w in words)
 
 
 def _stated(toks: Sequence[Token], low: list[str], i: int, n: int) -> bool:
@@ -123,7 +125,7 @@ def _stated(toks: Sequence[Token], low: list[str], i: int, n: int) -> bool:
     approver is the author (``I approve``) or nobody (``the bot approves``), nor afterwards."""
     verb = lemma.verb(toks[i].text)
     return bool(i and verb.verb and not low[i].endswith("ed") and toks[i - 1].word and low[i - 1] not in _NOT_A_SUBJECT
-                and not any(has(Concept.NOBODY, w) or w.startswith("auto") for w in low[max(0, i - 4):i])
+                and not self_or_nobody(low[max(0, i - 4):i])
                 and not any(w in _LATER for w in low[i + n:i + n + 4]))
 
 

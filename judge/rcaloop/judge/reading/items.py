@@ -160,12 +160,6 @@ optional waived skip do don't dont without nobody proceed""".split())
 """First words of an approval label's text that name no one to wait for (``Approval: do not wait for …``)."""
 
 
-def _self_or_nobody(label: str) -> bool:
-    """The label's approver is the author (``I approve``) or nobody (``the bot approves``)."""
-    words = re.findall(r"[\w'-]+", label.lower())
-    return any(w in ("i", "we", "me", "us") or has(Concept.NOBODY, w) or w.startswith("auto") for w in words)
-
-
 def _approval_label(body: str) -> bool:
     """``Approval: payments lead`` names who must approve; ``Approval: granted`` only claims one."""
     words = [w.strip(".,;()").lower() for w in body.split()]
@@ -266,7 +260,7 @@ def _sentence(sentence: str, spans: tuple[str, ...], role: str, follows: bool, a
     labels, body = _labels(sentence)
     mode = _label_mode(labels, follows) if labels else ""
     if mode == "approval":  # "**Approval:** the DB on-call lead": it names who approves the whole item
-        named = not _self_or_nobody(labels[-1])  # "I approve:", "The bot approves:": no one else waits on it
+        named = not guards.self_or_nobody(re.findall(r"[\w'-]+", labels[-1].lower()))  # "I approve:", "The bot approves:": no one else waits on it
         approved = named and (may_ask or _approval_label(body))
         steps_named = [s for s in _sentence(body, spans, role, follows, aside, False) if s.step.kind != Kind.INERT]
         if any(s.step.why == "command_writes" for s in steps_named):  # "IC approval: `kubectl delete ns x`"
@@ -313,7 +307,7 @@ def _sentence(sentence: str, spans: tuple[str, ...], role: str, follows: bool, a
                 # lock row": words joined into one account; "…, roll that change back" is a step of its own
                 found = [Step(Kind.INERT, why="statement") if s.why in _WORDED else s for s in found]
         forbidding = found[0].why == "prohibition"
-        denying = found[0].why in ("statement", "report") and any(t.low in _DENIALS for t in part)
+        denying = found[0].why in ("statement", "report") and any(t.low in steps.NEGATIONS for t in part)
         out += [Said(s, asks, impact and (guards.impact(part) or mode in ("plan", "guidance")), aside) for s in found]
     if impact and not any(s.impact for s in out) and out:
         out[-1] = Said(out[-1].step, out[-1].approval, True, out[-1].aside)
@@ -359,10 +353,6 @@ def _starts_with_rollback(c: Clause) -> bool:
     lemmas = c.lemmas
     start = 1 if lemmas[:1] in (["to"], ["how"]) else 0
     return bool(phrase_at(lemmas, start, Concept.ROLLBACK))
-
-
-_DENIALS = frozenset({"not", "never", "didn't", "did't", "haven't", "hasn't", "wasn't", "weren't", "n't", "nothing"})
-"""Words that make a statement deny what it names (``I did not change any rule``)."""
 
 
 def _or_joined(body: str, parts: list[list], k: int) -> bool:

@@ -418,7 +418,7 @@ def statement(c: Clause, at: int, role: str) -> Step:
         named = noun_kind(c.sub(subject))  # "a restart should help", "restart will fix it"
         if named is not None and named.kind == Kind.CHANGE:
             return Step(Kind.CHANGE, named.verb, "proposal_statement")
-    if nxt is not None and lemma.verb(nxt.text).lemma in _LEFT_UNDONE:
+    if nxt is not None and has(Concept.GOOD_NEGATED, lemma.verb(nxt.text).lemma):
         return Step(Kind.INERT, why="statement")  # "we would forget to remove it": what would not be done
     progressive = low in ("am", "are", "is", "'m", "'re") or low.endswith(("'m", "'re"))
     planning = low in ("will", "'ll", "would", "going", "shall", "can", "could", "may") or low.endswith("'ll")
@@ -487,7 +487,7 @@ def _assigned(c: Clause) -> Step | None:
         return None  # "Ask the owner to confirm …": the verb is the step
     for k in range(1, min(len(c.toks) - 1, 5)):
         if c.low[k] == "to" and _person(c.toks[:k]) and not any(  # "we would forget to …" is no task given
-                has(Concept.MODAL, w) or w in COPULAS or lemma.verb(c.toks[j].text).lemma in _LEFT_UNDONE
+                has(Concept.MODAL, w) or w in COPULAS or has(Concept.GOOD_NEGATED, lemma.verb(c.toks[j].text).lemma)
                 for j, w in enumerate(c.low[:k])):
             verb = base_verb(c.toks[k + 1])
             if verb is not None:
@@ -552,7 +552,7 @@ def head(c: Clause, role: str) -> Step:
     if form.form == lemma.GERUND and at is None:
         far = next((k for k in range(1, min(len(toks), 20)) if toks[k].low in COPULAS | {"would", "could"}), None)
         if far is not None and not any(w in (",", ";", ":") for w in c.low[1:far]) and any(
-                w in NEGATIONS or w in ("not", "never") or w in _DOWNSIDE for w in c.low[far:far + 3]):
+                w in NEGATIONS or w in ("not", "never") or has(Concept.WEIGHED_AGAINST, w) for w in c.low[far:far + 3]):
             return Step(Kind.INERT, why="statement")  # "Adding a batch of hosts at once is not a good idea"
         if _weighed_against(c):
             return Step(Kind.INERT, why="statement")  # "Putting them back risks serving stale data"
@@ -576,13 +576,6 @@ def head(c: Clause, role: str) -> Step:
     return Step(Kind.INERT, why="statement")
 
 
-_LEFT_UNDONE = frozenset({"forget", "fail", "neglect", "omit"})
-"""Verbs whose complement is what does not get done (``we would forget to remove it``)."""
-_DOWNSIDE = frozenset("""tempting risky dangerous unsafe pointless unnecessary overkill premature futile useless
-wrong""".split())
-"""What a gerund subject is called when the step it names is weighed and set aside (``Raising X is tempting``)."""
-_DOWNSIDE_VERBS = frozenset("risk cost lose break hide mask hurt wipe destroy defeat".split())
-"""What a gerund subject does when the step it names is argued against (``Putting them back risks …``)."""
 
 
 def _weighed_against(c: Clause) -> bool:
@@ -592,7 +585,7 @@ def _weighed_against(c: Clause) -> bool:
         if c.low[k] in (",", ";", ":"):
             return False
         form = lemma.verb(c.toks[k].text)
-        if form.form == lemma.S and form.lemma in _DOWNSIDE_VERBS:
+        if form.form == lemma.S and has(Concept.WEIGHED_AGAINST, form.lemma):
             return True
     return False
 

@@ -53,6 +53,8 @@ class Concept(StrEnum):
     """How a change to a repository is reviewed before it reaches a system (``merge request``, ``PR``)."""
     REPO_ARTIFACT = "repo_artifact"
     """Things kept in a repository, so changed through review (``lint``, ``test``, ``chart``, ``runbook``)."""
+    AFTER_THE_FACT = "after_the_fact"
+    """Approval given after the step ran (``ratified retroactively``): the step did not wait for it."""
     NOBODY = "nobody"
     """Who "approves" when nobody does (``bot``, ``pipeline``, ``default``)."""
     IMPACT = "impact"
@@ -91,6 +93,9 @@ class Concept(StrEnum):
     """Words before a step's verb that change nothing about it (``please``, ``then``, ``now``)."""
     CONDITION = "condition"
     """Words that open a condition or a time of a step (``once``, ``after``, ``if``, ``pending``)."""
+    WEIGHED_AGAINST = "weighed_against"
+    """What a step named as a subject is called or does when it is argued against (``Raising X is tempting``,
+    ``Putting them back risks …``): weighed, not proposed."""
     INABILITY = "inability"
     """What cannot be done (``unable to check …``, ``can't tell …``): a statement of a gap, not a step."""
     SELF_ACTING = "self_acting"
@@ -152,13 +157,14 @@ AXES: dict[str, tuple[Concept, ...]] = {
                          Concept.RUN),
     "what a step acts on": (Concept.OBSERVABILITY, Concept.VIEW_OBJECT, Concept.COMMS_OBJECT, Concept.DATA_OBJECT,
                             Concept.RERUN_OBJECT, Concept.SIGNAL_OBJECT),
-    "guards": (Concept.APPROVAL, Concept.CHANGE_PROCESS, Concept.NOBODY, Concept.IMPACT, Concept.AFFECTED,
-               Concept.ROLLBACK, Concept.NONE_QUANTITY),
+    "guards": (Concept.APPROVAL, Concept.CHANGE_PROCESS, Concept.NOBODY, Concept.AFTER_THE_FACT, Concept.IMPACT,
+               Concept.AFFECTED, Concept.ROLLBACK, Concept.NONE_QUANTITY),
     "review": (Concept.REVIEW_ROUTE, Concept.REPO_ARTIFACT, Concept.RUNTIME),
     "consequence": (Concept.DESTRUCTIVE,),
     "causes": (Concept.UNCERTAINTY, Concept.DISMISSAL, Concept.HEALTHY, Concept.SYMPTOM, Concept.HEDGE, Concept.CAUSAL,
                Concept.INPUT),
     "clauses": (Concept.PROHIBITION, Concept.GOOD_NEGATED, Concept.PERSON, Concept.FILLER, Concept.CONDITION,
+                Concept.WEIGHED_AGAINST,
                 Concept.INABILITY, Concept.SELF_ACTING, Concept.PAST_TIME, Concept.MODAL, Concept.COMMAND_ENDING,
                 Concept.IMPERATIVE),
     "labels": (Concept.ABSENCE, Concept.LABEL_STEP),

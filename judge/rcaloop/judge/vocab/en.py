@@ -185,6 +185,10 @@ WORDS: dict[str, str] = {
         thirdly, lastly, subsequently, temporarily, urgently, right away, quickly, already, thereafter, today,
         tonight, simply, carefully, manually, safely, gently, gradually, slowly, and, or, but, so, therefore,
         hence, thus, accordingly, step""",
+    "weighed_against": """
+        tempting, risky, dangerous, unsafe, pointless, unnecessary, overkill, premature, futile, useless, wrong,
+        risk, cost, lose, break, hide, mask, hurt, wipe, destroy, defeat""",
+    "after_the_fact": "retroactively, retroactive, ratify, post-hoc, posthoc, after the fact",
     "condition": """
         after, once, upon, following, having, when, whenever, if, unless, provided, assuming, given, while,
         where, wherever, whether, before, until, till, pending, subject to, only after, only if, only once,
