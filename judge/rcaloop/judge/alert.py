@@ -22,7 +22,9 @@ from typing import Any
 
 _CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])")
 GENERIC_STATUS = re.compile(
-    r"\bnon[- ]?ready\b|\bnot[- ]?ready\b|\bunready\b|\bwaiting\b|\breplicas?\b|\broll ?out\b|"
+    r"\bnon[- ]?ready\b|\bnot[- ]?ready\b|\bunready\b|\bwaiting\b|\broll ?out\b|"
+    r"\breplicas?\s+(?:mismatch|unavailable|available|ready|desired|missing|pending|not)\b|"
+    r"\b(?:available|ready|desired|updated|unavailable|missing)\s+replicas?\b|\d+\s*/\s*\d+\s+replicas?\b|"
     r"\bunavailable replicas\b|\broll(?:ed)? ?out\b|\bprogress ?deadline ?exceeded\b|\bgeneration mismatch\b|\bcrash "
     r"?loop(?:ing)?\b|"
     r"\bcrash ?loop ?back ?off\b|\bpending pods?\b|\bpod (?:is )?pending\b",
@@ -33,14 +35,15 @@ ERROR_SIGNAL = re.compile(
     r"\bout of memory\b|\bexit code\b|\bpanic\b|\btraceback\b|\bsegfault\b|\bcertificate\b|\bno such\b|"
     r"\bnot found\b|\bimage ?pull\b|\bback ?off pulling\b|\bevicted\b|\bdisk pressure\b|\bdeadlock\b|"
     r"\b(?:http|status|code|returned|response|responded)\W{0,3}[45]\d\d\b|"
-    r"\b[45]\d\d (?:internal|bad|service|gateway|not|forbidden|unauthori[sz]ed|too many|conflict)\b|\b[45]xx\b",
+    r"\b[45]\d\d (?:internal|bad|service|gateway|not|forbidden|unauthori[sz]ed|too many|conflict)\b|\b[45]xx\b|"
+    r"\bfailed ?create\b|\bassertion failed\b",
     re.I,
 )
 """An alert carrying one of these names its own failure: it is not a generic status alert."""
 
 KINDS = (
     "deployment", "deploy", "pod", "service", "svc", "statefulset", "sts", "daemonset", "ds", "cronjob",
-    "replicaset", "rs", "hpa", "ingress", "pvc", "instance", "host", "node", "app", "workload",
+    "replicaset", "rs", "hpa", "ingress", "pvc", "instance", "host", "node", "app", "workload", "index",
 )
 """Words that name a workload before its name (``job`` is left out: in alert labels it is the scrape job;
 ``container`` too: container names such as ``app`` or ``main`` name no workload)."""
@@ -73,27 +76,48 @@ def workload(name: str) -> str:
     return POD_SUFFIX.sub("", name.lower())
 
 
+_FAILED_TASK = re.compile(r"^(.*?\bfailed task\b)[^\n]*?:\s", re.I | re.M)
+"""``failed task <its name> on <host>: <what went wrong>``: the name says what the task meant to do."""
+_IDENTIFIER = re.compile(r"(?<![\w-])[A-Za-z0-9]+(?:[-_.][A-Za-z0-9]+)*[-_][A-Za-z0-9]*\d[A-Za-z0-9]*(?![\w-])|"
+                         r"(?<![\w-])[A-Za-z0-9]+(?:_[A-Za-z0-9]+)+(?![\w-])|\b[A-Za-z_][\w.-]*\s*=")
+"""Names and label keys (``pg-forum-replica-2``, ``unassigned_primary_shards``, ``replicas=``): what they
+spell is a name, not a status."""
+_KIND_NAMES = re.compile(r"\b(?:replica|stateful|daemon)\s?set\b", re.I)
+
+
+def _status_text(text: str) -> str:
+    """What an alert reports: its failed task's outcome without the task's name, and no name or label key."""
+    text = _FAILED_TASK.sub(r"\1: ", text)
+    return _KIND_NAMES.sub(" ", words_of(_IDENTIFIER.sub(" ", text)))
+
+
 @lru_cache(maxsize=1024)
 def generic_status(text: str) -> str | None:
     """The status words of a generic status alert; None when the alert is not one.
-    The workloads it names are left out first (a deployment called ``error-reporter`` is no error)."""
+    The workloads it names, other names and label keys, and a failed task's own name are left out first
+    (a deployment called ``error-reporter`` is no error, a host ``pg-replica-2`` no replica count, a task
+    ``Restore replicas`` no status); an error named inside an identifier (``api_error_ratio=0.2``) is one."""
     for name in of_alert(text):
         text = re.sub(re.escape(name), " ", text, flags=re.I)
-    readable = words_of(text)
-    m = GENERIC_STATUS.search(readable)
-    return m.group(0).lower() if m and not ERROR_SIGNAL.search(readable) else None
+    m = GENERIC_STATUS.search(_status_text(text))
+    errors = words_of(text).replace("_", " ")
+    return m.group(0).lower() if m and not ERROR_SIGNAL.search(errors) else None
 
 
 _LABEL = re.compile(
     r"\b(?:pods?|deployment|statefulset|daemonset|replicaset|cronjob|job_name|workload|service|svc|container_name|"
-    r"node|nodename|instance|host|hostname|app|app_kubernetes_io_name|pvc|persistentvolumeclaim)\s*=\s*[\"']?"
-    r"([A-Za-z0-9][A-Za-z0-9_.,:-]*[A-Za-z0-9])", re.I)
+    r"node|nodename|instance|host|hostname|app|app_kubernetes_io_name|pvc|persistentvolumeclaim|replicas|primary|"
+    r"broker)\s*=\s*[\"']?"
+    r"([A-Za-z0-9][A-Za-z0-9_.,:/-]*[A-Za-z0-9])", re.I)
 """Alert labels that name the target (``pods=a-1,a-2``, ``instance=pg-orders-1:9187``, ``node=k8s-worker-7``)."""
 _TITLE_TARGET = re.compile(r"\b[A-Z][A-Za-z0-9]+(?:NotReady|Down|Pending|CrashLooping|Mismatch|Stuck|Unavailable|"
                            r"Failing|Restarting|Unhealthy)\b[^\n(]{0,20}\(\s*([a-z0-9][a-z0-9-]{2,62}[a-z0-9])\b")
 """The target Alertmanager puts first in a title's parentheses (``KubeNodeNotReady (k8s-worker-07 warning)``)."""
 _NS_NAME = re.compile(r"(?<![\w./-])([a-z0-9][a-z0-9-]{1,62})/([a-z0-9][a-z0-9-]{2,62})(?![\w./-])")
 """``catalog/catalog-api``: a namespace and a workload, as alert titles write them."""
+_ROLLOUT = re.compile(r"\brollouts?\s+(?:status|get|promote|abort|retry|restart|undo)\s+(?:rollouts?/)?"
+                      r"([a-z0-9][a-z0-9-]{1,62}[a-z0-9])\b", re.I)
+"""The Argo Rollout a command watches (``kubectl argo rollouts status pricing-api -n pricing``)."""
 _ON_HOST = re.compile(r"\bfailed task .{1,200}? on ([a-z0-9][a-z0-9.-]{2,62}[a-z0-9])\s*:", re.I)
 """The host a failed task ran on (``failed task Login to vault on bastion-01: …``)."""
 
@@ -115,8 +139,8 @@ def of_alert(text: str) -> tuple[str, ...]:
         add(m.group(1))
     for m in _LABEL.finditer(text):
         for value in m.group(1).split(","):
-            add(value)
-    for pattern in (_TITLE_TARGET, _ON_HOST):
+            add(value.rsplit("/", 1)[-1])
+    for pattern in (_TITLE_TARGET, _ROLLOUT, _ON_HOST):
         for m in pattern.finditer(text):
             add(m.group(1))
     for m in _NS_NAME.finditer(text):
@@ -133,6 +157,43 @@ def _pattern(names: tuple[str, ...]) -> re.Pattern[str]:
         r"(?![A-Za-z0-9_-]|\.[A-Za-z0-9])",
         re.I,
     )
+
+
+_NAME = r"([a-z0-9][a-z0-9-]{0,61}[a-z0-9])"
+_NAMESPACE_OF = (
+    re.compile(r"\bnamespace\s*(?:=|:)\s*[\"']?" + _NAME, re.I),
+    re.compile(r"(?:^|\s)(?:-n|--namespace)(?:\s+|=)" + _NAME),
+    re.compile(r"\bnamespaces?/" + _NAME),
+)
+"""Where a text names a Kubernetes namespace: ``namespace="shop"``, ``-n shop``, ``namespaces/shop``."""
+
+
+def _namespaces_in(text: str, names: tuple[str, ...]) -> set[str]:
+    found = {m.group(1).lower() for pattern in _NAMESPACE_OF for m in pattern.finditer(text)}
+    for name in names:  # ``shop-prod/payments``, ``deployment payments in shop-prod``
+        for m in re.finditer(r"(?<![\w./-])" + _NAME + "/" + re.escape(name) + r"(?:-[a-z0-9]{1,10}){0,2}(?![\w-])", text, re.I):
+            found.add(m.group(1).lower())
+        for m in re.finditer(r"\b" + re.escape(name) + r"\s+in\s+(?:namespace\s+)?" + _NAME + r"\b", text, re.I):
+            found.add(m.group(1).lower())
+    return found
+
+
+@lru_cache(maxsize=1024)
+def namespaces(text: str) -> tuple[str, ...]:
+    """The namespaces the alert puts its targets in (``deployment payments in prod``, ``namespace=prod``,
+    ``prod/payments``): an observation of a workload of the same name in another namespace is not of it."""
+    return tuple(sorted(_namespaces_in(text or "", of_alert(text or ""))))
+
+
+def elsewhere(alert_namespaces: tuple[str, ...], names: tuple[str, ...], *parts: Any) -> bool:
+    """Does an observation place the target in a namespace the alert does not name (``-n staging`` when the
+    alert is about ``prod``)? Only when both name one: an observation that names none is not elsewhere."""
+    if not alert_namespaces:
+        return False
+    text = "\n".join(p if isinstance(p, str) else json.dumps(p, ensure_ascii=False, default=str)
+                     for p in parts if p is not None)
+    seen = _namespaces_in(text, names)
+    return bool(seen) and not seen & set(alert_namespaces)
 
 
 def mentions(names: tuple[str, ...], *parts: Any) -> bool:
@@ -176,8 +237,30 @@ def fired(text: str) -> str:
                      if (m := _FEED_LINE.match(line)) is not None and m.group(1).strip().lower() == "alert")
 
 
+_FAILING = re.compile(r"\bfail|\bfatal\b|\bunable\b|\bcannot\b|\bcan'?t\b|\bno match|\btime[ds]? ?out\b|"
+                      r"\bexit(?:ed|s)?\b|\bdeadline\b|\babort|\bcrash|\bkill|\bhalt|\bstuck\b|\bnot\b|\brestart|\bback-?off\b|"
+                      r"\bunavailable\b|\bdown\b", re.I)
+"""Words of an outcome that went wrong, beyond an error signal: what a failing run reports."""
+_MEASURE = re.compile(r"\d+(?:\.\d+)?\s?%|\b\d{2,}(?:\.\d+)?\b")
+
+
+def _reports(alert: str, text: str) -> bool:
+    """Does ``text`` report something of the failure: an error, a failing outcome or a status, or a value the
+    alert measured (``used=94%``)? A line of configuration or a healthy earlier run names what the alert
+    names but reports none of it."""
+    readable = words_of(text or "")
+    if ERROR_SIGNAL.search(readable) or GENERIC_STATUS.search(readable) or _FAILING.search(readable):
+        return True
+    measured = {m.replace(" ", "") for m in _MEASURE.findall(alert)}
+    return any(m.replace(" ", "") in measured for m in _MEASURE.findall(text or ""))
+
+
 def restates(alert: str, text: str) -> bool:
-    """Does ``text`` say what the alert (or a failed task) says: most of its terms, at least two, are theirs?"""
+    """Does ``text`` say what the alert (or a failed task) says: most of its terms, at least two, are theirs,
+    and it reports a failure or status as the alert does? (``"legacy": "git://host/x.git"`` in a manifest
+    shares the alert's URL and reports nothing: it is what the failure is about, not the failure.)"""
+    if not _reports(alert, text):
+        return False
     mine = _terms(text)
     if len(mine) < 2 or not alert:
         return False

@@ -314,6 +314,7 @@ def _from_artifact(
         history is None
         and group in OBSERVING_GROUPS
         and alert.mentions(run.targets, artifact.title, text, value)
+        and not alert.elsewhere(run.namespaces, run.targets, artifact.title, text, value)
     )
     symptom = (
         kind_of(artifact.kind) in SYMPTOM_KINDS
@@ -387,6 +388,8 @@ class _Run:
     reference: datetime | None
     """When the incident started; when the output does not say, its latest observation."""
     targets: tuple[str, ...]
+    namespaces: tuple[str, ...]
+    """The namespaces the alert puts its targets in."""
     alert: str
     """The alert and the failed tasks: what an item restating them is a symptom of."""
     parsed: ParsedRCA
@@ -413,7 +416,8 @@ def collect(parsed: ParsedRCA) -> list[Evidence]:
         + [f"{a.text}\n{json.dumps(a.value, default=str)}" for a in parsed.artifacts
            if kind_of(a.kind) in SYMPTOM_KINDS]
     )
-    run = _Run(_reference(parsed), alert.of_alert(parsed.alert_text or ""), failure, parsed, _own_ids(parsed))
+    said = parsed.alert_text or ""
+    run = _Run(_reference(parsed), alert.of_alert(said), alert.namespaces(said), failure, parsed, _own_ids(parsed))
     found: list[Evidence] = []
     seen: set[tuple] = set()
     for artifact in parsed.artifacts:

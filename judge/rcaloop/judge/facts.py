@@ -87,7 +87,7 @@ def derive(draft: Draft) -> Facts:
         violations=actions.all_violations(draft.sequences),
         alert_status=alert.generic_status(alert_text(draft)),
         family=named_family(draft),
-        target_verified=[ev.id for ev in grounds if ev.item.target_verified],
+        target_verified=_on_target(draft, built, grounds),
     )
 
 
@@ -112,6 +112,20 @@ def _signatures(draft: Draft, built: Ledger, root_live: list[Evidence], grounds:
     about = families.of_cause(catalog, named_family(draft), built.root.text)
     found += [ev_id for ev_id, _ in families.confirming(catalog, about, grounds) if ev_id not in found]
     return found
+
+
+def _on_target(draft: Draft, built: Ledger, grounds: list[Evidence]) -> list[str]:
+    """The grounds that observe the alert's own target and support the cause there: live, naming the target,
+    not restating the alert, and — when the cause is a family the catalog knows — showing a supporting
+    signature of that family and no refuting one (an OOM kill does not verify an image-pull failure)."""
+    on_target = [ev for ev in grounds if ev.item.target_verified and not ev.item.symptom]
+    if built.root is None:
+        return [ev.id for ev in on_target]
+    catalog = draft.catalog or families.default()
+    about = families.known(catalog, named_family(draft))
+    if not about:
+        return [ev.id for ev in on_target]
+    return [ev_id for ev_id, _ in families.confirming(catalog, about, on_target)]
 
 
 def confirmed_signature(ev: Evidence) -> bool:

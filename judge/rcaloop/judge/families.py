@@ -25,12 +25,17 @@ def _key(name: str) -> str:
 
 def of_cause(catalog: FamilyCatalog, named: str | None, statement: str) -> list[str]:
     """The catalog families the root cause is about: the one named, else those its statement shows."""
-    if named:
-        key = _key(named)
-        for family in catalog.families:
-            if key == family.name or key in family.aliases:
-                return [family.name]
+    if found := known(catalog, named):
+        return found
     return sorted({m.family for m in signatures.match(catalog, statement) if m.stance == "supports"})
+
+
+def known(catalog: FamilyCatalog, named: str | None) -> list[str]:
+    """The catalog family the output names (by name or alias); empty when the catalog does not know it."""
+    if not named:
+        return []
+    key = _key(named)
+    return [f.name for f in catalog.families if key == f.name or key in f.aliases][:1]
 
 
 def confirming(catalog: FamilyCatalog, families: list[str], grounds: Iterable[Evidence]) -> list[tuple[str, str]]:

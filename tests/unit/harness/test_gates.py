@@ -103,7 +103,7 @@ def test_g4_generic_alert_naming_a_family_fails_and_target_verified_twin_passes(
     failing = case("generic-alert-names-family").parsed
     _, gate = _gate(failing, "G4")
     assert not gate.passed
-    assert "'replicas'" in gate.detail and "memory_limit" in gate.detail and "E01 (metrics)" in gate.detail
+    assert "'replicas mismatch'" in gate.detail and "memory_limit" in gate.detail and "E01 (metrics)" in gate.detail
 
     def labelled(d):  # the agent's own label is a claim, not an observation of the target
         d["artifacts"][0]["target_verified"] = True
@@ -111,9 +111,16 @@ def test_g4_generic_alert_naming_a_family_fails_and_target_verified_twin_passes(
     _, label_only = _gate(_edit(failing, labelled), "G4")
     assert not label_only.passed
 
-    def observed(d):  # a live metric of the alert's own deployment, tied to the root cause
+    def near_limit(d):  # the alert's own deployment, but no signature of the family: memory near a limit is no kill
         d["artifacts"][0]["text"] = ("deployment payments: container memory at 98 % of its 256Mi limit before each "
                                      "restart")
+
+    _, unsigned = _gate(_edit(failing, near_limit), "G4")
+    assert not unsigned.passed
+
+    def observed(d):  # a live observation of the alert's own deployment showing the family's signature
+        d["artifacts"][0]["text"] = ("deployment payments: pod payments-7d4b9c8f6-q8w2x Last State: Terminated, "
+                                     "Reason: OOMKilled at 98 % of its 256Mi limit")
 
     _, twin = _gate(_edit(failing, observed), "G4")
     assert twin.passed and "E01" in twin.detail
