@@ -171,7 +171,8 @@ _NAMESPACE_OF = (
 def _namespaces_in(text: str, names: tuple[str, ...]) -> set[str]:
     found = {m.group(1).lower() for pattern in _NAMESPACE_OF for m in pattern.finditer(text)}
     for name in names:  # ``shop-prod/payments``, ``deployment payments in shop-prod``
-        for m in re.finditer(r"(?<![\w./-])" + _NAME + "/" + re.escape(name) + r"(?:-[a-z0-9]{1,10}){0,2}(?![\w-])", text, re.I):
+        qualified = r"(?<![\w./-])" + _NAME + "/" + re.escape(name) + r"(?:-[a-z0-9]{1,10}){0,2}(?![\w-])"
+        for m in re.finditer(qualified, text, re.I):
             found.add(m.group(1).lower())
         for m in re.finditer(r"\b" + re.escape(name) + r"\s+in\s+(?:namespace\s+)?" + _NAME + r"\b", text, re.I):
             found.add(m.group(1).lower())
