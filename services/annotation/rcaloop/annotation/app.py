@@ -22,7 +22,7 @@ from typing import Any
 from fastapi import APIRouter
 from sqlalchemy.exc import DBAPIError, DataError
 
-from rcaloop.annotation import artifacts, core, ui
+from rcaloop.annotation import artifacts, core, lead_api, lead_ui, ui
 from rcaloop.annotation.api import ApiState, build_router, guard
 from rcaloop.annotation.auth import ROLE_SETTINGS, Annotators, TokenConfigError
 from rcaloop.annotation.outbox import OutboxPublisher
@@ -186,6 +186,8 @@ def _routes(state: ApiState) -> APIRouter:
     router = APIRouter()
     router.include_router(build_router(state))
     router.include_router(ui.build_router(state))
+    router.include_router(lead_api.build_router(state))  # the lead's figures (JSON)
+    router.include_router(lead_ui.build_router(state))  # the lead's cockpit (/ui/lead)
     return router
 
 

@@ -461,14 +461,4 @@ def _parse_since(text: str) -> datetime:
 
 
 def _render(records: list[dict[str, Any]], fmt: str) -> str:
-    if fmt == "jsonl":
-        return "".join(json.dumps(r, ensure_ascii=False, default=str) + "\n" for r in records)
-    import csv  # noqa: PLC0415
-    import io  # noqa: PLC0415
-
-    buf = io.StringIO()
-    writer = csv.writer(buf, lineterminator="\n")
-    writer.writerow(export_schema.COLUMNS)
-    for r in records:
-        writer.writerow(export_schema.csv_row(r))
-    return buf.getvalue()
+    return export_schema.render(records, fmt)

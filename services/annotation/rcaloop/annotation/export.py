@@ -10,6 +10,9 @@ review of a task several review (``review``), or that task's decided review (``a
 
 from __future__ import annotations
 
+import csv
+import io
+import json
 from typing import Any
 
 EXPORT_SCHEMA_VERSION = 2
@@ -125,3 +128,15 @@ def csv_row(rec: dict[str, Any]) -> list[str]:
         return str(value)
 
     return [cell(rec.get(c)) for c in COLUMNS]
+
+
+def render(records: list[dict[str, Any]], fmt: str) -> str:
+    """The export as text: JSONL (one record per line, with ``annotation``) or CSV (``COLUMNS``)."""
+    if fmt == "jsonl":
+        return "".join(json.dumps(r, ensure_ascii=False, default=str) + "\n" for r in records)
+    buf = io.StringIO()
+    writer = csv.writer(buf, lineterminator="\n")
+    writer.writerow(COLUMNS)
+    for r in records:
+        writer.writerow(csv_row(r))
+    return buf.getvalue()

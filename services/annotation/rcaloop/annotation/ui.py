@@ -24,7 +24,7 @@ import jinja2
 from fastapi import APIRouter, Depends, Request
 from fastapi.responses import FileResponse, HTMLResponse, JSONResponse, RedirectResponse, Response
 
-from rcaloop.annotation import core, submission, ui_view
+from rcaloop.annotation import core, lead_nav, submission, ui_view
 from rcaloop.annotation.review_files import files_for
 from rcaloop.annotation.store import Store, StoreError
 from rcaloop.annotation.submission import ApiState
@@ -72,6 +72,7 @@ def _environment() -> jinja2.Environment:
         lstrip_blocks=True,
     )
     env.filters["red_flag"] = ui_view.red_flag
+    env.globals["is_lead"] = lead_nav.is_lead
     return env
 
 
@@ -153,7 +154,9 @@ class _Ui:
         return SECURE_COOKIE if self.secure(request) else COOKIE
 
     async def reviewer(self, request: Request) -> str | None:
-        return await submission.session_annotator(self.state, request.cookies.get(self.cookie_name(request)))
+        who = await submission.session_identity(self.state, request.cookies.get(self.cookie_name(request)))
+        lead_nav.ROLE.set(who.role if who else None)
+        return who.name if who else None
 
     def store(self) -> Store:
         try:

@@ -1,0 +1,261 @@
+"""The lead's cockpit in a real browser, against the annotation service run as a process on real
+Redis and PostgreSQL (a schema of its own): a lead adjudicates a disputed task and the store holds
+the decision; a reviewer gets 403; every number on every chart page equals the lead API's; the
+export downloads; every id on every lead page is unique.
+
+Headless Chromium (Debian's ``/usr/bin/chromium``) driven by Playwright. With
+``RCALOOP_SCREENSHOTS=DIR`` set, each page is also saved as ``DIR/lead-<page>.png`` (desktop size):
+how docs/images/lead-*.png are made.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import concurrent.futures
+import json
+import os
+import shutil
+import subprocess
+import sys
+import time
+import urllib.request
+import uuid
+from pathlib import Path
+
+import pytest
+
+from rcaloop.annotation import export, reports
+from rcaloop.annotation.auth import Annotators
+from rcaloop.annotation.settings import AnnotationSettings
+from rcaloop.annotation.store import Store
+from rcaloop.annotation.submission import ApiState
+from tests.e2e.annotation.test_review_ui import CHROMIUM, CHROMIUM_ARGS, WAIT_MS, _free_port, _need_browser
+from tests.helpers.deployment import run_sql
+from tests.helpers.lead_seed import JOB_DIR, seed
+
+TOKENS = {name: f"tok-{name}-{uuid.uuid4().hex[:20]}" for name in ("alice", "bob", "olga", "lena")}
+PAGES = {
+    "home": "/ui/lead",
+    "adjudications": "/ui/lead/adjudications",
+    "agreement": "/ui/lead/agreement",
+    "harness": "/ui/lead/charts/harness",
+    "throughput": "/ui/lead/charts/throughput",
+    "calibration": "/ui/lead/charts/calibration",
+    "export": "/ui/lead/export",
+}
+SHOTS = os.environ.get("RCALOOP_SCREENSHOTS")
+
+
+class LeadService:
+    """``python -m rcaloop.annotation`` with its HTTP port, on a PostgreSQL schema of its own."""
+
+    def __init__(self, redis_url: str, pg_url: str, tmp: Path):
+        self.tmp, self.pg_url = tmp, pg_url
+        self.schema = f"lead_{uuid.uuid4().hex[:12]}"
+        asyncio.run(run_sql(pg_url, f'CREATE SCHEMA "{self.schema}"'))
+        self.analysis = tmp / "analysis"
+        shutil.copytree(JOB_DIR, self.analysis / "1234567")
+        self.ids = asyncio.run(self._seed())
+        self.port = _free_port()
+        self.base = f"http://127.0.0.1:{self.port}"
+        self.prefix = f"lead-{uuid.uuid4().hex[:10]}:"
+        env = {k: v for k, v in os.environ.items() if k not in ("JUMPBOX_URI",)}
+        env.update(
+            REDIS_URL=redis_url, RCALOOP_STREAM_PREFIX=self.prefix, RCALOOP_DATA_DIR=str(tmp / "data"),
+            RCALOOP_ANALYSIS_ROOT=str(self.analysis), DATABASE_URL=pg_url, RCALOOP_DB_SCHEMA=self.schema,
+            RCALOOP_ANNOTATOR_TOKENS=",".join(f"{k}:{TOKENS[k]}" for k in ("alice", "bob")),
+            RCALOOP_OPERATOR_TOKENS=f"olga:{TOKENS['olga']}", RCALOOP_LEAD_TOKENS=f"lena:{TOKENS['lena']}",
+            HTTP_PORT=str(self.port), METRICS_PORT="0", LOG_LEVEL="WARNING",
+        )
+        self.log = (tmp / "service.log").open("w")
+        self.proc = subprocess.Popen([sys.executable, "-m", "rcaloop.annotation"], env=env, stdout=self.log,
+                                     stderr=subprocess.STDOUT)
+        self._wait_http()
+
+    def store(self) -> Store:
+        return Store(self.pg_url, schema=self.schema)
+
+    async def _seed(self) -> dict[str, str]:
+        store = self.store()
+        await store.migrate()
+        state = ApiState(settings=AnnotationSettings(rcaloop_analysis_root=self.analysis),
+                         annotators=Annotators.parse(None), store=store)
+        try:
+            return await seed(state, store)
+        finally:
+            await store.close()
+
+    def _wait_http(self) -> None:
+        deadline = time.monotonic() + 90
+        while time.monotonic() < deadline:
+            if self.proc.poll() is not None:
+                raise AssertionError(f"the service exited: {(self.tmp / 'service.log').read_text()[-2000:]}")
+            try:
+                with urllib.request.urlopen(self.base + "/ui/login", timeout=5) as resp:
+                    if resp.status == 200:
+                        return
+            except OSError:
+                time.sleep(0.5)
+        raise AssertionError("the annotation service did not answer within 90 s")
+
+    def api(self, path: str, who: str = "lena") -> object:
+        request = urllib.request.Request(self.base + path, headers={"Authorization": f"Bearer {TOKENS[who]}"})
+        with urllib.request.urlopen(request, timeout=30) as resp:
+            return json.loads(resp.read())
+
+    def run(self, work):
+        async def go():
+            store = self.store()
+            try:
+                return await work(store)
+            finally:
+                await store.close()
+        with concurrent.futures.ThreadPoolExecutor(1) as pool:  # Playwright's loop runs in this thread
+            return pool.submit(asyncio.run, go()).result()
+
+    def stop(self) -> None:
+        self.proc.terminate()
+        try:
+            self.proc.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+            self.proc.wait(timeout=10)
+        self.log.close()
+        asyncio.run(run_sql(self.pg_url, f'DROP SCHEMA "{self.schema}" CASCADE'))
+
+
+@pytest.fixture(scope="module")
+def service(redis_url, pg_url, tmp_path_factory):
+    _need_browser()
+    s = LeadService(redis_url, pg_url, tmp_path_factory.mktemp("lead-ui"))
+    yield s
+    s.stop()
+    from tests.conftest import delete_prefixed  # noqa: PLC0415
+
+    delete_prefixed(redis_url, s.prefix)
+
+
+@pytest.fixture(scope="module")
+def browser(service):
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as pw:
+        b = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        yield b
+        b.close()
+
+
+def _signed_in(browser, service: LeadService, who: str):
+    context = browser.new_context(viewport={"width": 1400, "height": 1000}, accept_downloads=True)
+    context.set_default_timeout(WAIT_MS)
+    page = context.new_page()
+    page.errors = []
+    page.on("pageerror", lambda exc: page.errors.append(str(exc)))
+    page.goto(service.base + "/ui/login")
+    page.fill("#token", TOKENS[who])
+    page.click("button[type=submit]")
+    page.wait_for_selector("#rows")
+    return page
+
+
+def _shot(page, name: str) -> None:
+    if SHOTS:
+        Path(SHOTS).mkdir(parents=True, exist_ok=True)
+        page.screenshot(path=str(Path(SHOTS) / f"lead-{name}.png"), full_page=True)
+
+
+def _unique_ids(page) -> None:
+    dupes = page.evaluate("""() => { const seen = {}, dup = [];
+        document.querySelectorAll('[id]').forEach(n => { if (seen[n.id]) dup.push(n.id); seen[n.id] = 1; });
+        return dup; }""")
+    assert dupes == [], dupes
+
+
+def test_a_reviewer_gets_403_on_every_lead_page(service, browser):
+    page = _signed_in(browser, service, "alice")
+    assert page.locator("#nav-lead").count() == 0
+    for path in (*PAGES.values(), f"/ui/lead/adjudications/{service.ids['disputed']}"):
+        response = page.goto(service.base + path)
+        assert response.status == 403, path
+        assert json.loads(response.text())["error"]["code"] == "lead_required", path
+    page.context.close()
+
+
+def test_a_lead_adjudicates_a_disputed_task_in_the_browser(service, browser):
+    task_id = service.ids["disputed"]
+    page = _signed_in(browser, service, "lena")
+    page.click("#nav-lead")
+    page.wait_for_selector("#lead-home")
+    assert page.locator("#count-disputed").inner_text() == "1"
+    _unique_ids(page)
+    _shot(page, "home")
+    page.click("#tile-disputed")
+    row = page.locator(f'tr.adjudication-row[data-task="{task_id}"]')
+    assert row.locator(".badge.differs").count() == 2
+    _unique_ids(page)
+    _shot(page, "adjudications")
+    row.locator("a", has_text="Adjudicate").click()
+    page.wait_for_selector("#compare")
+    # side by side, the differences marked in words as well as by colour
+    category = page.locator('#compare tr[data-field="root_cause.category"]')
+    assert "differs" in category.get_attribute("class") and category.locator(".badge.differs").count() == 1
+    assert category.locator("td").all_inner_texts() == ["credential", "network"]
+    assert "differs" not in page.locator('#compare tr[data-field="job_id"]').get_attribute("class")
+    assert "Nothing promotes yet" in page.locator("#promotes").inner_text()
+    # "Edit from this review" puts bob's review in the written decision
+    page.locator(".start-from").nth(1).click()
+    assert json.loads(page.locator("#own-review").input_value())["root_cause"]["category"] == "network"
+    _unique_ids(page)
+    page.wait_for_load_state("load")
+    _shot(page, "adjudication")
+    page.fill("#comment", "the resolver logs show the network fault")
+    page.click("#adopt-bob")
+    page.wait_for_selector("#decision-note")
+    assert page.locator("#outcome-state").inner_text() == "adjudicated"
+    assert "is what reaches" in page.locator("#promotes").inner_text()
+    _shot(page, "adjudication-decided")
+    assert page.errors == []
+
+    decided = service.run(lambda store: store.task_outcome(task_id))
+    assert decided["state"] == "adjudicated" and decided["decided_by"] == "lena"
+    assert decided["comment"] == "the resolver logs show the network fault"
+    assert decided["decided_review"]["root_cause"]["category"] == "network"
+    assert (service.analysis / "1234567" / "annotation.json").exists()
+    page.context.close()
+
+
+@pytest.mark.parametrize("name", ["agreement", "harness", "throughput", "calibration"])
+def test_each_chart_page_shows_the_apis_numbers(service, browser, name):
+    page = _signed_in(browser, service, "lena")
+    page.goto(service.base + PAGES[name])
+    page.wait_for_selector("svg.chart")
+    cells = page.evaluate("""() => Array.from(document.querySelectorAll('table[data-api] [data-key]')).map(n =>
+        [n.closest('table').dataset.api, n.dataset.key, n.dataset.value])""")
+    assert len(cells) >= 8
+    answers: dict[str, object] = {}
+    from rcaloop.shared import jsonpath  # noqa: PLC0415
+
+    for api, key, value in cells:
+        answers.setdefault(api, service.api(api))
+        resolved = jsonpath.resolve(answers[api], key)
+        assert resolved.found and json.loads(value) == resolved.value, (api, key, value)
+    assert page.locator("svg.chart title").count() >= 1
+    _unique_ids(page)
+    _shot(page, name)
+    assert page.errors == []
+    page.context.close()
+
+
+def test_a_lead_downloads_the_export(service, browser):
+    page = _signed_in(browser, service, "lena")
+    page.goto(service.base + PAGES["export"])
+    _unique_ids(page)
+    _shot(page, "export")
+    page.select_option("#export-format", "csv")
+    with page.expect_download() as info:
+        page.click("#export-download")
+    text = Path(info.value.path()).read_text()
+    records = service.run(lambda store: reports.export_records(store))
+    assert text == export.render(records, "csv")
+    assert text.splitlines()[0].split(",") == list(export.COLUMNS)
+    page.context.close()
