@@ -173,7 +173,8 @@ def _namespaces_in(text: str, names: tuple[str, ...]) -> set[str]:
     for name in names:  # ``shop-prod/payments``, ``deployment payments in shop-prod``
         qualified = r"(?<![\w./-])" + _NAME + "/" + re.escape(name) + r"(?:-[a-z0-9]{1,10}){0,2}(?![\w-])"
         for m in re.finditer(qualified, text, re.I):
-            found.add(m.group(1).lower())
+            if m.group(1).lower() not in KINDS:  # ``rs/orders-api`` names a kind, not a namespace
+                found.add(m.group(1).lower())
         for m in re.finditer(r"\b" + re.escape(name) + r"\s+in\s+(?:namespace\s+)?" + _NAME + r"\b", text, re.I):
             found.add(m.group(1).lower())
     return found

@@ -109,6 +109,8 @@ def lemma(word: str) -> str:
     low = norm(word)
     if not low.isalpha():
         return low
+    if len(word) >= 3 and word.endswith("s") and word[:-1].isupper():
+        return low[:-1]  # an acronym's plural (``PRs``, ``MRs``, ``PVCs``)
     found = verb(low)
     if found.verb:
         return found.lemma

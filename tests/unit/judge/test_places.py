@@ -130,6 +130,8 @@ def test_recommendations_take_their_role_from_their_priority():
     ("pin the chart version in deploy/api/Chart.yaml", Role.PERMANENT, None, True),
     ("add a retry", Role.PERMANENT, None, True),
     ("Raise the memory limit in deploy/x.yaml via a reviewed merge request", Role.ACTION, None, True),
+    ("Pin the base image and replace strtobool through reviewed PRs", Role.ACTION, None, True),
+    ("Update the known hosts ConfigMap through the argocd-config repo after review", Role.ACTION, None, True),
     # not a lasting fix, not delivered through review, or acting on a running system
     ("add a config lint that rejects a pool size below 20", Role.ACTION, None, False),
     ("Restart the database", Role.PERMANENT, "config/prod.yaml", False),

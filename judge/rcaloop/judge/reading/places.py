@@ -418,7 +418,9 @@ _ROUTED = re.compile(
     r"the\s+)?(?:reviewed\s+)?(?:merge request|pull request|mr|pr|code review|change set|changeset|gerrit change)\b|"
     r"^\W*(?:reviewed\s+)?(?:mr|pr|merge request|pull request)s?\b\s*(?:to|in|on|against|:|\()|\b(?:merge request|"
     r"pull request|mrs?|prs?)\s+(?:to|against|on)\s+\S|\b(?:code review|owner review|reviewed (?:mr|pr|change|revert))\b|"
-    r"\bmerge\b[^.;]{0,40}\b(?:pr|mr|pull request|merge request)\b",
+    r"\bmerge\b[^.;]{0,40}\b(?:pr|mr|pull request|merge request)\b|"
+    r"\b(?:through|via|in)\s+(?:the\s+|its\s+|our\s+)?[\w./-]+\s+repo(?:sitory)?\b[^.;]{0,30}\b(?:after|with|following|"
+    r"once|under)\s+(?:a\s+|an\s+|the\s+)?(?:peer\s+|code\s+|owner\s+)?review",
     re.I)
 """How a change is delivered through review (``via a reviewed MR``, ``PR to charts/…``, ``MR: …``); naming
 an MR that was merged or reverted (``MR 455 is reverted``) is a reference, not a delivery."""

@@ -3,6 +3,8 @@ firewalls, and the wrappers that run another command (``sudo``, ``ssh``, ``bash 
 
 from __future__ import annotations
 
+import re
+
 from rcaloop.judge.actions.commands import Reader, Verdict, reads, writes
 from rcaloop.judge.actions.tools.base import Subcommands, after_options, always, flags, has, scratch, words
 
@@ -305,6 +307,36 @@ _GPG = _options_read(
     ("--keyring", "--keyid-format", "--list-options", "--homedir"),
     "gpg: listing, showing and verifying keys reads; importing, deleting, signing, creating or refreshing keys writes.",
 )
+_SHA = re.compile(r"^[0-9a-f]{7,40}$")
+
+
+def _device_commit(name: str, args: list[str], reader: Reader) -> Verdict:
+    """A network device's ``commit`` (Junos, IOS XR, VyOS) makes the candidate configuration live, also ``commit
+    confirmed N`` (it only reverts itself later); ``commit check`` only validates. ``commit 9d0c4e2`` names a
+    commit: no command."""
+    if args and (args[0] == "check" or _SHA.match(args[0].lower())):
+        return reads(name)
+    return writes(f"{name} {' '.join(args[:1])}".strip())
+
+
+_SSH_KEYGEN_READS = frozenset("lFyLQ")
+"""``-l`` (a key's fingerprint), ``-F`` (find a host in known_hosts), ``-y`` (print the public key), ``-L`` (show a
+certificate), ``-Q`` (test a revocation list)."""
+_SSH_KEYGEN_QUIET = frozenset("fEvBq")
+"""Options that only say which file, hash or detail (``-f``, ``-E sha256``, ``-v``)."""
+
+
+def _ssh_keygen(name: str, args: list[str], reader: Reader) -> Verdict:
+    """ssh-keygen reads with ``-l``, ``-F``, ``-y``, ``-L`` or ``-Q`` (alone or with ``-f``, ``-E``, ``-v``);
+    without one it generates a key, and ``-R`` (remove a host), ``-H`` (hash known_hosts), ``-p``, ``-s`` and every
+    other option write."""
+    opts, _ = words(args, ("-f", "-F", "-E"))
+    letters = {c for o in opts if not o.startswith("--") for c in o[1:]}
+    if letters & _SSH_KEYGEN_READS and letters <= _SSH_KEYGEN_READS | _SSH_KEYGEN_QUIET:
+        return reads(name)
+    return writes(f"{name} {' '.join(opts) or '(generates a key)'}")
+
+
 _ETHTOOL = _options_read(
     ("-a", "--show-pause", "-c", "--show-coalesce", "-g", "--show-ring", "-i", "--driver", "-d", "--register-dump",
      "-e", "--eeprom-dump", "-k", "--show-features", "--show-offload", "-l", "--show-channels", "-m",
@@ -564,7 +596,8 @@ TOOLS = {
     "ebtables": flags(reading=("-L", "--list")), "firewall-cmd": _firewall_cmd, "nft": _nft, "ufw": _ufw,
     "route": _route, "ifconfig": _ifconfig, "arp": flags(writing=("-d", "-s", "-f", "--delete", "--set")),
     "ip": _object_action, "tc": _object_action, "bridge": _object_action, "date": _date, "openssl": _openssl,
-    "gpg": _GPG, "gpg2": _GPG,
+    "gpg": _GPG, "gpg2": _GPG, "ssh-keygen": _ssh_keygen,
+    "commit": _device_commit,
     "modprobe": flags(reading=("-n", "--dry-run", "-c", "--showconfig", "-D", "--show-depends")),
     "ldconfig": flags(reading=("-p", "--print-cache", "-N")),
     "update-alternatives": flags(reading=("--display", "--list", "--query", "--get-selections")),
