@@ -255,10 +255,11 @@ OWN_RULES: tuple[Rule, ...] = (
     Rule("rcaloop.keyword-assignment", "secret", re.compile(
         r"(?<![\w.-])(?P<name>" + _NAME_AROUND % _KEYWORD + r")" + _ASSIGNED, re.I),
          ("key", "pass", "pwd", "secret", "contrase"), group=2, check="assignment", spans_words=True),
+    # a DSL call that passes the value (Groovy, Gradle, Ruby: ``password 'x'``); a variable's name is no value
     Rule("rcaloop.quoted-argument", "secret", re.compile(
         r"(?<![\w.-])(?P<name>(?:[\w]{0,60}[_.-])?(?:password|passwd|secret|token|api_?key|apiKey))[ \t]+"
         r"([\"'])(?-i:(?![A-Z][A-Z0-9_]*[\"']))([^\s\"']{4,200})[\"']", re.I),
-         ("pass", "pwd", "secret", "token", "key"), group=3, check="assignment", spans_words=True),  # Groovy, Gradle, Ruby
+         ("pass", "pwd", "secret", "token", "key"), group=3, check="assignment", spans_words=True),
     Rule("rcaloop.token-assignment", "secret", re.compile(
         r"(?<![\w-])(?P<name>[\w-]{0,60}?(?:token|api-key|apikey|app[-_]?key|access-key|secret-key|auth-key"
         r"|private-key|client-secret)s?)" + _ASSIGNED, re.I),
