@@ -174,3 +174,7 @@ class ParsedRCA(Contract):
     incident_ended_at: datetime | None = Field(
         default=None, description="when the failed job ended, when the output says: what came later caused nothing"
     )
+    received_at: datetime | None = Field(
+        default=None, description="when rcaloop received the output: evidence stamped later did not exist when it "
+        "was written"
+    )

@@ -7,8 +7,9 @@ Three findings, each judged on the run's artifacts, never on an agent's labels:
 * **other target**: an item about another environment or region than the alert's (``staging``
   for a ``prod`` alert, ``eu-central-1`` for ``us-east-1``) says nothing of the alert's own target,
   so it supports no claim about it;
-* **after the fact**: an event dated after the failed job ended (or an observation stamped after the
-  output was written) cannot be the cause of what came before it.
+* **after the fact**: an event dated after the failed job ended, an observation stamped after rcaloop
+  received the output (it did not exist when the output was written), or a change made after the incident
+  started cannot be the cause of what came before it.
 
 An identifier alone (a commit SHA, a digest, a version) shows what runs, not that it fails: it supports
 nothing either. Pure: a function of the draft's evidence and the parsed output.
@@ -57,10 +58,12 @@ def read(parsed: ParsedRCA, evidence: list[Evidence]) -> Findings:
     out = Findings()
     scope = _scope(parsed.alert_text or "")
     ended = _ended(parsed)
+    received, started = _utc(parsed.received_at), _utc(parsed.incident_started_at)
     seen: dict[str, str] = {}
     for ev in evidence:
         text = f"{ev.item.title}\n{ev.item.text}"
-        why = _other_target(scope, text) or _after_the_fact(ev, ended) or _identifier_only(ev)
+        why = (_other_target(scope, text) or _after_the_fact(ev, ended) or _not_yet(ev, received)
+               or _changed_later(ev, started) or _identifier_only(ev))
         if why:
             out.unsupporting[ev.id] = why
         key = _content(ev)
@@ -121,6 +124,37 @@ def _after_the_fact(ev: Evidence, ended: datetime | None) -> str | None:
     if ended is None or when is None or when <= ended + LATE:
         return None
     return f"dated {when.isoformat()}, after the job ended ({ended.isoformat()}): it cannot have caused the failure"
+
+
+CHANGE_KINDS = frozenset({"change", "deploy", "deployment", "rollout", "release", "commit", "config_change",
+                          "configchange", "merge", "upgrade", "migration"})
+"""Kinds of item whose time is when a change was made (not when someone looked)."""
+
+
+def _utc(when: datetime | None) -> datetime | None:
+    return when.replace(tzinfo=UTC) if when is not None and when.tzinfo is None else when
+
+
+def _stamped(ev: Evidence) -> datetime | None:
+    return _event_time(ev) or _utc(ev.item.observed_at)
+
+
+def _not_yet(ev: Evidence, received: datetime | None) -> str | None:
+    """Stamped after rcaloop received the output: it did not exist when the output was written."""
+    when = _stamped(ev)
+    if received is None or when is None or when <= received + LATE:
+        return None
+    return f"dated {when.isoformat()}, after the output was received ({received.isoformat()}): it did not exist yet"
+
+
+def _changed_later(ev: Evidence, started: datetime | None) -> str | None:
+    """A change made after the incident started cannot have caused it (a later change may be its mitigation)."""
+    when = _stamped(ev)
+    kind = re.sub(r"[^a-z]", "", (ev.item.kind or "").lower())
+    if started is None or when is None or kind not in {re.sub(r"[^a-z]", "", k) for k in CHANGE_KINDS} \
+            or when <= started + LATE:
+        return None
+    return f"a change at {when.isoformat()}, after the incident started ({started.isoformat()}): it cannot have caused it"
 
 
 def identifier_only(value: Any) -> bool:

@@ -60,6 +60,7 @@ def parse_record(record: IngestedRecord, registry: Registry | None = None) -> Pa
         job_id=record.job_id,
         source_kind=record.kind,
         context=context,
+        received_at=record.ingested_at,
         **values,
     )
 
