@@ -89,6 +89,15 @@ async def _serve(services, settings: RuntimeSettings, url: str, http_port: int |
     return code
 
 
+def use_default_registry(examples: Path = EXAMPLES) -> None:
+    """The citation registry every pipeline this CLI runs judges with, unless ``RCALOOP_REGISTRY``
+    names one: ``examples/registry.json`` (the file docker-compose mounts too). ``up`` and ``demo``
+    both take it here, so a sample gets one verdict whichever way it was submitted."""
+    default = examples / "registry.json"
+    if default.is_file():
+        os.environ.setdefault("RCALOOP_REGISTRY", str(default))
+
+
 def review_hint(settings: RuntimeSettings, http_port: int) -> list[str]:
     """Where reviewers go and how they (and scripts) get in: printed by ``rcaloop up``."""
     base = f"http://{settings.http_host}:{http_port}"
@@ -119,6 +128,7 @@ def up(
         help="port of /metrics, /healthz and /readyz; default METRICS_PORT, else 9100; 0 = none"),
 ) -> None:
     """Run every service plus the HTTP API locally (embedded Redis when REDIS_URL is unset)."""
+    use_default_registry()
     settings = RuntimeSettings()
     explicit = "log_format" in settings.model_fields_set  # LOG_FORMAT set: every line in it; else readable lines
     configure_logging("rcaloop", settings.log_level, settings.log_format if explicit else "console")
@@ -141,7 +151,8 @@ def demo(
     examples: Path = typer.Option(EXAMPLES, help="directory of sample results"),
 ) -> None:
     """Bring the pipeline up, run the bundled samples through it, print where results are."""
-    os.environ.setdefault("RCALOOP_REGISTRY", str(examples / "registry.json"))  # resolve the samples' citations
+    use_default_registry(examples)  # a samples directory's own registry, else the one `up` judges with
+    use_default_registry()
     settings = RuntimeSettings()
     configure_logging("rcaloop", "WARNING", "console")
     paths = streams.example_paths(examples)

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import json
 import os
-import shutil
 import socket
 import subprocess
 import sys
@@ -60,7 +59,7 @@ def _free_port() -> int:
 class Pipeline:
     """``rcaloop up`` as a process: every service plus the review UI, on a private stream prefix."""
 
-    def __init__(self, redis_url: str, tmp: Path):
+    def __init__(self, redis_url: str, tmp: Path, **settings: str):
         self.redis_url, self.tmp = redis_url, tmp
         self.prefix = f"ui-{uuid.uuid4().hex[:10]}:"
         self.port = _free_port()
@@ -75,6 +74,8 @@ class Pipeline:
             REVIEW_OVERLAP="1",
             LOG_LEVEL="WARNING",
         )
+        self.env.pop("RCALOOP_REGISTRY", None)  # each pipeline judges with rcaloop's own default
+        self.env.update(settings)
         self.log = (tmp / "up.log").open("w")
         exe = str(Path(sys.executable).parent / "rcaloop")
         self.proc = subprocess.Popen(
@@ -117,28 +118,8 @@ class Pipeline:
         delete_prefixed(self.redis_url, self.prefix)
 
 
-@pytest.fixture(scope="module")
-def pipeline(redis_url, tmp_path_factory):
-    if shutil.which("redis-cli") is None:
-        pytest.skip("redis-cli is not installed")
-    _need_browser()
-    p = Pipeline(redis_url, tmp_path_factory.mktemp("review-ui"))
-    yield p
-    p.stop()
-
-
-@pytest.fixture(scope="module")
-def browser(pipeline):
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as pw:
-        b = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        yield b
-        b.close()
-
-
-def _page(browser, who: str):
-    context = browser.new_context(viewport={"width": 1400, "height": 1000})
+def _page(browser, who: str, width: int = 1400, height: int = 1000):
+    context = browser.new_context(viewport={"width": width, "height": height})
     context.set_default_timeout(WAIT_MS)
     page = context.new_page()
     errors: list[str] = []

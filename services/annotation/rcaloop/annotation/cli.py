@@ -397,9 +397,12 @@ def _fetch(job_id: str, settings: AnnotationSettings) -> Path:
     """Step 0: download with JUMPBOX_URI set, else use (and check) the local directory."""
     job_dir = settings.rcaloop_analysis_root / job_id
     if not settings.jumpbox_uri:
-        if not job_dir.is_dir() and not files_from_store(job_id, job_dir):
+        # a directory holding only what a review wrote (the web UI's annotation.json, a draft) is no
+        # job directory: the job's own files then come from the store, as if it did not exist
+        if not files.has_step_files(job_dir) and not files_from_store(job_id, job_dir):
+            what = "has no step files" if job_dir.is_dir() else "does not exist"
             fail(
-                f"{job_dir}/ does not exist and the annotation store holds no result of job {job_id}: "
+                f"{job_dir}/ {what} and the annotation store holds no result of job {job_id}: "
                 "run the root-cause-analysis skill first, publish its result, or set JUMPBOX_URI"
             )
         return job_dir

@@ -55,6 +55,12 @@ def job_files(job_dir: Path) -> dict[str, Any]:
     return files
 
 
+def has_step_files(job_dir: Path) -> bool:
+    """Whether the directory holds a run's own files (``step*.json``), not just what a review wrote
+    there (``annotation.json`` from the web UI or the API, the walkthrough's draft)."""
+    return job_dir.is_dir() and any(p.is_file() for p in job_dir.glob("step*.json"))
+
+
 def job_id_of(job_dir: Path, files: dict[str, Any]) -> str:
     """The job id the step files state (step5, then step1), else the directory's name."""
     for name in ("step5_summary.json", "step1_job_context.json"):

@@ -55,6 +55,23 @@ from rcaloop.shared.analysis_subject import subject_of
 MIGRATIONS = Path(__file__).resolve().parent / "migrations"
 
 
+
+def _matches(text: str) -> sa.ColumnElement[bool]:
+    """A task whose job id, result id, title or subject holds ``text`` (case aside; ``%`` and ``_``
+    are plain characters)."""
+    term = text.lower()
+
+    def holds(column: Any) -> sa.ColumnElement[bool]:
+        return sa.func.lower(column).contains(term, autoescape=True)
+
+    by_result = sa.select(verdicts.c.analysis_hash).where(holds(verdicts.c.result_id))
+    return sa.or_(
+        holds(review_tasks.c.job_id),
+        holds(review_tasks.c.task["title"].as_string()),
+        holds(review_tasks.c.subject),
+        review_tasks.c.analysis_hash.in_(by_result),
+    )
+
 class StoreError(Exception):
     """A request the store refuses; ``status`` is the HTTP status the API answers with."""
 
@@ -245,7 +262,8 @@ class Store:
     ) -> list[dict[str, Any]]:
         """Tasks with their slot counts; ``state`` = open (a slot is free) | done (all submitted).
 
-        ``search`` matches the job id or result id exactly; ``case_type`` the case type an
+        ``search`` is a piece of text found, case aside, in the job id, the result id, the title or
+        the subject (``_matches``); ``case_type`` the case type an
         operator gave the analysis; ``red_flags`` true keeps tasks with red flags, false those without.
         """
         now = self.clock()
@@ -275,8 +293,7 @@ class Store:
             case.label("case_type"),
         ).select_from(review_tasks.outerjoin(counts, counts.c.task_id == review_tasks.c.task_id))
         if search:
-            by_result = sa.select(verdicts.c.analysis_hash).where(verdicts.c.result_id == search)
-            query = query.where(sa.or_(review_tasks.c.job_id == search, review_tasks.c.analysis_hash.in_(by_result)))
+            query = query.where(_matches(search))
         if case_type:
             query = query.where(case == case_type)
         if red_flags is not None:

@@ -181,6 +181,7 @@ class _Ui:
             "draft": await self.store().draft(task.task_id, who) if task else None,
             "lease": lease,
             "lease_s": self.state.settings.review_lease_s,
+            "server_now": self.store().clock(),  # the page measures its clock against the server's, which ends leases
             **extra,
         }
 

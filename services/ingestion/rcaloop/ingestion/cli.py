@@ -106,7 +106,11 @@ def _register_download(app: typer.Typer, deps: CliDeps) -> None:
         try:
             path = _run(lambda bars: download_job(job_id, settings, bars), settings)
         except JumpboxError as exc:
-            stored = deps.stored_job if exc.code in ("local_dir_missing", "remote_dir_missing") else None
+            only_review = (  # the web UI wrote annotation.json here, the run's own files never came
+                exc.code == "required_file_missing" and not settings.jumpbox_uri
+                and not any(p.is_file() for p in analysis_dir(job_id, settings).glob("step*.json")))
+            missing = exc.code in ("local_dir_missing", "remote_dir_missing") or only_review
+            stored = deps.stored_job if missing else None
             if stored is None:
                 _fail(exc)
             path = analysis_dir(job_id, settings)

@@ -73,22 +73,72 @@ var rc = (function () {
     return t && (t.tagName === "INPUT" || t.tagName === "TEXTAREA" || t.tagName === "SELECT" || t.isContentEditable);
   }
 
-  /* Extend the lease on a timer while the page is open; show the banner when it is lost. */
+  /* Keep the lease: extend it on a timer while the page is open — in a background tab too (browsers
+     slow such timers to about once a minute, well inside a lease) — and at once when the tab is shown
+     again. The indicator says the real state: leased until a time, extension failing (with the
+     server's reason, retried), or lost (expired, released elsewhere, taken) with the claim button. */
   function keepLease(data) {
-    var until = document.getElementById("lease-until");
-    function show(epoch) {
-      if (until) { until.dataset.epoch = epoch; until.textContent = new Date(epoch * 1000).toLocaleTimeString(); }
+    var box = document.getElementById("lease"), until = document.getElementById("lease-until");
+    if (until) until.textContent = clock(Number(until.dataset.epoch));
+    if (!box || !data.lease || data.lease.status !== "leased" || !data.task_id) return;
+    var badge = document.getElementById("lease-badge"), note = document.getElementById("lease-note");
+    var banner = document.getElementById("lease-lost"), claim = document.getElementById("claim-form");
+    var expires = Number(until.dataset.epoch), every = Math.max(5, Math.min(60, data.lease_s / 3)) * 1000;
+    var timer = null, ticker = null, failures = 0;
+    var skew = typeof data.server_now === "number" ? data.server_now - Date.now() / 1000 : 0;  // the server's clock decides
+    function now() { return Date.now() / 1000 + skew; }
+
+    function clock(epoch) { return new Date(epoch * 1000).toLocaleTimeString(); }
+    function reason(r) {
+      if (r.status === 0) return "the server could not be reached";
+      var e = r.data && r.data.error;
+      return (e && e.message ? e.message : "the server answered " + r.status) + " (" + r.status + ")";
     }
-    if (until) show(Number(until.dataset.epoch));
-    if (!data.lease || data.lease.status !== "leased" || !data.task_id) return;
-    var every = Math.max(5, Math.min(60, data.lease_s / 3)) * 1000;
-    setInterval(function () {
-      if (document.hidden) return;
+    function state(status, badgeText, noteText, ok) {
+      box.dataset.status = status;
+      badge.textContent = badgeText;
+      badge.className = "badge " + (ok ? "ok" : "bad");
+      note.textContent = noteText;
+    }
+    function leased(epoch) {
+      expires = epoch; failures = 0;
+      until.dataset.epoch = epoch; until.textContent = clock(epoch);
+      state("leased", "leased to you", "(extended while this page is open)", true);
+    }
+    function lost(why) {
+      clearTimeout(timer); clearInterval(ticker);
+      document.getElementById("lease-when").hidden = true;
+      state("lost", "lease lost", why, false);
+      banner.textContent = "Your lease is gone: " + why + ". Claim the task again before submitting (your draft is kept).";
+      banner.hidden = false;
+      if (claim) claim.hidden = false;
+      var leave = document.getElementById("leave-form");
+      if (leave) leave.hidden = true;
+    }
+    function finished() { return box.dataset.status === "submitted" || box.dataset.status === "lost"; }
+    function extend() {
+      clearTimeout(timer);
+      if (finished()) return;
       call("POST", "/ui/tasks/" + encodeURIComponent(data.task_id) + "/extend").then(function (r) {
-        if (r.status === 200) show(r.data.expires_at);
-        else if (r.status === 409) document.getElementById("lease-lost").hidden = false;
-      });
-    }, every);
+        if (finished()) return;
+        if (r.status === 200 && r.data) { leased(r.data.expires_at); schedule(every); return; }
+        if (r.status === 409 || r.status === 404) { lost(reason(r)); return; }
+        failing(reason(r));
+      }, function () { if (!finished()) failing("the server could not be reached"); });
+    }
+    function failing(why) {
+      failures += 1;
+      if (now() >= expires) { lost("it expired at " + clock(expires) + " while extending failed: " + why); return; }
+      state("failing", "extension failing", "still yours until " + clock(expires) + " unless renewed; last try: " + why +
+        " — retrying (" + failures + ")", false);
+      schedule(Math.min(every, 5000));
+    }
+    function schedule(ms) { clearTimeout(timer); timer = setTimeout(extend, ms); }
+    ticker = setInterval(function () {  // the clock alone can end it: never show a time already past
+      if (!finished() && now() >= expires) lost("it expired at " + clock(expires));
+    }, 1000);
+    document.addEventListener("visibilitychange", function () { if (!document.hidden) extend(); });
+    schedule(every);
   }
 
   /* Save the draft after each change (debounced) and when the page is hidden. */
@@ -105,11 +155,18 @@ var rc = (function () {
     return function () { if (timer) clearTimeout(timer); timer = setTimeout(save, 400); };
   }
 
+  /* After a stored submission: claim and open the next task (the queue says when none is left). */
+  function claimNext() {
+    var form = document.getElementById("next-form");
+    if (form) form.submit(); else window.location.assign("/ui/");
+  }
+
   document.addEventListener("keydown", function (ev) {
     if (isTyping(ev) || ev.ctrlKey || ev.metaKey || ev.altKey) return;
     if (ev.key === "c" && document.getElementById("claim-next")) { ev.preventDefault(); document.getElementById("claim-next").click(); }
     if (ev.key === "/" && document.querySelector("#filters input[name=q]")) { ev.preventDefault(); document.querySelector("#filters input[name=q]").focus(); }
   });
 
-  return {el: el, call: call, pageData: pageData, placeErrors: placeErrors, isTyping: isTyping, keepLease: keepLease, draftSaver: draftSaver};
+  return {el: el, call: call, pageData: pageData, placeErrors: placeErrors, isTyping: isTyping, keepLease: keepLease, draftSaver: draftSaver,
+          claimNext: claimNext};
 })();

@@ -43,14 +43,17 @@ document.addEventListener("DOMContentLoaded", function () {
   form.addEventListener("input", save);
   form.addEventListener("change", save);
 
-  function submit(ev) {
+  function submit(ev, next) {
     if (ev) ev.preventDefault();
     var status = document.getElementById("submit-status"), summary = document.getElementById("errors");
     status.textContent = "Checking…";
     rc.call("POST", "/ui/incidents/" + encodeURIComponent(data.analysis_hash) + "/evaluation", evaluation()).then(function (r) {
       if (r.status === 200 && r.data && r.data.valid) {
         rc.placeErrors([], form, summary);
-        status.textContent = "Stored (" + r.data.evaluation_id + "). Reloading…";
+        status.textContent = "Stored (" + r.data.evaluation_id + ")." + (next ? " Opening the next task…" : " Reloading…");
+        var lease = document.getElementById("lease");
+        if (lease && data.task_id) lease.dataset.status = "submitted";
+        if (next) { rc.claimNext(); return; }
         setTimeout(function () { window.location.reload(); }, 600);
         return;
       }
@@ -60,9 +63,11 @@ document.addEventListener("DOMContentLoaded", function () {
       rc.placeErrors(errors, form, summary);
     });
   }
-  form.addEventListener("submit", submit);
+  form.addEventListener("submit", function (ev) { submit(ev, false); });
+  var nextButton = document.getElementById("submit-next");
+  if (nextButton) nextButton.addEventListener("click", function (ev) { submit(ev, true); });
   document.addEventListener("keydown", function (ev) {
-    if ((ev.ctrlKey || ev.metaKey) && ev.key === "Enter") submit(ev);
+    if ((ev.ctrlKey || ev.metaKey) && ev.key === "Enter") submit(ev, ev.shiftKey && !!nextButton);
     if (ev.key === "L" && ev.shiftKey && !rc.isTyping(ev) && document.getElementById("leave")) document.getElementById("leave").click();
   });
   rc.keepLease(data);

@@ -38,7 +38,10 @@ document.addEventListener("DOMContentLoaded", function () {
   function paintAnswers() {
     questions.forEach(function (q) {
       var key = q.dataset.yesno, value = s.answers[key];
-      q.querySelectorAll(".yesno button").forEach(function (b) { b.classList.toggle("chosen", b.dataset.value === value); });
+      q.querySelectorAll(".yesno button").forEach(function (b) {
+        b.classList.toggle("chosen", b.dataset.value === value);
+        b.setAttribute("aria-pressed", b.dataset.value === value ? "true" : "false");  // the choice, to a screen reader too
+      });
       q.classList.toggle("answered-no", value === "no");
       q.classList.toggle("answered-yes", value === "yes");
       q.classList.toggle("current", Number(q.dataset.q) === s.current);
@@ -46,7 +49,10 @@ document.addEventListener("DOMContentLoaded", function () {
   }
   function answer(q, value) {
     s.answers[q.dataset.yesno] = value;
-    if (q.dataset.yesno === "alternatives_add" && value === "yes" && !s.alternatives.some(function (a) { return a._added; })) addAlternative();
+    if (q.dataset.yesno === "alternatives_add") {
+      if (value === "yes" && !s.alternatives.some(function (a) { return a._added; })) addAlternative();
+      if (value === "no") { s.alternatives = s.alternatives.filter(function (a) { return !untouched(a); }); renderAlternatives(); }
+    }
     paintAnswers(); changed();
   }
   questions.forEach(function (q) {
@@ -188,9 +194,22 @@ document.addEventListener("DOMContentLoaded", function () {
 
   // -- alternatives and recommendations -----------------------------------------------------
   var alts = document.getElementById("alternatives");
+  /* A row the reviewer added and has not filled in yet: never sent (an empty alternative is no alternative). */
+  function untouched(a) {
+    return !!a._added && !a.category && !a.plausibility && !(a.summary || "").trim() && !(a.why_wrong || "").trim() &&
+      !(a.supporting_evidence || []).length && !(a.contradicting_evidence || []).length;
+  }
+  /* One empty row at a time: asking for another while one waits goes to that one. */
   function addAlternative() {
-    s.alternatives.push({category: "", summary: "", why_wrong: "", plausibility: "", supporting_evidence: [], contradicting_evidence: [], _added: true});
-    renderAlternatives(); changed();
+    var waiting = s.alternatives.findIndex(untouched);
+    if (waiting < 0) {
+      s.alternatives.push({category: "", summary: "", why_wrong: "", plausibility: "", supporting_evidence: [], contradicting_evidence: [], _added: true});
+      waiting = s.alternatives.length - 1;
+      if (s.answers.alternatives_add !== "yes") { s.answers.alternatives_add = "yes"; paintAnswers(); }
+      renderAlternatives(); changed();
+    }
+    var row = alts.querySelectorAll(".alternative")[waiting];
+    if (row) { row.scrollIntoView({block: "nearest"}); row.querySelector("select").focus(); }
   }
   function text(label, value, path, set, area) {
     var input = el(area ? "textarea" : "input", {rows: area ? 2 : null, on: {input: function (ev) { set(ev.target.value); changed(); }}});
@@ -257,37 +276,46 @@ document.addEventListener("DOMContentLoaded", function () {
       difficulty_comment: s.difficulty_comment || null,
       recommendations: s.recommendations.map(clean),
       contributing_factors: agent.contributing_factors || [],
-      alternative_diagnoses: s.alternatives.map(clean)
+      alternative_diagnoses: s.alternatives.filter(function (a) { return !untouched(a); }).map(clean)
     };
     return body;
   }
   var submitting = false;
-  function submit() {
+  function submit(next) {
     if (submitting) return;
     submitting = true;
     var status = document.getElementById("submit-status");
-    status.textContent = "Checking…";
+    var empty = s.alternatives.filter(untouched).length;
+    if (empty) {  // left out, and said so: the findings' paths then point at the rows on the page
+      s.alternatives = s.alternatives.filter(function (a) { return !untouched(a); });
+      renderAlternatives(); changed();
+    }
+    var left = empty ? " The empty alternative row was left out." : "";
+    status.className = "";
+    status.textContent = "Checking…" + left;
     rc.call("POST", "/ui/tasks/" + encodeURIComponent(data.task_id) + "/annotation", annotation()).then(function (r) {
       submitting = false;
       var summary = document.getElementById("errors");
       if (r.status === 200 && r.data && r.data.valid) {
         rc.placeErrors([], root, summary);
-        status.textContent = "Submitted and stored (" + r.data.annotation_id + ").";
+        status.textContent = "Submitted and stored (" + r.data.annotation_id + ")." + left + (next ? " Opening the next task…" : "");
         status.className = "ok-text";
         document.getElementById("lease").dataset.status = "submitted";
+        if (next) rc.claimNext();
         return;
       }
-      status.textContent = "";
+      status.textContent = left.trim();
       var errors = r.data && r.data.errors ? r.data.errors
         : [{code: (r.data && r.data.error && r.data.error.code) || "error", path: "$", message: (r.data && r.data.error && r.data.error.message) || "the server answered " + r.status}];
       rc.placeErrors(errors, root, summary);
     }, function () { submitting = false; status.textContent = "Could not reach the server; your draft is kept."; });
   }
-  document.getElementById("submit").addEventListener("click", submit);
+  document.getElementById("submit").addEventListener("click", function () { submit(false); });
+  document.getElementById("submit-next").addEventListener("click", function () { submit(true); });
 
   // -- keys -------------------------------------------------------------------------------
   document.addEventListener("keydown", function (ev) {
-    if ((ev.ctrlKey || ev.metaKey) && ev.key === "Enter") { ev.preventDefault(); submit(); return; }
+    if ((ev.ctrlKey || ev.metaKey) && ev.key === "Enter") { ev.preventDefault(); submit(ev.shiftKey); return; }
     if (ev.key === "Escape" && rc.isTyping(ev)) { ev.target.blur(); return; }
     if (rc.isTyping(ev) || ev.ctrlKey || ev.metaKey || ev.altKey) return;
     var q = questions[s.current - 1];
