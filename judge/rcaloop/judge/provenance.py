@@ -154,7 +154,8 @@ def _changed_later(ev: Evidence, started: datetime | None) -> str | None:
     if started is None or when is None or kind not in {re.sub(r"[^a-z]", "", k) for k in CHANGE_KINDS} \
             or when <= started + LATE:
         return None
-    return f"a change at {when.isoformat()}, after the incident started ({started.isoformat()}): it cannot have caused it"
+    return (f"a change at {when.isoformat()}, after the incident started ({started.isoformat()}): "
+            "it cannot have caused it")
 
 
 def identifier_only(value: Any) -> bool:
