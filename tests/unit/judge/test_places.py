@@ -158,3 +158,21 @@ def test_a_bare_command_line_in_a_step_is_read_as_the_command_it_is(action, verb
     file writes whatever the label says; prose after it (``and compare …``) is not part of the command."""
     p = parsed(recs=[{"priority": "high", "action": action}])
     assert items(p) == [[("recommendations[0]", "action", verb)]]
+
+
+def test_a_table_row_is_read_cell_by_cell_with_its_columns_names():
+    report = ("# t\n## Actions\n| # | action | approval | impact | rollback |\n|---|---|---|---|---|\n"
+              "| 1 | restart deployment checkout | the IC | 30 s of 502s | roll back to 2.14.0 |\n")
+    place = read_places(parsed(report))[0]
+    assert [i.text for i in place] == [
+        "1 ; action: restart deployment checkout ; approval: the IC ; impact: 30 s of 502s ; rollback: roll back to 2.14.0"]
+    missing = unguarded([i.reading for i in place], checked=True)
+    assert missing == []  # the header row is no item, and its cells are the step's guards
+
+
+def test_a_ticked_box_records_what_was_done():
+    report = "# t\n## Checklist\n- [x] Failing step identified: \"Install dependencies\", exit 1\n- [ ] restart the runner\n"
+    place = read_places(parsed(report))[0]
+    assert [(i.text, i.reading.verb) for i in place] == [
+        ('Failing step identified: "Install dependencies", exit 1', None),
+        ("[ ] restart the runner", "restart")]

@@ -153,11 +153,14 @@ TABLE_ROW = "\x1e"
 
 def item_texts(body: str) -> list[str]:
     """The items of a section: each list item with its nested items, each paragraph, each table row
-    (marked ``TABLE_ROW``) and each line of a code block (a command line of its own)."""
+    (marked ``TABLE_ROW``; a cell read with its column's name, ``approval: IC``) and each line of a code block
+    (a command line of its own)."""
     out: list[str] = []
     current: list[str] = []
     indent: int | None = None
     fence: str | None = None
+    header: list[str] | None = None  # a table's column names: each cell of a row is read with its column's
+    row: tuple[str, list[str]] | None = None
 
     def close() -> None:
         nonlocal indent
@@ -182,9 +185,19 @@ def item_texts(body: str) -> list[str]:
             continue
         if stripped.startswith("|"):
             close()
-            if not _TABLE_RULE.match(stripped):
-                out.append(TABLE_ROW + " ; ".join(c.strip() for c in stripped.strip("|").split("|") if c.strip()))
+            cells = [c.strip() for c in stripped.strip("|").split("|")]
+            if _TABLE_RULE.match(stripped):
+                if row is not None and out and out[-1] == row[0]:
+                    out.pop()  # the row above the rule names the columns: labels, not an item
+                    header = row[1]
+                continue
+            labelled = header is not None and len(cells) == len(header)
+            text = " ; ".join(f"{h}: {c}" if labelled and h and h != "#" else c
+                              for h, c in zip(header if labelled else cells, cells) if c)
+            out.append(TABLE_ROW + text)
+            row = (out[-1], cells)
             continue
+        header = row = None
         item = _LIST_ITEM.match(line)
         if item:
             depth = len(item.group(1).expandtabs(4))
@@ -241,6 +254,10 @@ _LABELLED_PERMANENT = re.compile(
 """An item labelled as a lasting fix wherever it stands (``Permanent (MR to …): split …``)."""
 
 
+_DONE = re.compile(r"^\[[xX\u2713\u2714]\]\s+|^[\u2705\u2611\u2714]\ufe0f?\s+")
+"""A ticked box (``[x] Failing step identified``, ``✅``): a record of what was done, not a step to take."""
+
+
 def _item(text: str, origin: str, role: Role, place: str, file: str | None = None) -> Item:
     table = text.startswith(TABLE_ROW)
     text = text.removeprefix(TABLE_ROW)
@@ -254,8 +271,11 @@ def _item(text: str, origin: str, role: Role, place: str, file: str | None = Non
                                                             *(items.Said(s) for s in _command_cells(text)))))
     if role is Role.PROHIBITION:
         text = _forbidding(text)
+    done = _DONE.match(text)
+    if done:
+        text = text[done.end():]
     reading = items.read(text, READ_AS[role])
-    if role in NARRATIVE_ROLES and place != "chat" and not _NOW.search(text):
+    if done or (role in NARRATIVE_ROLES and place != "chat" and not _NOW.search(text)):
         reading = _as_record(reading)  # a report's account of what happened; the chat's lines are posted to act on
     if role not in RECORD_ROLES:  # a bare command line is posted to run, under any heading that proposes
         bare = [items.Said(step) for step in items.command_lines(text)]

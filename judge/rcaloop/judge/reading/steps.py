@@ -673,8 +673,14 @@ _PATH_ONLY = re.compile(r"^[\w.~-]*/[\w./~-]*$|^[\w-]+\.[A-Za-z]{1,6}$")
 """A code span that is only a file or directory name (``deploy/values.yaml``, ``backup.sh``)."""
 
 
-_COMPARISON = re.compile(r"[<>]=?\s*-?\d+(?:\.\d+)?(?:\s*[%A-Za-z\uac00-\ud7a3]{0,3})?\s*$")
-"""An expression ending in a comparison with a number (``… > 0.85``, ``… < 21일``): an alert rule, not a command."""
+_COMPARISON = re.compile(r"(?:[<>]=?|[=~!]=)\s*-?\d+(?:\.\d+)*(?:\s*[%A-Za-z\uac00-\ud7a3]{0,3})?\s*$")
+"""An expression ending in a comparison with a number (``… > 0.85``, ``… < 21일``): an alert rule, not a command;
+or a requirement (``anyjson>=0.3.3``): no shell redirects to a version."""
+
+
+_VERSION_BOUND = r"(?:[<>]=?|[=~!]=|\^|~)\s*v?\d+(?:\.\d+)*[\w.*+-]*"
+_REQUIREMENT = re.compile(rf"^[A-Za-z0-9@][\w.\[\]/@-]*\s*{_VERSION_BOUND}(?:\s*,\s*{_VERSION_BOUND})*$")
+"""A package requirement (``anyjson>=0.3.3``, ``requests>=2,<3``): names versions, runs nothing."""
 
 
 def span_command(c: Clause, i: int, span: str, role: str = ACTION):
@@ -686,6 +692,8 @@ def span_command(c: Clause, i: int, span: str, role: str = ACTION):
     if _CONFIG_LINE.match(stripped) and not any(ch in stripped for ch in ";&|$`") and " " not in stripped.split(
             ":", 1)[0].split("=", 1)[0].strip():
         return None
+    if _REQUIREMENT.match(stripped):
+        return None  # ``anyjson>=0.3.3``: a package and its versions, no redirect to a file named ``=0.3.3``
     alone = role == ACTION and len(c.toks) == 1 and program_path(stripped)  # the step is the program: it runs
     if _PATH_ONLY.match(stripped) and not (i and c.toks[i - 1].low in _RUN_LIKE | _BY_MEANS) and not alone:
         return None  # a file named, not run (``ci/check_tiers.py``)
