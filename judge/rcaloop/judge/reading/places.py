@@ -193,7 +193,7 @@ def item_texts(body: str) -> list[str]:
                 continue
             labelled = header is not None and len(cells) == len(header)
             text = " ; ".join(f"{h}: {c}" if labelled and h and h != "#" else c
-                              for h, c in zip(header if labelled else cells, cells) if c)
+                              for h, c in zip(header if labelled else cells, cells, strict=True) if c)
             out.append(TABLE_ROW + text)
             row = (out[-1], cells)
             continue
