@@ -165,13 +165,15 @@ def test_a_table_row_is_read_cell_by_cell_with_its_columns_names():
               "| 1 | restart deployment checkout | the IC | 30 s of 502s | roll back to 2.14.0 |\n")
     place = read_places(parsed(report))[0]
     assert [i.text for i in place] == [
-        "1 ; action: restart deployment checkout ; approval: the IC ; impact: 30 s of 502s ; rollback: roll back to 2.14.0"]
+        "1 ; action: restart deployment checkout ; approval: the IC ; impact: 30 s of 502s ; "
+        "rollback: roll back to 2.14.0"]
     missing = unguarded([i.reading for i in place], checked=True)
     assert missing == []  # the header row is no item, and its cells are the step's guards
 
 
 def test_a_ticked_box_records_what_was_done():
-    report = "# t\n## Checklist\n- [x] Failing step identified: \"Install dependencies\", exit 1\n- [ ] restart the runner\n"
+    report = ("# t\n## Checklist\n- [x] Failing step identified: \"Install dependencies\", exit 1\n"
+              "- [ ] restart the runner\n")
     place = read_places(parsed(report))[0]
     assert [(i.text, i.reading.verb) for i in place] == [
         ('Failing step identified: "Install dependencies", exit 1', None),

@@ -191,9 +191,8 @@ def item_texts(body: str) -> list[str]:
                     out.pop()  # the row above the rule names the columns: labels, not an item
                     header = row[1]
                 continue
-            labelled = header is not None and len(cells) == len(header)
-            text = " ; ".join(f"{h}: {c}" if labelled and h and h != "#" else c
-                              for h, c in zip(header if labelled else cells, cells, strict=True) if c)
+            names = header if header is not None and len(cells) == len(header) else [""] * len(cells)
+            text = " ; ".join(f"{h}: {c}" if h and h != "#" else c for h, c in zip(names, cells, strict=True) if c)
             out.append(TABLE_ROW + text)
             row = (out[-1], cells)
             continue
