@@ -96,6 +96,8 @@ SOURCE_GROUPS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("host", ("ssh", "host", "shell", "procfs", "sysctl", "dmesg")),
     ("package registry", ("pypi", "npm", "npmjs", "registry", "crates", "maven", "rubygems", "dockerhub", "ghcr",
                           "quay", "artifactory", "nexus", "package", "packages", "goproxy", "nuget")),
+    ("provider status", ("statuspage", "status", "statusio", "githubstatus", "health-dashboard", "servicehealth")),
+    # ^ a vendor's own statement of its outage: another organisation's observation, last so a plane word wins
     (SIGNATURE_GROUP, ("signature", "signatures", "matcher", "sigmatch")),
     ("chat", ("chat", "slack", "msg", "message", "teams")),
 )

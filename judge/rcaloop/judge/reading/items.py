@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from rcaloop.judge import lemma
-from rcaloop.judge.reading import guards, korean, steps
+from rcaloop.judge.reading import german, guards, korean, steps
 from rcaloop.judge.reading.steps import ACTION, INERT, Clause, Kind, Step, clauses, read_clause
 from rcaloop.judge.text import CODE_TOKEN, asides, cut_sentences, hidden, restore, set_aside, tokenize
 from rcaloop.judge.vocab import Concept, has, phrase_at
@@ -51,7 +51,8 @@ class ItemReading:
         """Its change destroys or discards something (delete, drop, purge, reset offsets …): guidance that waves
         its impact off (``impact: none; rollback: …``) is none for it."""
         return any(s.step.kind == Kind.CHANGE and any(has(Concept.DESTRUCTIVE, lemma.lemma(w.lstrip("-")))
-                                                      for w in s.step.verb.split() if w) for s in self.said)
+                                                      or german.destructive(w) for w in s.step.verb.split() if w)
+                   for s in self.said)
 
     @property
     def change(self) -> Step | None:
@@ -226,10 +227,30 @@ def read(text: str, role: str = ACTION) -> ItemReading:
             line = f"{named}: {line[label.end():]}"  # "read `x` (read-only): replay behind": the check, what it shows
         else:
             line = "Read-only: " + line[label.end():]  # "Procedure 1 (read-only): run …" is a check's label
-    if _introduces(line):
-        toks = tokenize(CODE_TOKEN.sub(" ", line))
-        return ItemReading((Said(Step(Kind.INERT, why="guidance"), approval=guards.approval(toks),
-                                 impact=guards.impact(toks)),))
+    if german.is_german(text[:MAX_ACTION_CHARS]):
+        out = _german(line, spans, role)
+    else:
+        if _introduces(line):
+            toks = tokenize(CODE_TOKEN.sub(" ", line))
+            return ItemReading((Said(Step(Kind.INERT, why="guidance"), approval=guards.approval(toks),
+                                     impact=guards.impact(toks)),))
+        out = _english(line, spans, role)
+    for part in hidden(text[:MAX_ACTION_CHARS]):  # unseen, so it guards nothing; a change in it still counts
+        out += [Said(Step(Kind.CHANGE, s.step.verb, "hidden_change"), aside=True)
+                for s in read(part, role).said if s.step.kind == Kind.CHANGE]
+    if len(text) > MAX_ACTION_CHARS and text[MAX_ACTION_CHARS:].strip():
+        out.append(Said(Step(Kind.CHANGE, f"a step longer than {MAX_ACTION_CHARS} characters", "too_long")))
+    plain = CODE_TOKEN.sub(" ", line)
+    if _AFTER_READ_ONLY.search(plain) and not any(s.step.kind == Kind.CHECK for s in out):
+        out.insert(0, Said(Step(Kind.CHECK, why="condition_check")))  # "… after a read-only confirmation"
+    sentences = [part for part, _ in cut_sentences(plain)]
+    waved_off = any(guards.waves_off(tokenize(part)) or german.waves_off(part) for part in sentences)
+    same = guards.same_approval(tokenize(plain)) or german.same_approval(plain)
+    return ItemReading(tuple(out), same, waved_off)
+
+
+def _english(line: str, spans: tuple[str, ...], role: str) -> list[Said]:
+    """An English (or Korean) item, clause by clause: the main text, then its asides."""
     main, notes = asides(line)
     may_ask = guards.approval(tokenize(CODE_TOKEN.sub(" ", line)))  # clause by clause only when the line asks at all
     out: list[Said] = []
@@ -243,16 +264,24 @@ def read(text: str, role: str = ACTION) -> ItemReading:
             said = _sentence(sentence, spans, read_as, follows=bool(out) or aside, aside=aside, may_ask=may_ask)
             checked = checked or any(s.step.kind == Kind.CHECK for s in said)
             out += said
-    for part in hidden(text[:MAX_ACTION_CHARS]):  # unseen, so it guards nothing; a change in it still counts
-        out += [Said(Step(Kind.CHANGE, s.step.verb, "hidden_change"), aside=True)
-                for s in read(part, role).said if s.step.kind == Kind.CHANGE]
-    if len(text) > MAX_ACTION_CHARS and text[MAX_ACTION_CHARS:].strip():
-        out.append(Said(Step(Kind.CHANGE, f"a step longer than {MAX_ACTION_CHARS} characters", "too_long")))
-    plain = CODE_TOKEN.sub(" ", line)
-    if _AFTER_READ_ONLY.search(plain) and not any(s.step.kind == Kind.CHECK for s in out):
-        out.insert(0, Said(Step(Kind.CHECK, why="condition_check")))  # "… after a read-only confirmation"
-    waved_off = any(guards.waves_off(tokenize(part)) for part, _ in cut_sentences(plain))
-    return ItemReading(tuple(out), guards.same_approval(tokenize(plain)), waved_off)
+    return out
+
+
+def _german(line: str, spans: tuple[str, ...], role: str) -> list[Said]:
+    """A German item, sentence by sentence (``rcaloop.judge.reading.german``): a sentence that names no step
+    carries its approval or guidance to the whole item, as a label does (``Freigabe IC. Auswirkung: …``)."""
+    sentences = [sentence for sentence, _cut in cut_sentences(line)]
+    if sentences and german.forbids(sentences[0]):
+        return [Said(Step(Kind.INERT, why="prohibition"))]
+    out: list[Said] = []
+    for sentence in sentences:
+        found = german.steps(sentence, role, spans)
+        approved, guided = german.approval(sentence), german.guidance(sentence)
+        if all(step.kind == Kind.INERT for step in found) and (approved or guided):
+            out.append(Said(INERT, approval=approved, impact=guided, aside=True))
+        else:
+            out += [Said(step, approved, guided) for step in found]
+    return out
 
 
 def _sentence(sentence: str, spans: tuple[str, ...], role: str, follows: bool, aside: bool,

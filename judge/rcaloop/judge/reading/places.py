@@ -30,9 +30,10 @@ from functools import lru_cache
 
 from rcaloop.contracts import ParsedRCA
 from rcaloop.judge import lemma
-from rcaloop.judge.reading import items, steps
+from rcaloop.judge.reading import german, items, steps
 from rcaloop.judge.reading.items import ItemReading
 from rcaloop.judge.vocab import Concept, has, phrase_at, words
+from rcaloop.shared.lookalikes import fold
 from rcaloop.shared.report_sections import all_sections
 
 
@@ -128,6 +129,10 @@ def heading_role(heading: str) -> Role:
     lemmas = [lemma.lemma(w) for w in written]
     for concept, role in HEADING_ROLES:
         if any(phrase_at(found, i, concept) for found in (written, lemmas) for i in range(len(found))):
+            return role
+    folded = fold(name).lower()  # a German heading (``Befund``, ``Maßnahmen``, ``Verworfen``): its stems
+    for concept, role in HEADING_ROLES:
+        if any(w in folded for w in german.words(concept)):
             return role
     return Role.NOTE
 
@@ -358,7 +363,9 @@ def recommendation_items(parsed: ParsedRCA) -> list[Item]:
     for i, claim in enumerate(diag.claims):
         if claim.kind != "recommendation" or claim.text.strip() in seen:
             continue
-        item = _item(claim.text, f"diagnosis.claims[{i}]", Role.ACTION, "recommendations")
+        # a recommendation claim links a recommendation to its evidence: beside a list of recommendations it is
+        # read as a statement (an imperative or a command in it still proposes), alone as the action it is
+        item = _item(claim.text, f"diagnosis.claims[{i}]", Role.REFERENCE if out else Role.ACTION, "recommendations")
         mine, change = _content(claim.text), _change(item)
         if any(len(mine & words) >= SAME_STEP * max(1, min(len(mine), len(words))) or (
                 change and change == theirs and _idents(claim.text) & _idents(" ".join(words))) for words, theirs in said):
@@ -471,7 +478,7 @@ def reviewed_change(text: str, reading: ItemReading, role: Role, file: str | Non
         return False
     if _NOW.search(text) and any(c.why == "command_writes" for c in changes):
         return False  # "land it right away with `ansible-playbook …`"
-    lemmas = [lemma.lemma(w) for w in re.findall(r"[A-Za-z]+", text)]
+    lemmas = [lemma.lemma(w) for w in re.findall(r"[A-Za-z\u00c0-\u024f]+", text)]  # "Prüfung" is no "pr"
     if _ROUTED.search(text) or (any(phrase_at(lemmas, i, Concept.REVIEW_ROUTE) for i in range(len(lemmas)))
                                 and not _REFERENCED.search(text)):
         return True

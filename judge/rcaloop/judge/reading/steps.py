@@ -826,7 +826,7 @@ def _sql_in_prose(c: Clause, sql, commands):
     return commands.worst(found)
 
 
-def _proposes_command(c: Clause) -> bool:
+def proposes_command(c: Clause) -> bool:
     """Where statements are made, a command proposes only as an imperative (``run `…```) or on its own."""
     first = c.toks[0]
     if first.code or first.low == "$":
@@ -838,7 +838,7 @@ def _proposes_command(c: Clause) -> bool:
 def phrase_reading(c: Clause, role: str) -> Step:
     """One clause (no lead-in, no gerund phrase): its commands and its words together."""
     cmd = commands_of(c, role)
-    if cmd is not None and cmd.writes and role == STATEMENT and not _proposes_command(c) and head(
+    if cmd is not None and cmd.writes and role == STATEMENT and not proposes_command(c) and head(
             c, role).why not in _PLANS:
         cmd = None  # "`rm -rf /var/opt/pgsql/16/data/*` on pg-main-01 at 23:27": a fact quoted, not a step
     if cmd is not None and cmd.writes:

@@ -4,7 +4,7 @@ Every word the judge reads for its meaning lives here, once: which verbs check, 
 only talk, what asks for approval, what states impact or a rollback, what says a cause is not
 known, what sets a cause aside, what a section heading names. Inflections are not listed: a
 word is looked up by its lemma (``rcaloop.judge.lemma``), so ``approves``, ``approved`` and
-``approving`` all find ``approve``. Languages are data (``en``, ``ko``); a test fails when two
+``approving`` all find ``approve``. Languages are data (``en``, ``ko``, ``de``); a test fails when two
 concepts of one language share a word (one meaning per word) or a concept is defined twice.
 
 Multi-word entries (``sign off``, ``blast radius``, ``merge request``) are written with one space
@@ -128,10 +128,10 @@ class Concept(StrEnum):
 
 
 def _load() -> dict[str, dict[Concept, frozenset[str]]]:
-    from rcaloop.judge.vocab import en, ko
+    from rcaloop.judge.vocab import de, en, ko
 
     out: dict[str, dict[Concept, frozenset[str]]] = {}
-    for module in (en, ko):
+    for module in (en, ko, de):
         words: dict[Concept, frozenset[str]] = {}
         for name, text in module.WORDS.items():
             entries = frozenset(" ".join(w.split()).lower() for w in text.split(",") if w.strip())
