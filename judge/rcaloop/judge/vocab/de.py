@@ -16,8 +16,8 @@ WORDS: dict[str, str] = {
         sichte, abgleich, inspizier, untersuch, analysier""",
     "author": """
         ändern, änderung, anpass, setzen, erhöh, senken, reduzier, hinzufüg, ergänz, aktivier, deaktivier, maskier,
-        pinnen, fixier, patchen, konfigurier, umstell, ersetz, austausch, eintrag, überschreib, mergen, committen, pushen,
-        hochsetz, runtersetz, anheb, absenk""",
+        pinnen, fixier, patchen, konfigurier, umstell, ersetz, austausch, eintrag, überschreib, mergen, committen,
+        pushen, hochsetz, runtersetz, anheb, absenk""",
     "operate": """
         neustart, neu start, starten, stoppen, anhalten, lösch, entfern, zurückroll, zurück roll, zurücksetz,
         zurückdreh, ausroll, deploy, reboot, cordon, uncordon, drain, skalier, umschalt, failover, leeren, migrier,
