@@ -1,11 +1,12 @@
 """The lead's cockpit in a real browser, against the annotation service run as a process on real
 Redis and PostgreSQL (a schema of its own): a lead adjudicates a disputed task and the store holds
 the decision; a reviewer gets 403; every number on every chart page equals the lead API's; the
-export downloads; every id on every lead page is unique.
+export downloads; every id on every lead page is unique (test_lead_pages.py checks each page for
+accessibility and a phone's width).
 
 Headless Chromium (Debian's ``/usr/bin/chromium``) driven by Playwright. With
-``RCALOOP_SCREENSHOTS=DIR`` set, each page is also saved as ``DIR/lead-<page>.png`` (desktop size):
-how docs/images/lead-*.png are made.
+``RCALOOP_SCREENSHOTS=1`` set, each page is also saved as docs/images/lead-<page>.png (the whole
+page at 1440 px): how those images are made.
 """
 
 from __future__ import annotations
@@ -29,7 +30,8 @@ from rcaloop.annotation.auth import Annotators
 from rcaloop.annotation.settings import AnnotationSettings
 from rcaloop.annotation.store import Store
 from rcaloop.annotation.submission import ApiState
-from tests.e2e.annotation.test_review_ui import CHROMIUM, CHROMIUM_ARGS, WAIT_MS, _free_port, _need_browser
+from tests.e2e.annotation.page_checks import DESKTOP, IMAGES, duplicate_ids
+from tests.e2e.annotation.test_review_ui import WAIT_MS, _free_port
 from tests.helpers.deployment import run_sql
 from tests.helpers.lead_seed import JOB_DIR, seed
 
@@ -43,7 +45,6 @@ PAGES = {
     "calibration": "/ui/lead/charts/calibration",
     "export": "/ui/lead/export",
 }
-SHOTS = os.environ.get("RCALOOP_SCREENSHOTS")
 
 
 class LeadService:
@@ -124,34 +125,13 @@ class LeadService:
         asyncio.run(run_sql(self.pg_url, f'DROP SCHEMA "{self.schema}" CASCADE'))
 
 
-@pytest.fixture(scope="module")
-def service(redis_url, pg_url, tmp_path_factory):
-    _need_browser()
-    s = LeadService(redis_url, pg_url, tmp_path_factory.mktemp("lead-ui"))
-    yield s
-    s.stop()
-    from tests.conftest import delete_prefixed  # noqa: PLC0415
-
-    delete_prefixed(redis_url, s.prefix)
-
-
-@pytest.fixture(scope="module")
-def browser(service):
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as pw:
-        b = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        yield b
-        b.close()
-
-
-def _signed_in(browser, service: LeadService, who: str):
-    context = browser.new_context(viewport={"width": 1400, "height": 1000}, accept_downloads=True)
+def _signed_in(browser, lead_service: LeadService, who: str, width: int = DESKTOP):
+    context = browser.new_context(viewport={"width": width, "height": 900}, accept_downloads=True)
     context.set_default_timeout(WAIT_MS)
     page = context.new_page()
     page.errors = []
     page.on("pageerror", lambda exc: page.errors.append(str(exc)))
-    page.goto(service.base + "/ui/login")
+    page.goto(lead_service.base + "/ui/login")
     page.fill("#token", TOKENS[who])
     page.click("button[type=submit]")
     page.wait_for_selector("#rows")
@@ -159,31 +139,27 @@ def _signed_in(browser, service: LeadService, who: str):
 
 
 def _shot(page, name: str) -> None:
-    if SHOTS:
-        Path(SHOTS).mkdir(parents=True, exist_ok=True)
-        page.screenshot(path=str(Path(SHOTS) / f"lead-{name}.png"), full_page=True)
+    if os.environ.get("RCALOOP_SCREENSHOTS") == "1":
+        page.screenshot(path=str(IMAGES / f"lead-{name}.png"), full_page=True)
 
 
 def _unique_ids(page) -> None:
-    dupes = page.evaluate("""() => { const seen = {}, dup = [];
-        document.querySelectorAll('[id]').forEach(n => { if (seen[n.id]) dup.push(n.id); seen[n.id] = 1; });
-        return dup; }""")
-    assert dupes == [], dupes
+    assert duplicate_ids(page) == []
 
 
-def test_a_reviewer_gets_403_on_every_lead_page(service, browser):
-    page = _signed_in(browser, service, "alice")
+def test_a_reviewer_gets_403_on_every_lead_page(lead_service, browser):
+    page = _signed_in(browser, lead_service, "alice")
     assert page.locator("#nav-lead").count() == 0
-    for path in (*PAGES.values(), f"/ui/lead/adjudications/{service.ids['disputed']}"):
-        response = page.goto(service.base + path)
+    for path in (*PAGES.values(), f"/ui/lead/adjudications/{lead_service.ids['disputed']}"):
+        response = page.goto(lead_service.base + path)
         assert response.status == 403, path
         assert json.loads(response.text())["error"]["code"] == "lead_required", path
     page.context.close()
 
 
-def test_a_lead_adjudicates_a_disputed_task_in_the_browser(service, browser):
-    task_id = service.ids["disputed"]
-    page = _signed_in(browser, service, "lena")
+def test_a_lead_adjudicates_a_disputed_task_in_the_browser(lead_service, browser):
+    task_id = lead_service.ids["disputed"]
+    page = _signed_in(browser, lead_service, "lena")
     page.click("#nav-lead")
     page.wait_for_selector("#lead-home")
     assert page.locator("#count-disputed").inner_text() == "1"
@@ -216,18 +192,18 @@ def test_a_lead_adjudicates_a_disputed_task_in_the_browser(service, browser):
     _shot(page, "adjudication-decided")
     assert page.errors == []
 
-    decided = service.run(lambda store: store.task_outcome(task_id))
+    decided = lead_service.run(lambda store: store.task_outcome(task_id))
     assert decided["state"] == "adjudicated" and decided["decided_by"] == "lena"
     assert decided["comment"] == "the resolver logs show the network fault"
     assert decided["decided_review"]["root_cause"]["category"] == "network"
-    assert (service.analysis / "1234567" / "annotation.json").exists()
+    assert (lead_service.analysis / "1234567" / "annotation.json").exists()
     page.context.close()
 
 
 @pytest.mark.parametrize("name", ["agreement", "harness", "throughput", "calibration"])
-def test_each_chart_page_shows_the_apis_numbers(service, browser, name):
-    page = _signed_in(browser, service, "lena")
-    page.goto(service.base + PAGES[name])
+def test_each_chart_page_shows_the_apis_numbers(lead_service, browser, name):
+    page = _signed_in(browser, lead_service, "lena")
+    page.goto(lead_service.base + PAGES[name])
     page.wait_for_selector("svg.chart")
     cells = page.evaluate("""() => Array.from(document.querySelectorAll('table[data-api] [data-key]')).map(n =>
         [n.closest('table').dataset.api, n.dataset.key, n.dataset.value])""")
@@ -236,7 +212,7 @@ def test_each_chart_page_shows_the_apis_numbers(service, browser, name):
     from rcaloop.shared import jsonpath  # noqa: PLC0415
 
     for api, key, value in cells:
-        answers.setdefault(api, service.api(api))
+        answers.setdefault(api, lead_service.api(api))
         resolved = jsonpath.resolve(answers[api], key)
         assert resolved.found and json.loads(value) == resolved.value, (api, key, value)
     assert page.locator("svg.chart title").count() >= 1
@@ -246,16 +222,16 @@ def test_each_chart_page_shows_the_apis_numbers(service, browser, name):
     page.context.close()
 
 
-def test_a_lead_downloads_the_export(service, browser):
-    page = _signed_in(browser, service, "lena")
-    page.goto(service.base + PAGES["export"])
+def test_a_lead_downloads_the_export(lead_service, browser):
+    page = _signed_in(browser, lead_service, "lena")
+    page.goto(lead_service.base + PAGES["export"])
     _unique_ids(page)
     _shot(page, "export")
     page.select_option("#export-format", "csv")
     with page.expect_download() as info:
         page.click("#export-download")
     text = Path(info.value.path()).read_text()
-    records = service.run(lambda store: reports.export_records(store))
+    records = lead_service.run(lambda store: reports.export_records(store))
     assert text == export.render(records, "csv")
     assert text.splitlines()[0].split(",") == list(export.COLUMNS)
     page.context.close()

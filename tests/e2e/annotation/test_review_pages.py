@@ -10,10 +10,18 @@ not-found page. ``rcaloop up`` as a process on real Redis, headless Chromium (te
 from __future__ import annotations
 
 import json
-import os
 
 import pytest
 
+from tests.e2e.annotation.page_checks import (
+    DESKTOP,
+    IMAGES,
+    PHONE,
+    duplicate_ids,
+    screenshots,
+    severe_violations,
+    sideways,
+)
 from tests.e2e.annotation.test_review_ui import (
     ROOT,
     Pipeline,
@@ -23,10 +31,6 @@ from tests.e2e.annotation.test_review_ui import (
     _row,
     _sign_in,
 )
-
-IMAGES = ROOT / "docs" / "images"
-PHONE = 390
-SEVERE = ("serious", "critical")
 
 
 @pytest.fixture(scope="module")
@@ -53,7 +57,7 @@ def pages(pipeline, browser) -> dict[str, str]:
     return out
 
 
-def _open(browser, pipeline: Pipeline, name: str, url: str, width: int = 1400):
+def _open(browser, pipeline: Pipeline, name: str, url: str, width: int = DESKTOP):
     """The page as alice sees it (the sign-in page signed out), its scripts run; on the task page
     every evidence view is shown in turn and question 5 has an alternative row open."""
     page = _page(browser, "alice", width=width, height=900)
@@ -81,11 +85,7 @@ def test_every_page_has_unique_element_ids(pipeline, browser, pages):
     for name, url in pages.items():
         page = _open(browser, pipeline, name, url)
         for view in _views(page, name):
-            dupes = page.evaluate("""() => {
-                const seen = {};
-                document.querySelectorAll('[id]').forEach(n => { seen[n.id] = (seen[n.id] || 0) + 1; });
-                return Object.keys(seen).filter(k => seen[k] > 1);
-            }""")
+            dupes = duplicate_ids(page)
             assert dupes == [], f"{view}: ids used more than once: {dupes}"
         assert page.errors == [], (name, page.errors)
         page.context.close()
@@ -96,16 +96,11 @@ def test_no_page_has_a_serious_or_critical_accessibility_violation(pipeline, bro
 
     axe = Axe()
     found = {}
-    for width in (1400, PHONE):
+    for width in (DESKTOP, PHONE):
         for name, url in pages.items():
             page = _open(browser, pipeline, name, url, width=width)
             for view in _views(page, name):
-                results = axe.run(page)
-                severe = [
-                    f"{v['id']} ({v['impact']}): {v['help']} — {len(v['nodes'])} node(s), "
-                    f"e.g. {v['nodes'][0]['target']}"
-                    for v in results.response["violations"] if v["impact"] in SEVERE
-                ]
+                severe = severe_violations(axe, page)
                 if severe:
                     found[f"{view} at {width} px"] = severe
             page.context.close()
@@ -117,18 +112,14 @@ def test_every_page_fits_a_390_px_wide_screen(pipeline, browser, pages):
     for name, url in pages.items():
         page = _open(browser, pipeline, name, url, width=PHONE)
         for view in _views(page, name):
-            width = page.evaluate("Math.max(document.documentElement.scrollWidth, document.body.scrollWidth)")
-            if width > PHONE:
-                culprits = page.evaluate("""(limit) => Array.from(document.querySelectorAll('body *'))
-                    .filter(n => n.getBoundingClientRect().right > limit + 1 && !n.closest('.scroll-x'))
-                    .slice(0, 5).map(n => n.tagName + (n.id ? '#' + n.id : '') + '.' + n.className)""", PHONE)
-                wide[view] = (width, culprits)
+            found = sideways(page)
+            if found:
+                wide[view] = found
         page.context.close()
     assert wide == {}, wide
 
 
-@pytest.mark.skipif(os.environ.get("RCALOOP_SCREENSHOTS") != "1",
-                    reason="writes docs/images/: RCALOOP_SCREENSHOTS=1 to refresh them")
+@screenshots
 def test_screenshots_for_the_docs(pipeline, browser, pages):
     """docs/images/review-*.png at desktop (1440 × 900) and, with ``-390``, a phone's width (the
     first screen; the parts whole). Run on demand, then look at each one."""
@@ -141,7 +132,7 @@ def test_screenshots_for_the_docs(pipeline, browser, pages):
         ("review-evaluation", "incident", "#evaluation"),
     ]
     for stem, name, part in shots:
-        for width, suffix in ((1440, ""), (PHONE, "-390")):
+        for width, suffix in ((DESKTOP, ""), (PHONE, "-390")):
             page = _open(browser, pipeline, name, pages[name], width=width)
             page.set_viewport_size({"width": width, "height": 900 if width > PHONE else 844})
             if name == "task":

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import subprocess
 import sys
 import time
@@ -25,6 +26,7 @@ from rcaloop.contracts import Stream
 from tests.conftest import delete_prefixed
 from tests.e2e.annotation.test_review_ui import (
     ROOT,
+    WAIT_MS,
     Pipeline,
     _annotations,
     _page,
@@ -252,9 +254,14 @@ def test_the_queue_search_finds_text_in_job_ids_titles_and_result_ids(pipeline, 
     page.goto(pipeline.base + "/ui/")
     page.fill("#filters input[name=q]", "8813057")
     page.press("#filters input[name=q]", "Enter")
-    page.wait_for_function("document.querySelectorAll('#rows tr.task-row').length >= 1 && "
-                           "Array.from(document.querySelectorAll('#rows tr.task-row')).every("
-                           "r => r.textContent.includes('8813057'))")
+    # waited for from here, not by a function run in the page (its CSP forbids evaluating a string
+    # there, which Playwright's wait_for_function does once its first try comes too early)
+    from playwright.sync_api import expect  # noqa: PLC0415
+
+    page.wait_for_url(re.compile(rf"[?&]q={job}(&|$)"))
+    rows = page.locator("#rows tr.task-row")
+    expect(rows.filter(has_not_text=job)).to_have_count(0, timeout=WAIT_MS)
+    expect(rows.filter(has_text=job)).to_have_count(1, timeout=WAIT_MS)
     page.goto(pipeline.base + "/ui/?q=" + urllib_quote("no such text 50%_"))
     assert page.locator("tr.task-row").count() == 0
 
