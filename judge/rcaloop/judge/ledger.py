@@ -187,9 +187,15 @@ def other_causes(draft: Draft, claims: list[str], evidence: list[str]) -> list[t
         named_there = causes.terms(causes.asserted(text)[0], exclude)[0]
         culprits = causes.culprits(text, exclude)
         novel = {w for w in culprits if not causes.parts(w) & known}
-        if (named_there & set_aside) - (grounds | claim_parts) or (novel and 2 * len(novel) >= len(culprits)):
+        if (named_there & set_aside) - (grounds | claim_parts) or _unshown(novel, culprits):
             out.append((where, text))  # it names as the cause what the output sets aside, or what nothing in it shows
     return out
+
+
+def _unshown(novel: set[str], culprits: frozenset[str]) -> bool:
+    """Half or more of what a stated cause names is shown nowhere in the output: two such terms at least, or
+    the one term it names (``the 14:00 release``); one word of two is too little to tell another cause."""
+    return bool(novel) and 2 * len(novel) >= len(culprits) and (len(novel) >= 2 or len(culprits) == 1)
 
 
 def _set_aside_terms(draft: Draft, exclude: frozenset[str]) -> frozenset[str]:

@@ -287,10 +287,11 @@ _PARTICLES_EN = frozenset("out up down off in on over back away".split())
 
 def culprits(text: str, exclude: frozenset[str]) -> frozenset[str]:
     """The specific terms a statement asserts (not set aside): its names and identifiers, not the
-    symptom's words, not hedges, not the verbs it tells the mechanism with (``timed out``, ``exhausted``)."""
+    symptom's words, not hedges, not the verbs it tells the mechanism with (``timed out``, ``exhausted``,
+    ``looks for``)."""
     kept, _ = asserted(text)
     verbs = {lemma.verb(t.text).lemma for t in tokenize(kept) if t.word and not t.code and lemma.verb(t.text).form in (
-        lemma.PAST, lemma.GERUND)} | _PARTICLES_EN
+        lemma.PAST, lemma.GERUND, lemma.S)} | _PARTICLES_EN
     idents, found = terms(kept, exclude | frozenset(verbs))
     names = {n for ident in idents for n in re.split(r"[/,]", ident) if n}  # "cp-2/cp-3" names cp-2 and cp-3
     return frozenset(names | {w for w in found if not _plain(w)})
