@@ -118,6 +118,20 @@ class Claim(_Loose):
     )
 
 
+class RankedCandidate(_Loose):
+    """A candidate as a capture ranked it: its family and, when the capture says, where and what.
+
+    ``component`` is the service, pod or node the candidate points at and ``reason`` the fault as
+    the agent words it (a benchmark's root-cause service and reason are scored on these);
+    ``occurred_at`` is when the agent says that root cause occurred.
+    """
+
+    family: str
+    component: str | None = None
+    reason: str | None = None
+    occurred_at: datetime | None = None
+
+
 class Diagnosis(_Loose):
     """The diagnosis in the shape of ``step5_summary.json`` / ``annotation.json``.
 
@@ -129,6 +143,9 @@ class Diagnosis(_Loose):
     root_cause: RootCause | None = None
     family: str | None = None
     candidates: list[str] = Field(default_factory=list)
+    ranked: list[RankedCandidate] = Field(
+        default_factory=list, description="the candidates in the order of ``candidates``, with what else each says"
+    )
     evidence: list[TraceItem] = Field(default_factory=list)
     difficulty: str | None = None
     difficulty_score: float | None = None

@@ -92,3 +92,25 @@ def test_capture_evidence_ids_written_as_numbers_are_the_ids_its_claims_cite():
     assert [a.id for a in parsed.artifacts] == ["1", "2", "3", "4", "5"]
     assert [c.evidence_ids for c in parsed.diagnosis.claims] == [["1", "2", "3"], ["4"], ["2"]]
     assert parsed.warnings == []
+
+
+def test_capture_candidates_carry_component_reason_and_time_in_rank_order():
+    from datetime import UTC, datetime, timedelta, timezone  # noqa: PLC0415
+
+    content = capture()
+    content["candidates"] = [
+        {"family": "network", "rank": 2, "component": "cartservice", "reason": "network latency",
+         "occurred_at": "2021-03-06 14:57:00+08:00"},
+        {"family": "resource", "rank": 1, "component": "checkoutservice", "occurred_at": "2024-01-15T21:36:06"},
+        {"family": "dependency", "rank": 3, "component": ["not", "text"], "occurred_at": "soon"},
+        "unknown",
+    ]
+    parsed = parse(content, kind="capture")
+    ranked = parsed.diagnosis.ranked
+    assert parsed.diagnosis.candidates == [c.family for c in ranked] == ["resource", "network", "dependency",
+                                                                       "unknown"]
+    assert [c.component for c in ranked] == ["checkoutservice", "cartservice", None, None]
+    assert ranked[1].reason == "network latency"
+    assert ranked[1].occurred_at == datetime(2021, 3, 6, 14, 57, tzinfo=timezone(timedelta(hours=8)))
+    assert ranked[0].occurred_at == datetime(2024, 1, 15, 21, 36, 6, tzinfo=UTC)  # no zone: UTC
+    assert {"candidates[2].component", "candidates[2].occurred_at"} <= {w.path for w in parsed.warnings}

@@ -16,6 +16,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from rcaloop.contracts import EvidenceArtifact, Issue
 from rcaloop.contracts.common import CaseType
 from rcaloop.contracts.parsed import AlreadyAnalyzed
+from rcaloop.gate.benchmarks import BenchmarkCase
 
 
 class _Strict(BaseModel):
@@ -70,6 +71,8 @@ class EvalCase(_Strict):
     mutation: str | None = Field(default=None, description="set on variants made by eval mutate")
     source_case: str | None = None
     window_shift_minutes: int | None = None
+    benchmark: BenchmarkCase | None = Field(
+        default=None, description="set by eval import: the public benchmark's case, scored by its own metrics")
 
 
 @dataclass(frozen=True)

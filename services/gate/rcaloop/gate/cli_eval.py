@@ -23,6 +23,9 @@ from rich.table import Table
 from rcaloop.contracts import Issue, RawResult
 from rcaloop.gate import agent_runner, junit
 from rcaloop.gate.agent_input import build_input
+from rcaloop.gate.benchmark_import import (TELEMETRY_FILES, RCAEvalCaseDir, import_openrca, import_rcaeval,
+                                           rcaeval_slug)
+from rcaloop.gate.benchmarks import openrca_predictions_csv
 from rcaloop.gate.cases import EvalCase, dump_cases, load_cases
 from rcaloop.gate.evaluation import CASE_TYPES, CaseResult, EvalReport, build_report, evaluate_one
 from rcaloop.gate.mutations import MUTATIONS, mutate
@@ -155,6 +158,9 @@ def _print_eval(report: EvalReport) -> None:
         f"{_fmt(m['known_top3'])}; "
         f"chance baseline Top-1 {chance['top1']:.3f}, Top-3 {chance['top3']:.3f} over {chance['families']} families"
     )
+    for name, metrics in report.benchmarks.items():
+        shown = {k: v for k, v in metrics.items() if k != "by_dataset"}
+        out.print(f"{name}: " + ", ".join(f"{k} {_fmt(v)}" for k, v in shown.items()), highlight=False)
     if report.baseline:
         b = report.baseline
         state = "[red]regression[/red]" if b["regression"] else "[green]no regression[/green]"
@@ -250,6 +256,7 @@ def register(app: typer.Typer, deps: CliDeps) -> None:
     _register_run(eval_app, deps)
     _register_mutate(eval_app)
     _register_novel_e2e(eval_app, deps)
+    _register_import(eval_app)
 
 
 def _register_run(eval_app: typer.Typer, deps: CliDeps) -> None:
@@ -271,6 +278,8 @@ def _register_run(eval_app: typer.Typer, deps: CliDeps) -> None:
         parallel: int = typer.Option(4, "--parallel", min=1, max=64, help="agent runs at once"),
         registry: Path | None = typer.Option(None, "--registry", help="citation registry JSON for the parser"),
         as_json: bool = typer.Option(False, "--json", help="print the report as JSON instead of tables"),
+        openrca_out: Path | None = typer.Option(
+            None, "--openrca-out", help="write the OpenRCA cases' answers as OpenRCA's prediction CSV"),
     ) -> None:
         """Score an agent on fixture cases (every output through parser and harness). Exit 0 pass, 1 fail, 2 bad
         input."""
@@ -309,6 +318,8 @@ def _register_run(eval_app: typer.Typer, deps: CliDeps) -> None:
                 results.append(res)
                 progress.advance(task)
         report = build_report(cases, results, min_top1=min_top1, baseline=base_doc)
+        if openrca_out is not None:
+            _write(openrca_out, _openrca_export(cases, results), "OpenRCA predictions")
         _write(json_report, report.model_dump_json(indent=2), "JSON report")
         _write(junit_file, _eval_junit(report), "JUnit XML")
         if as_json:
@@ -316,6 +327,19 @@ def _register_run(eval_app: typer.Typer, deps: CliDeps) -> None:
         else:
             _print_eval(report)
         raise typer.Exit(0 if report.passed else 1)
+
+
+def _openrca_export(cases: list[EvalCase], results: list[CaseResult]) -> str:
+    """The OpenRCA cases' answers, one prediction file for one query file (exit 2 otherwise)."""
+    by_id = {r.case_id: r for r in results}
+    rows = [(c.benchmark, by_id[c.case_id].benchmark) for c in cases
+            if c.benchmark is not None and c.benchmark.name == "openrca"]
+    if not rows:
+        fail("--openrca-out: the fixtures hold no OpenRCA case (rcaloop eval import openrca)")
+    datasets = sorted({b.dataset for b, _ in rows})
+    if len(datasets) > 1:
+        fail(f"--openrca-out: one OpenRCA query file at a time (the fixtures hold {', '.join(datasets)})")
+    return openrca_predictions_csv([(b, r.answer if r else []) for b, r in rows])
 
 
 def _register_mutate(eval_app: typer.Typer) -> None:
@@ -430,3 +454,91 @@ def _e2e_junit(report: E2EReport) -> str:
     ]
     return junit.render("rcaloop eval novel-e2e", cases)
 
+
+
+def _read(path: Path, what: str) -> str | None:
+    try:
+        return path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        fail(f"{what} {path}: cannot read ({getattr(exc, 'strerror', None) or exc})")
+    return None
+
+
+def _rcaeval_dirs(src: Path) -> list[RCAEvalCaseDir]:
+    dirs = []
+    for marker in sorted(src.rglob("inject_time.txt")):
+        case = marker.parent
+        files = tuple(f for f in TELEMETRY_FILES if (case / f).is_file())
+        metric_file = next((case / f for f in ("metrics.csv", "data.csv", "simple_data.csv") if (case / f).is_file()),
+                           None)
+        header = None
+        if metric_file is not None:
+            try:
+                with metric_file.open(encoding="utf-8") as fh:
+                    header = fh.readline().strip() or None
+            except (OSError, UnicodeDecodeError) as exc:
+                fail(f"{metric_file}: cannot read ({getattr(exc, 'strerror', None) or exc})")
+        dirs.append(RCAEvalCaseDir(relpath=case.relative_to(src).as_posix(),
+                                   inject_time=_read(marker, "inject time") or "", metric_header=header, files=files))
+    return dirs
+
+
+def _link_telemetry(src: Path, dirs: list[RCAEvalCaseDir], root: Path) -> None:
+    """Each case's telemetry under its neutral name (symbolic links to the benchmark's files)."""
+    for d in dirs:
+        target = root / rcaeval_slug(d.relpath)
+        try:
+            target.mkdir(parents=True, exist_ok=True)
+            for name in d.files:
+                link = target / name
+                if link.is_symlink() or link.exists():
+                    link.unlink()
+                link.symlink_to((src / d.relpath / name).resolve())
+        except OSError as exc:
+            fail(f"cannot link the telemetry under {target}: {exc.strerror}")
+
+
+def _register_import(eval_app: typer.Typer) -> None:
+    @eval_app.command("import")
+    def import_cmd(
+        benchmark: str = typer.Argument(..., help="rcaeval | openrca"),
+        src: Path = typer.Argument(..., help="RCAEval: a dataset directory (RE2-OB/…); OpenRCA: query.csv or the "
+                                             "system directory holding it"),
+        out_dir: Path = typer.Option(..., "--out", help="where to write fixtures.jsonl (and RCAEval's telemetry "
+                                                        "links)"),
+        dataset: str | None = typer.Option(None, "--dataset", help="OpenRCA: the system's name (default: the "
+                                                                   "directory holding query.csv)"),
+    ) -> None:
+        """Turn a public RCA benchmark's cases into eval fixtures. Exit 0 written, 2 bad input (nothing written)."""
+        if benchmark not in ("rcaeval", "openrca"):
+            fail(f"unknown benchmark {benchmark!r} (one of rcaeval, openrca)")
+        if not src.exists():
+            fail(f"{src}: no such file or directory")
+        if benchmark == "rcaeval":
+            if not src.is_dir():
+                fail(f"{src}: an RCAEval dataset is a directory")
+            dirs = _rcaeval_dirs(src)
+            telemetry_root = out_dir.resolve() / "telemetry"
+            cases, issues = import_rcaeval(dirs, str(telemetry_root))
+        else:
+            query = src / "query.csv" if src.is_dir() else src
+            if not query.is_file():
+                fail(f"{src}: no query.csv")
+            record = query.parent / "record.csv"
+            telemetry = query.parent / "telemetry"
+            cases, issues = import_openrca(
+                _read(query, "query file") or "", dataset or query.resolve().parent.name,
+                f"{telemetry.resolve()}/" if telemetry.is_dir() else None,
+                _read(record, "record file") if record.is_file() else None)
+        if issues:
+            _issues(issues, "import problem(s)")
+            fail(f"{src}: nothing written")
+        if benchmark == "rcaeval":
+            _link_telemetry(src, dirs, telemetry_root)
+        _write(out_dir / "fixtures.jsonl", dump_cases(cases), "fixtures")
+        families: dict[str, int] = {}
+        for c in cases:
+            families[c.expected_family or "-"] = families.get(c.expected_family or "-", 0) + 1
+        out.print(f"{len(cases)} {benchmark} case(s) → {out_dir / 'fixtures.jsonl'} (expected family: "
+                  + ", ".join(f"{k} {v}" for k, v in sorted(families.items())) + ")", highlight=False)
+        raise typer.Exit(0)

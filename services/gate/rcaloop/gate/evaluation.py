@@ -17,6 +17,7 @@ from pydantic import BaseModel, Field
 from rcaloop.contracts import HarnessVerdict, Issue, RawResult
 from rcaloop.contracts.common import CATEGORIES
 from rcaloop.gate import answer
+from rcaloop.gate.benchmarks import BenchmarkResult, benchmark_metrics, score_benchmark
 from rcaloop.gate.cases import EvalCase
 from rcaloop.gate.checks import CASE_CHECKS
 
@@ -64,6 +65,7 @@ class CaseResult(BaseModel):
     checks: list[CheckResult] = Field(default_factory=list)
     error: Issue | None = None
     duration_s: float | None = None
+    benchmark: BenchmarkResult | None = None
 
 
 class EvalReport(BaseModel):
@@ -75,6 +77,8 @@ class EvalReport(BaseModel):
     baseline: dict[str, Any] | None = None
     min_top1: float | None = None
     failures: list[Issue] = Field(default_factory=list)
+    benchmarks: dict[str, dict[str, Any]] = Field(
+        default_factory=dict, description="each public benchmark's own metrics over its imported cases")
 
 
 def _result(case: EvalCase, **outcome: Any) -> CaseResult:
@@ -95,7 +99,8 @@ def _failed_case(case: EvalCase, error: Issue) -> CaseResult:
         for c in CASE_CHECKS
         if case.case_type in c.case_types
     ]
-    return _result(case, passed=False, checks=checks, error=error)
+    bench = score_benchmark(case.benchmark, []) if case.benchmark else None
+    return _result(case, passed=False, checks=checks, error=error, benchmark=bench)
 
 
 def score_case(case: EvalCase, verdict: HarnessVerdict) -> CaseResult:
@@ -116,6 +121,8 @@ def score_case(case: EvalCase, verdict: HarnessVerdict) -> CaseResult:
         provisional=answer.provisional(parsed),
         groundless_high_confidence=answer.groundless_high_confidence(parsed, verdict),
         checks=checks,
+        benchmark=score_benchmark(case.benchmark, parsed.diagnosis.ranked if parsed.diagnosis else [])
+        if case.benchmark else None,
     )
 
 
@@ -250,4 +257,5 @@ def build_report(
         baseline=comparison,
         min_top1=min_top1,
         failures=failures,
+        benchmarks=benchmark_metrics([r.benchmark for r in results if r.benchmark is not None]),
     )

@@ -13,7 +13,7 @@ from typing import Any
 
 from rcaloop.contracts import AlternativeDiagnosis, EvidenceArtifact, RootCause
 from rcaloop.contracts.common import CATEGORIES
-from rcaloop.contracts.parsed import Claim, Diagnosis, Fields
+from rcaloop.contracts.parsed import Claim, Diagnosis, Fields, RankedCandidate
 from rcaloop.parser import codes
 from rcaloop.parser.citations import Resolver, find_citations, render
 from rcaloop.parser.tolerant import Reader, first_sentence
@@ -43,7 +43,8 @@ def parse_capture(content: Any, resolver: Resolver) -> dict[str, Any]:
         family = None
     d.family = r.text(family, "root_cause_family")
     candidates = r.items(r.require(content, "candidates"), "candidates")
-    d.candidates = _candidates(candidates, r)
+    d.ranked = _candidates(candidates, r)
+    d.candidates = [c.family for c in d.ranked]
     d.alternative_diagnoses = _ruled_out(candidates, d.family)
     confidence = r.choice(  # absent is missing; unreadable is ignored, as the contract says
         r.require(content, "confidence", code=required), CONFIDENCE, "confidence",
@@ -125,19 +126,39 @@ def _ident(value: Any) -> str:
     return str(value)
 
 
-def _candidates(items: list[Any], r: Reader) -> list[str]:
-    """Family names, best first: by ``rank`` when given, else by ``score``, else as listed."""
-    ranked: list[tuple[float, float, int, str]] = []
+def _candidates(items: list[Any], r: Reader) -> list[RankedCandidate]:
+    """Candidates, best first: by ``rank`` when given, else by ``score``, else as listed."""
+    ranked: list[tuple[float, float, int, RankedCandidate]] = []
     for i, item in enumerate(items):
         if isinstance(item, str):
-            ranked.append((float("inf"), 0.0, i, item))
+            ranked.append((float("inf"), 0.0, i, RankedCandidate(family=item)))
         elif isinstance(item, dict) and isinstance(item.get("family"), str):
             rank = r.number(item.get("rank"), f"candidates[{i}].rank")
             score = r.number(item.get("score"), f"candidates[{i}].score")
-            ranked.append((rank if rank is not None else float("inf"), -(score or 0.0), i, item["family"]))
+            candidate = RankedCandidate(
+                family=item["family"],
+                component=r.text(item.get("component"), f"candidates[{i}].component"),
+                reason=r.text(item.get("reason"), f"candidates[{i}].reason"),
+                occurred_at=_when(item.get("occurred_at"), f"candidates[{i}].occurred_at", r),
+            )
+            ranked.append((rank if rank is not None else float("inf"), -(score or 0.0), i, candidate))
         else:
             r.bad(f"candidates[{i}]", "must be a family name or an object with a family")
-    return [family for *_, family in sorted(ranked)]
+    return [candidate for *_, candidate in sorted(ranked, key=lambda t: t[:3])]
+
+
+def _when(value: Any, path: str, r: Reader) -> datetime | None:
+    """An ISO-8601 time; one without a zone is UTC. Anything else is ignored with ``RCA611``."""
+    if value is None:
+        return None
+    try:
+        when = datetime.fromisoformat(value.replace("Z", "+00:00")) if isinstance(value, str) else None
+    except ValueError:
+        when = None
+    if when is None:
+        r.bad(path, "must be an ISO-8601 time")
+        return None
+    return when.replace(tzinfo=UTC) if when.tzinfo is None else when
 
 
 REFUTING_KEYS = ("refuting_evidence_ids", "contradicting_evidence_ids", "contradicting_evidence")
