@@ -257,11 +257,13 @@ def _reports(alert: str, text: str) -> bool:
     return any(m.replace(" ", "") in measured for m in _MEASURE.findall(text or ""))
 
 
-def restates(alert: str, text: str) -> bool:
+def restates(alert: str, text: str, same_run: bool = False) -> bool:
     """Does ``text`` say what the alert (or a failed task) says: most of its terms, at least two, are theirs,
     and it reports a failure or status as the alert does? (``"legacy": "git://host/x.git"`` in a manifest
-    shares the alert's URL and reports nothing: it is what the failure is about, not the failure.)"""
-    if not _reports(alert, text):
+    shares the alert's URL and reports nothing: it is what the failure is about, not the failure.) An item of
+    the failed run's own collector (``same_run``: ``task start: <the failed task>``) is the failure whatever
+    it reports."""
+    if not same_run and not _reports(alert, text):
         return False
     mine = _terms(text)
     if len(mine) < 2 or not alert:

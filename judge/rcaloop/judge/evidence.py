@@ -60,6 +60,8 @@ UNCOUNTED_GROUPS = frozenset({UNRECOGNIZED_GROUP, CHAT_GROUP})
 recognise may be a copy of another, or of no running system at all, and a chat message relays
 what some other collector saw, which the run does not hold (fail closed); the artifacts a
 message quotes count under their own collectors."""
+RUN_GROUP = "automation platform"
+"""The collector of a failed job's own run: its items about the failed task are the failure."""
 SIGNATURE_GROUP = "signature matcher"
 """The collector that matches known failure signatures: only its items confirm one."""
 SOURCE_GROUPS: tuple[tuple[str, tuple[str, ...]], ...] = (
@@ -321,7 +323,7 @@ def _from_artifact(
     symptom = (
         kind_of(artifact.kind) in SYMPTOM_KINDS
         or artifact.source.strip().lower() in ALERT_COLLECTORS
-        or alert.restates(run.alert, text)
+        or alert.restates(run.alert, text, same_run=group == RUN_GROUP)
     )
     return Evidence(
         LedgerEvidence(
