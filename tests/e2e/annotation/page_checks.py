@@ -52,3 +52,47 @@ def sideways(page, limit: int = PHONE) -> tuple[int, list[str]] | None:
         .filter(n => n.getBoundingClientRect().right > limit + 1 && !n.closest('.scroll-x'))
         .slice(0, 5).map(n => n.tagName + (n.id ? '#' + n.id : '') + '.' + (n.getAttribute('class') || ''))""", limit)
     return width, culprits
+
+
+def _each_view(open_page, views, pages: dict[str, str], widths: tuple[int, ...]):
+    """(label, page) for each view of each page at each width: ``open_page(name, url, width)``
+    opens a page, ``views(page, name)`` steps it through the states worth checking; a page is
+    closed after its last view. The label names the width when there are several."""
+    for width in widths:
+        for name, url in pages.items():
+            page = open_page(name, url, width)
+            for view in views(page, name):
+                yield (view if len(widths) == 1 else f"{view} at {width} px"), page
+            page.context.close()
+
+
+def id_problems(open_page, views, pages: dict[str, str]) -> dict[str, list[str]]:
+    """Per view, the ids more than one element carries, and the errors the page's scripts raised."""
+    found = {}
+    for view, page in _each_view(open_page, views, pages, (DESKTOP,)):
+        if dupes := duplicate_ids(page):
+            found[f"{view}: ids used more than once"] = dupes
+        if page.errors:
+            found[f"{view}: script errors"] = list(page.errors)
+    return found
+
+
+def accessibility_problems(open_page, views, pages: dict[str, str]) -> dict[str, list[str]]:
+    """Per view at 1440 and 390 px, axe-core's serious and critical findings."""
+    from axe_playwright_python.sync_playwright import Axe  # noqa: PLC0415 - a test tool, loaded by its tests
+
+    axe = Axe()
+    found = {}
+    for view, page in _each_view(open_page, views, pages, (DESKTOP, PHONE)):
+        if severe := severe_violations(axe, page):
+            found[view] = severe
+    return found
+
+
+def width_problems(open_page, views, pages: dict[str, str]) -> dict[str, tuple[int, list[str]]]:
+    """Per view at 390 px that scrolls sideways, its width and what sticks out."""
+    found = {}
+    for view, page in _each_view(open_page, views, pages, (PHONE,)):
+        if wide := sideways(page):
+            found[view] = wide
+    return found

@@ -12,6 +12,7 @@ disputed task stays disputed whichever worker runs which test.
 from __future__ import annotations
 
 import json
+from functools import partial
 
 import pytest
 
@@ -19,10 +20,10 @@ from tests.e2e.annotation.page_checks import (
     DESKTOP,
     IMAGES,
     PHONE,
-    duplicate_ids,
+    accessibility_problems,
+    id_problems,
     screenshots,
-    severe_violations,
-    sideways,
+    width_problems,
 )
 from tests.e2e.annotation.test_lead_ui import PAGES, LeadService, _signed_in
 
@@ -35,7 +36,7 @@ def pages(lead_service) -> dict[str, str]:
     return out
 
 
-def _open(browser, lead_service: LeadService, url: str, width: int = DESKTOP):
+def _open(browser, lead_service: LeadService, name: str, url: str, width: int = DESKTOP):
     """The page as lena (a lead) sees it, its scripts run."""
     page = _signed_in(browser, lead_service, "lena", width=width)
     page.goto(url)
@@ -53,40 +54,16 @@ def _views(page, name: str):
 
 
 def test_every_lead_page_has_unique_element_ids(lead_service, browser, pages):
-    for name, url in pages.items():
-        page = _open(browser, lead_service, url)
-        for view in _views(page, name):
-            assert duplicate_ids(page) == [], f"{view}: ids used more than once"
-        assert page.errors == [], (name, page.errors)
-        page.context.close()
+    assert id_problems(partial(_open, browser, lead_service), _views, pages) == {}
 
 
 def test_no_lead_page_has_a_serious_or_critical_accessibility_violation(lead_service, browser, pages):
-    from axe_playwright_python.sync_playwright import Axe  # noqa: PLC0415 - a test tool, loaded by this test
-
-    axe = Axe()
-    found = {}
-    for width in (DESKTOP, PHONE):
-        for name, url in pages.items():
-            page = _open(browser, lead_service, url, width=width)
-            for view in _views(page, name):
-                severe = severe_violations(axe, page)
-                if severe:
-                    found[f"{view} at {width} px"] = severe
-            page.context.close()
+    found = accessibility_problems(partial(_open, browser, lead_service), _views, pages)
     assert found == {}, json.dumps(found, indent=1, ensure_ascii=False)
 
 
 def test_every_lead_page_fits_a_390_px_wide_screen(lead_service, browser, pages):
-    wide = {}
-    for name, url in pages.items():
-        page = _open(browser, lead_service, url, width=PHONE)
-        for view in _views(page, name):
-            found = sideways(page)
-            if found:
-                wide[view] = found
-        page.context.close()
-    assert wide == {}, wide
+    assert width_problems(partial(_open, browser, lead_service), _views, pages) == {}
 
 
 @screenshots
@@ -95,7 +72,7 @@ def test_phone_screenshots_for_the_docs(lead_service, browser, pages):
     phone's width (390 × 844, the first screen; the chart whole). The desktop images come from
     test_lead_ui.py's walk through the pages. Run on demand, then look at each one."""
     for stem, name, part in (("lead-home-390", "home", None), ("lead-harness-390", "harness", "#figure-verdicts")):
-        page = _open(browser, lead_service, pages[name], width=PHONE)
+        page = _open(browser, lead_service, name, pages[name], width=PHONE)
         page.set_viewport_size({"width": PHONE, "height": 844})
         target = IMAGES / f"{stem}.png"
         if part is None:

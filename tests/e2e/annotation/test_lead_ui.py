@@ -18,7 +18,6 @@ import os
 import shutil
 import subprocess
 import sys
-import time
 import urllib.request
 import uuid
 from pathlib import Path
@@ -31,7 +30,8 @@ from rcaloop.annotation.settings import AnnotationSettings
 from rcaloop.annotation.store import Store
 from rcaloop.annotation.submission import ApiState
 from tests.e2e.annotation.page_checks import DESKTOP, IMAGES, duplicate_ids
-from tests.e2e.annotation.test_review_ui import WAIT_MS, _free_port
+from tests.e2e.annotation import test_review_ui as review_ui
+from tests.e2e.annotation.test_review_ui import _free_port, _stop, _wait_http
 from tests.helpers.deployment import run_sql
 from tests.helpers.lead_seed import JOB_DIR, seed
 
@@ -71,7 +71,7 @@ class LeadService:
         self.log = (tmp / "service.log").open("w")
         self.proc = subprocess.Popen([sys.executable, "-m", "rcaloop.annotation"], env=env, stdout=self.log,
                                      stderr=subprocess.STDOUT)
-        self._wait_http()
+        _wait_http(self.proc, self.base, tmp / "service.log", "the annotation service")
 
     def store(self) -> Store:
         return Store(self.pg_url, schema=self.schema)
@@ -85,19 +85,6 @@ class LeadService:
             return await seed(state, store)
         finally:
             await store.close()
-
-    def _wait_http(self) -> None:
-        deadline = time.monotonic() + 90
-        while time.monotonic() < deadline:
-            if self.proc.poll() is not None:
-                raise AssertionError(f"the service exited: {(self.tmp / 'service.log').read_text()[-2000:]}")
-            try:
-                with urllib.request.urlopen(self.base + "/ui/login", timeout=5) as resp:
-                    if resp.status == 200:
-                        return
-            except OSError:
-                time.sleep(0.5)
-        raise AssertionError("the annotation service did not answer within 90 s")
 
     def api(self, path: str, who: str = "lena") -> object:
         request = urllib.request.Request(self.base + path, headers={"Authorization": f"Bearer {TOKENS[who]}"})
@@ -115,27 +102,13 @@ class LeadService:
             return pool.submit(asyncio.run, go()).result()
 
     def stop(self) -> None:
-        self.proc.terminate()
-        try:
-            self.proc.wait(timeout=30)
-        except subprocess.TimeoutExpired:
-            self.proc.kill()
-            self.proc.wait(timeout=10)
-        self.log.close()
+        _stop(self.proc, self.log)
         asyncio.run(run_sql(self.pg_url, f'DROP SCHEMA "{self.schema}" CASCADE'))
 
 
 def _signed_in(browser, lead_service: LeadService, who: str, width: int = DESKTOP):
-    context = browser.new_context(viewport={"width": width, "height": 900}, accept_downloads=True)
-    context.set_default_timeout(WAIT_MS)
-    page = context.new_page()
-    page.errors = []
-    page.on("pageerror", lambda exc: page.errors.append(str(exc)))
-    page.goto(lead_service.base + "/ui/login")
-    page.fill("#token", TOKENS[who])
-    page.click("button[type=submit]")
-    page.wait_for_selector("#rows")
-    return page
+    return review_ui._signed_in(browser, lead_service.base, who, TOKENS, width=width, height=900,
+                                accept_downloads=True)
 
 
 def _shot(page, name: str) -> None:

@@ -10,6 +10,7 @@ not-found page. ``rcaloop up`` as a process on real Redis, headless Chromium (te
 from __future__ import annotations
 
 import json
+from functools import partial
 
 import pytest
 
@@ -17,10 +18,10 @@ from tests.e2e.annotation.page_checks import (
     DESKTOP,
     IMAGES,
     PHONE,
-    duplicate_ids,
+    accessibility_problems,
+    id_problems,
     screenshots,
-    severe_violations,
-    sideways,
+    width_problems,
 )
 from tests.e2e.annotation.test_review_ui import (
     ROOT,
@@ -30,6 +31,7 @@ from tests.e2e.annotation.test_review_ui import (
     _ready,
     _row,
     _sign_in,
+    _signed_in,
 )
 
 
@@ -40,8 +42,7 @@ def pages(pipeline, browser) -> dict[str, str]:
     _publish(pipeline, job)
     capture = json.loads((ROOT / "examples" / "captures" / "checkout-db-pool.json").read_text())
     pipeline.xadd({"result_id": incident, "kind": "capture", "content": capture})
-    page = _page(browser, "alice")
-    _sign_in(page, pipeline.base, "alice")
+    page = _signed_in(browser, pipeline.base, "alice")
     out = {"login": pipeline.base + "/ui/login", "queue": pipeline.base + "/ui/"}
     for name, subject in (("task", job), ("alert task", incident)):
         row = _row(page, pipeline.base, subject)
@@ -82,41 +83,16 @@ def _views(page, name: str):
 
 
 def test_every_page_has_unique_element_ids(pipeline, browser, pages):
-    for name, url in pages.items():
-        page = _open(browser, pipeline, name, url)
-        for view in _views(page, name):
-            dupes = duplicate_ids(page)
-            assert dupes == [], f"{view}: ids used more than once: {dupes}"
-        assert page.errors == [], (name, page.errors)
-        page.context.close()
+    assert id_problems(partial(_open, browser, pipeline), _views, pages) == {}
 
 
 def test_no_page_has_a_serious_or_critical_accessibility_violation(pipeline, browser, pages):
-    from axe_playwright_python.sync_playwright import Axe  # noqa: PLC0415 - a test tool, loaded by this test
-
-    axe = Axe()
-    found = {}
-    for width in (DESKTOP, PHONE):
-        for name, url in pages.items():
-            page = _open(browser, pipeline, name, url, width=width)
-            for view in _views(page, name):
-                severe = severe_violations(axe, page)
-                if severe:
-                    found[f"{view} at {width} px"] = severe
-            page.context.close()
+    found = accessibility_problems(partial(_open, browser, pipeline), _views, pages)
     assert found == {}, json.dumps(found, indent=1, ensure_ascii=False)
 
 
 def test_every_page_fits_a_390_px_wide_screen(pipeline, browser, pages):
-    wide = {}
-    for name, url in pages.items():
-        page = _open(browser, pipeline, name, url, width=PHONE)
-        for view in _views(page, name):
-            found = sideways(page)
-            if found:
-                wide[view] = found
-        page.context.close()
-    assert wide == {}, wide
+    assert width_problems(partial(_open, browser, pipeline), _views, pages) == {}
 
 
 @screenshots

@@ -18,6 +18,7 @@ import time
 import urllib.request
 import uuid
 from pathlib import Path
+from typing import IO
 
 import pytest
 import redis as redis_lib
@@ -56,6 +57,32 @@ def _free_port() -> int:
         return s.getsockname()[1]
 
 
+def _wait_http(proc: subprocess.Popen, base: str, log: Path, what: str) -> None:
+    """Until the UI's sign-in page answers (90 s at most); the end of ``log`` when ``what`` exits first."""
+    deadline = time.monotonic() + 90
+    while time.monotonic() < deadline:
+        if proc.poll() is not None:
+            raise AssertionError(f"{what} exited: {log.read_text()[-2000:]}")
+        try:
+            with urllib.request.urlopen(base + "/ui/login", timeout=5) as resp:
+                if resp.status == 200:
+                    return
+        except OSError:
+            time.sleep(0.5)
+    raise AssertionError(f"{what} did not answer within 90 s")
+
+
+def _stop(proc: subprocess.Popen, log: IO[str]) -> None:
+    """SIGTERM, SIGKILL after 30 s; then its log is closed."""
+    proc.terminate()
+    try:
+        proc.wait(timeout=30)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        proc.wait(timeout=10)
+    log.close()
+
+
 class Pipeline:
     """``rcaloop up`` as a process: every service plus the review UI, on a private stream prefix."""
 
@@ -82,20 +109,7 @@ class Pipeline:
             [exe, "up", "--http-port", str(self.port), "--metrics-port", "0"], env=self.env, stdout=self.log,
             stderr=subprocess.STDOUT,
         )
-        self._wait_http()
-
-    def _wait_http(self) -> None:
-        deadline = time.monotonic() + 90
-        while time.monotonic() < deadline:
-            if self.proc.poll() is not None:
-                raise AssertionError(f"rcaloop up exited: {(self.tmp / 'up.log').read_text()[-2000:]}")
-            try:
-                with urllib.request.urlopen(self.base + "/ui/login", timeout=5) as resp:
-                    if resp.status == 200:
-                        return
-            except OSError:
-                time.sleep(0.5)
-        raise AssertionError("the review UI did not answer within 90 s")
+        _wait_http(self.proc, self.base, self.tmp / "up.log", "rcaloop up")
 
     def xadd(self, raw: dict) -> None:
         """Publish as an external agent does: plain redis-cli, one ``payload`` field."""
@@ -108,18 +122,12 @@ class Pipeline:
         )
 
     def stop(self) -> None:
-        self.proc.terminate()
-        try:
-            self.proc.wait(timeout=30)
-        except subprocess.TimeoutExpired:
-            self.proc.kill()
-            self.proc.wait(timeout=10)
-        self.log.close()
+        _stop(self.proc, self.log)
         delete_prefixed(self.redis_url, self.prefix)
 
 
-def _page(browser, who: str, width: int = 1400, height: int = 1000):
-    context = browser.new_context(viewport={"width": width, "height": height})
+def _page(browser, who: str, width: int = 1400, height: int = 1000, **options):
+    context = browser.new_context(viewport={"width": width, "height": height}, **options)
     context.set_default_timeout(WAIT_MS)
     page = context.new_page()
     errors: list[str] = []
@@ -128,11 +136,18 @@ def _page(browser, who: str, width: int = 1400, height: int = 1000):
     return page
 
 
-def _sign_in(page, base: str, who: str) -> None:
+def _sign_in(page, base: str, who: str, tokens: dict[str, str] = TOKENS) -> None:
     page.goto(base + "/")
-    page.fill("#token", TOKENS[who])
+    page.fill("#token", tokens[who])
     page.click("button[type=submit]")
     page.wait_for_selector("#rows")
+
+
+def _signed_in(browser, base: str, who: str, tokens: dict[str, str] = TOKENS, **page_options):
+    """A new browser page, ``who`` signed in with their token from ``tokens``: the queue is open."""
+    page = _page(browser, who, **page_options)
+    _sign_in(page, base, who, tokens)
+    return page
 
 
 def _ready(page, selector: str) -> None:
@@ -185,8 +200,7 @@ def _annotations(pipeline: Pipeline) -> list[dict]:
 def test_reviewer_annotates_a_streamed_result_in_the_browser(pipeline, browser):
     job = "880001"
     _publish(pipeline, job)
-    page = _page(browser, "alice")
-    _sign_in(page, pipeline.base, "alice")
+    page = _signed_in(browser, pipeline.base, "alice")
     _row(page, pipeline.base, job).locator("button", has_text="Claim").click()
     _ready(page, "#review")
     assert page.locator("#lease .badge", has_text="leased to you").count() == 1
@@ -275,8 +289,7 @@ def test_agent_text_renders_inert(pipeline, browser):
         step5["recommendations"][0]["action"] = "See [the runbook](javascript:alert(1)) <script>alert(1)</script>"
 
     _publish(pipeline, job, poison)
-    page = _page(browser, "alice")
-    _sign_in(page, pipeline.base, "alice")
+    page = _signed_in(browser, pipeline.base, "alice")
     _row(page, pipeline.base, job).locator("button", has_text="Claim").click()
     _ready(page, "#review")
     page.locator("#report summary").click()
@@ -292,15 +305,13 @@ def test_agent_text_renders_inert(pipeline, browser):
 def test_second_reviewer_cannot_take_a_task_past_its_overlap(pipeline, browser):
     job = "880003"
     _publish(pipeline, job)
-    alice = _page(browser, "alice")
-    _sign_in(alice, pipeline.base, "alice")
+    alice = _signed_in(browser, pipeline.base, "alice")
     row = _row(alice, pipeline.base, job)
     task_id = row.get_attribute("data-task")
     row.locator("button", has_text="Claim").click()
     _ready(alice, "#review")
 
-    bob = _page(browser, "bob")
-    _sign_in(bob, pipeline.base, "bob")
+    bob = _signed_in(browser, pipeline.base, "bob")
     bob_row = _row(bob, pipeline.base, job)
     assert bob_row.locator("button", has_text="Claim").count() == 0 and "full" in bob_row.inner_text()
     own = {"Origin": pipeline.base}  # as the UI's own page would send it
@@ -321,8 +332,7 @@ def test_second_reviewer_cannot_take_a_task_past_its_overlap(pipeline, browser):
 def test_incident_view_opens_for_a_capture_without_diagnostics(pipeline, browser):
     capture = json.loads((ROOT / "examples" / "captures" / "kafka-consumer-lag-legacy.json").read_text())
     pipeline.xadd({"result_id": "incident-880004", "kind": "capture", "content": capture})
-    page = _page(browser, "alice")
-    _sign_in(page, pipeline.base, "alice")
+    page = _signed_in(browser, pipeline.base, "alice")
     _row(page, pipeline.base, "incident-880004").locator("button", has_text="Claim").click()
     _ready(page, "#evaluation-form")
     assert "Not recorded for this run" in page.locator("#harness").inner_text()
@@ -377,8 +387,7 @@ class _AttackerSite:
 def test_a_page_on_another_port_cannot_make_a_signed_in_reviewer_claim_or_sign_in(pipeline, browser):
     job = "880009"
     _publish(pipeline, job)
-    alice = _page(browser, "alice")
-    _sign_in(alice, pipeline.base, "alice")
+    alice = _signed_in(browser, pipeline.base, "alice")
     _row(alice, pipeline.base, job)  # the task is in the queue
     attacker = _AttackerSite(pipeline.base)
     try:

@@ -34,6 +34,7 @@ from tests.e2e.annotation.test_review_ui import (
     _ready,
     _row,
     _sign_in,
+    _signed_in,
 )
 
 ANSWERS = ROOT / "tests" / "fixtures" / "annotation" / "answers_1234567.txt"
@@ -71,8 +72,7 @@ def _submitted(page) -> None:
 def test_the_root_cause_confidence_the_reviewer_picks_is_stored(pipeline, browser):
     job = "881001"
     _publish(pipeline, job)  # the agent says "high"
-    page = _page(browser, "alice")
-    _sign_in(page, pipeline.base, "alice")
+    page = _signed_in(browser, pipeline.base, "alice")
     _claim(page, pipeline.base, job)
     assert page.locator("#confidence").evaluate("n => n.tagName") == "SELECT"
     page.select_option("#confidence", "medium")
@@ -86,8 +86,7 @@ def test_the_root_cause_confidence_the_reviewer_picks_is_stored(pipeline, browse
 def test_yes_to_question_5_gives_one_alternative_row_and_an_empty_row_never_blocks(pipeline, browser):
     job = "881002"
     _publish(pipeline, job)  # the agent considered one alternative
-    page = _page(browser, "alice")
-    _sign_in(page, pipeline.base, "alice")
+    page = _signed_in(browser, pipeline.base, "alice")
     _claim(page, pipeline.base, job)
     rows = page.locator("#alternatives .alternative")
     assert rows.count() == 1
@@ -110,8 +109,7 @@ def test_yes_to_question_5_gives_one_alternative_row_and_an_empty_row_never_bloc
 def test_a_filled_alternative_is_submitted_and_no_takes_the_empty_row_away(pipeline, browser):
     job = "881003"
     _publish(pipeline, job)
-    page = _page(browser, "alice")
-    _sign_in(page, pipeline.base, "alice")
+    page = _signed_in(browser, pipeline.base, "alice")
     _claim(page, pipeline.base, job)
     rows = page.locator("#alternatives .alternative")
     page.locator("#q5 .yesno button[data-value=yes]").click()
@@ -167,8 +165,7 @@ def test_the_lease_is_kept_while_the_tab_is_hidden(short_leases, browser):
         alice.wait_for_timeout(1000)
     assert extended and set(extended) == {200}, extended
     assert alice.locator("#lease").get_attribute("data-status") == "leased"
-    bob = _page(browser, "bob")
-    _sign_in(bob, short_leases.base, "bob")
+    bob = _signed_in(browser, short_leases.base, "bob")
     row = _row(bob, short_leases.base, job)
     assert row.locator("button", has_text="Claim").count() == 0 and "full" in row.inner_text()
 
@@ -176,8 +173,7 @@ def test_the_lease_is_kept_while_the_tab_is_hidden(short_leases, browser):
 def test_a_lease_released_elsewhere_shows_as_lost_with_the_reason(short_leases, browser):
     job = "881102"
     _publish(short_leases, job)
-    alice = _page(browser, "alice")
-    _sign_in(alice, short_leases.base, "alice")
+    alice = _signed_in(browser, short_leases.base, "alice")
     task_id = _claim(alice, short_leases.base, job)
     assert alice.locator("#lease-badge").inner_text() == "leased to you"
     assert alice.locator("#claim-this").is_hidden()
@@ -195,8 +191,7 @@ def test_a_lease_released_elsewhere_shows_as_lost_with_the_reason(short_leases, 
 def test_failing_extensions_show_the_reason_then_the_expiry(short_leases, browser):
     job = "881103"
     _publish(short_leases, job)
-    alice = _page(browser, "alice")
-    _sign_in(alice, short_leases.base, "alice")
+    alice = _signed_in(browser, short_leases.base, "alice")
     _claim(alice, short_leases.base, job)
     # the session ends in another tab: every extension now fails with 401
     alice.request.post(f"{short_leases.base}/ui/logout", headers={"Origin": short_leases.base}, max_redirects=0)
@@ -223,8 +218,7 @@ def test_submit_and_next_opens_the_next_task_then_says_none_is_left(own_queue, b
     first, second = "881201", "881202"
     _publish(own_queue, first)
     _publish(own_queue, second)
-    page = _page(browser, "alice")
-    _sign_in(page, own_queue.base, "alice")
+    page = _signed_in(browser, own_queue.base, "alice")
     _row(page, own_queue.base, second)  # both tasks are in the queue
     task_id = _claim(page, own_queue.base, first)
     _answer_all(page)
@@ -244,8 +238,7 @@ def test_submit_and_next_opens_the_next_task_then_says_none_is_left(own_queue, b
 def test_the_queue_search_finds_text_in_job_ids_titles_and_result_ids(pipeline, browser):
     job = "8813057"
     _publish(pipeline, job)
-    page = _page(browser, "alice")
-    _sign_in(page, pipeline.base, "alice")
+    page = _signed_in(browser, pipeline.base, "alice")
     row = _row(page, pipeline.base, job)
     title = row.locator("td").nth(3).inner_text()
     for text in ("81305", title[3:15].upper(), f"JOB-{job}"[:9]):
@@ -276,8 +269,7 @@ def urllib_quote(text: str) -> str:
 def test_rcaloop_annotate_still_reads_the_job_after_a_review_in_the_ui(pipeline, browser):
     job = "881401"
     _publish(pipeline, job)
-    page = _page(browser, "alice")
-    _sign_in(page, pipeline.base, "alice")
+    page = _signed_in(browser, pipeline.base, "alice")
     _claim(page, pipeline.base, job)
     _answer_all(page)
     page.keyboard.press("Control+Enter")
@@ -328,8 +320,7 @@ def test_a_sample_gets_the_same_verdict_from_demo_and_from_up(pipeline, browser,
     done = subprocess.run([exe, "submit", str(sample)], env=pipeline.env, capture_output=True, text=True, timeout=120,
                           stdin=subprocess.DEVNULL)
     assert done.returncode == 0, done.stdout + done.stderr
-    page = _page(browser, "alice")
-    _sign_in(page, pipeline.base, "alice")
+    page = _signed_in(browser, pipeline.base, "alice")
     row = _row(page, pipeline.base, "checkout-5xx")
     assert row.locator("span[class*='v-']").inner_text() == verdict
     assert row.locator("td.num").first.inner_text() == f"{score:.0f}"

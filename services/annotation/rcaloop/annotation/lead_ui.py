@@ -9,7 +9,10 @@ body every rcaloop API and UI call answers.
 
 from __future__ import annotations
 
+import functools
+import inspect
 import json
+from collections.abc import Awaitable, Callable
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -52,6 +55,24 @@ class _Lead:
         self.ui.store()
         return who.name
 
+    def signed_in(self, handler: Callable[..., Awaitable[Any]]) -> Callable[..., Awaitable[Any]]:
+        """A page's handler behind ``lead``: it is called with ``who`` (and ``request`` when it names
+        one) and FastAPI sees its other parameters; signed out → the sign-in page."""
+        params = inspect.signature(handler).parameters
+        wants_request = "request" in params
+
+        @functools.wraps(handler)
+        async def route(request: Request, **kwargs: Any) -> Any:
+            who = await self.lead(request)
+            if isinstance(who, RedirectResponse):
+                return who
+            return await handler(who=who, **({"request": request} if wants_request else {}), **kwargs)
+
+        first = inspect.Parameter("request", inspect.Parameter.POSITIONAL_OR_KEYWORD, annotation=Request)
+        route.__signature__ = inspect.Signature(  # type: ignore[attr-defined]
+            [first, *(p for name, p in params.items() if name not in ("request", "who"))])
+        return route
+
     def page(self, name: str, status: int = 200, **context: Any):
         return self.ui.page(name, status=status, **context)
 
@@ -79,10 +100,8 @@ def build_router(state: ApiState) -> APIRouter:
 
 def _home_routes(router: APIRouter, lead: _Lead) -> None:
     @router.get("/ui/lead")
-    async def home(request: Request):
-        who = await lead.lead(request)
-        if isinstance(who, RedirectResponse):
-            return who
+    @lead.signed_in
+    async def home(who: str):
         return lead.page("lead_home.html", who=who, summary=await lead_reports.summary(lead.ui.store()))
 
     @router.get("/ui/lead/static/{name}")
@@ -102,10 +121,8 @@ async def _form(request: Request) -> dict[str, str]:
 
 def _adjudication_routes(router: APIRouter, lead: _Lead) -> None:
     @router.get("/ui/lead/adjudications")
-    async def adjudications(request: Request, state: str = "disputed"):
-        who = await lead.lead(request)
-        if isinstance(who, RedirectResponse):
-            return who
+    @lead.signed_in
+    async def adjudications(who: str, state: str = "disputed"):
         state = state if state in (*STATES, "all") else "disputed"
         rows = await lead.ui.store().outcomes(state=None if state == "all" else state, limit=500)
         tasks = {r["task_id"]: await lead.ui.store().task(r["task_id"]) for r in rows}
@@ -133,17 +150,13 @@ def _adjudication_routes(router: APIRouter, lead: _Lead) -> None:
         )
 
     @router.get("/ui/lead/adjudications/{task_id}")
-    async def adjudication(task_id: str, request: Request, note: str = ""):
-        who = await lead.lead(request)
-        if isinstance(who, RedirectResponse):
-            return who
+    @lead.signed_in
+    async def adjudication(task_id: str, request: Request, who: str, note: str = ""):
         return await task_page(request, who, task_id, note=note)
 
     @router.post("/ui/lead/adjudications/{task_id}/decision")
-    async def decide(task_id: str, request: Request):
-        who = await lead.lead(request)
-        if isinstance(who, RedirectResponse):
-            return who
+    @lead.signed_in
+    async def decide(task_id: str, request: Request, who: str):
         form = await _form(request)
         adopt, text, comment = form.get("adopt") or None, form.get("review"), (form.get("comment") or "")[:2000]
         task = await lead.ui.store().task(task_id)
@@ -172,10 +185,8 @@ def _adjudication_routes(router: APIRouter, lead: _Lead) -> None:
 
 def _figure_routes(router: APIRouter, lead: _Lead) -> None:
     @router.get("/ui/lead/agreement")
-    async def agreement(request: Request):
-        who = await lead.lead(request)
-        if isinstance(who, RedirectResponse):
-            return who
+    @lead.signed_in
+    async def agreement(who: str):
         figures = await reports.agreement_figures(lead.ui.store())
         per_reviewer = await lead_reports.reviewer_agreement(lead.ui.store())
         trend = {}
@@ -188,10 +199,8 @@ def _figure_routes(router: APIRouter, lead: _Lead) -> None:
         return lead.page("lead_agreement.html", who=who, figures=figures, reviewers=per_reviewer, trend=trend)
 
     @router.get("/ui/lead/charts/harness")
-    async def harness(request: Request):
-        who = await lead.lead(request)
-        if isinstance(who, RedirectResponse):
-            return who
+    @lead.signed_in
+    async def harness(who: str):
         mix = await lead_reports.verdict_mix(lead.ui.store())
         rules = await lead_reports.failing_rules(lead.ui.store())
         days = [d["day"] for d in mix["days"]]
@@ -205,10 +214,8 @@ def _figure_routes(router: APIRouter, lead: _Lead) -> None:
                          rules_chart=rules_chart)
 
     @router.get("/ui/lead/charts/throughput")
-    async def throughput(request: Request):
-        who = await lead.lead(request)
-        if isinstance(who, RedirectResponse):
-            return who
+    @lead.signed_in
+    async def throughput(who: str):
         data = await lead_reports.throughput(lead.ui.store())
         days = [d["day"] for d in data["days"]]
         chart = charts.lines("chart-throughput", "Review throughput and backlog per day", days,
@@ -218,10 +225,8 @@ def _figure_routes(router: APIRouter, lead: _Lead) -> None:
         return lead.page("lead_throughput.html", who=who, data=data, chart=chart)
 
     @router.get("/ui/lead/charts/calibration")
-    async def calibration(request: Request):
-        who = await lead.lead(request)
-        if isinstance(who, RedirectResponse):
-            return who
+    @lead.signed_in
+    async def calibration(who: str):
         data = await lead_reports.calibration(lead.ui.store())
         diagrams = [charts.reliability(f"chart-calibration-{g['group']}", f"Calibration: {g['group']} outputs",
                                        g["levels"]) for g in data["groups"]]
@@ -230,10 +235,8 @@ def _figure_routes(router: APIRouter, lead: _Lead) -> None:
 
 def _export_routes(router: APIRouter, lead: _Lead) -> None:
     @router.get("/ui/lead/export")
-    async def export_page(request: Request):
-        who = await lead.lead(request)
-        if isinstance(who, RedirectResponse):
-            return who
+    @lead.signed_in
+    async def export_page(who: str):
         records = await reports.export_records(lead.ui.store())
         counts: dict[str, int] = {}
         for r in records:
@@ -241,11 +244,8 @@ def _export_routes(router: APIRouter, lead: _Lead) -> None:
         return lead.page("lead_export.html", who=who, total=len(records), counts=counts, categories=CATEGORIES)
 
     @router.get("/ui/lead/export/download")
-    async def download(request: Request, format: str = "jsonl", since: str = "", category: str = "",
-                       agreed_only: str = ""):
-        who = await lead.lead(request)
-        if isinstance(who, RedirectResponse):
-            return who
+    @lead.signed_in
+    async def download(who: str, format: str = "jsonl", since: str = "", category: str = "", agreed_only: str = ""):
         if format not in ("jsonl", "csv"):
             raise api_error(422, "invalid_parameter", "format is jsonl or csv")
         if category and category not in CATEGORIES:
