@@ -65,3 +65,10 @@ def test_a_metric_that_repeats_the_alerts_value_restates_it():
     fired = "FIRING: KafkaDiskUsageHigh broker=kafka-2 mount=/var/lib/kafka used=94% threshold=90%"
     assert alert.restates(fired, "kafka-2 /var/lib/kafka 94% used")
     assert not alert.restates(fired, "kafka-2 /var/lib/kafka retention.bytes unset")
+
+
+def test_the_failed_runs_own_item_about_the_failed_task_is_the_failure():
+    fired = "failed task Login to vault and fetch cluster credentials on bastion-01: permission denied (403)"
+    start = "task start: Login to vault and fetch cluster credentials"
+    assert not alert.restates(fired, start)  # another collector quoting the task's name reports nothing
+    assert alert.restates(fired, start, same_run=True)  # the run's own start line is the failed task itself
