@@ -13,6 +13,8 @@ from rcaloop.shared.catalog import bundled_catalog
 from rcaloop.shared.signatures import match
 
 BUNDLED = bundled_catalog()
+NEXT = f"{BUNDLED.version}+sidecar"
+"""A proposed version after the bundled one (whatever the bundled one is called)."""
 SIDECAR_LINE = "sidecar istio-proxy: upstream connect error or disconnect/reset before headers. reset reason: overflow"
 
 
@@ -55,7 +57,7 @@ async def test_a_catalog_round_trips_and_its_graph_holds_every_listing(store):
 
 async def test_catalog_saves_are_compare_and_set_and_the_last_activated_is_active(store):
     first = await store.insert_catalog(core.propose_catalog(BUNDLED, proposed_by="mira", against=None))
-    second = await store.insert_catalog(core.propose_catalog(_with_signature("2026.12.2"), proposed_by="mira",
+    second = await store.insert_catalog(core.propose_catalog(_with_signature(NEXT), proposed_by="mira",
                                                              against=BUNDLED))
     for package in (first, second):
         result = core.decide(package, "approve", "mira")
@@ -82,7 +84,7 @@ async def test_a_new_installation_activates_the_bundled_catalog_once(workflow):
 
 async def test_a_new_signature_arrives_by_proposal_and_approval_and_leaves_by_rejection(workflow):
     await workflow.offer_bundled_catalog()
-    proposed = _with_signature("2026.12.2")
+    proposed = _with_signature(NEXT)
     assert not any(m.family == "upstream_5xx" and "overflow" in m.signature for m in match(BUNDLED, SIDECAR_LINE))
     package, events = await workflow.propose_catalog(proposed, "mira")
     assert [e.kind for e in events] == ["candidate"] and events[0].catalog is None
@@ -105,10 +107,10 @@ async def test_a_new_signature_arrives_by_proposal_and_approval_and_leaves_by_re
 
 async def test_a_version_is_one_content(workflow):
     await workflow.offer_bundled_catalog()
-    proposed = _with_signature("2026.12.2")
+    proposed = _with_signature(NEXT)
     await workflow.propose_catalog(proposed, "mira")
-    assert await workflow.propose_catalog(proposed, "mira") == (await workflow.store.get_catalog("kc-2026.12.2"), [])
-    other = _with_signature("2026.12.2").model_copy(update={"families": proposed.families[:-1]})
+    assert await workflow.propose_catalog(proposed, "mira") == (await workflow.store.get_catalog(f"kc-{NEXT}"), [])
+    other = _with_signature(NEXT).model_copy(update={"families": proposed.families[:-1]})
     with pytest.raises(DecisionError) as refused:
         await workflow.propose_catalog(FamilyCatalog.model_validate(other.model_dump()), "mira")
     assert refused.value.issue.code == "KC409" and refused.value.status == 409
@@ -128,7 +130,7 @@ async def test_a_release_with_a_newer_bundled_catalog_offers_it_to_reviewers(wor
 
 async def test_the_snapshot_serves_the_active_catalog_while_the_store_is_down(workflow):
     await workflow.offer_bundled_catalog()
-    package, _ = await workflow.propose_catalog(_with_signature("2026.12.2"), "mira")
+    package, _ = await workflow.propose_catalog(_with_signature(NEXT), "mira")
     await workflow.decide_catalog(package.package_id, "approve", "mira")
     served = await runtime_snapshot(UnreachableStore(), workflow.cache)  # type: ignore[arg-type]
-    assert served.stale and served.catalog.version == "2026.12.2" and served.catalog_package_id == package.package_id
+    assert served.stale and served.catalog.version == NEXT and served.catalog_package_id == package.package_id

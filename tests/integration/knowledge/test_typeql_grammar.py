@@ -106,7 +106,8 @@ def _drifted_schema() -> str:
 def _catalog_graph(full: bool) -> graph.CatalogGraph:
     """The bundled catalog as the graph writes it (full), or a small one full of hostile values."""
     if full:
-        package = CatalogPackage(package_id="kc-2026.12.1", catalog=bundled_catalog(), state="activated",
+        bundled = bundled_catalog()
+        package = CatalogPackage(package_id=f"kc-{bundled.version}", catalog=bundled, state="activated",
                                  activated_at=AT)
         package.history.append(PackageDecision(decision="approve", reviewer="mira" + NASTY, at=AT,
                                                from_state="candidate", to_state="activated"))
