@@ -198,6 +198,20 @@ def elsewhere(alert_namespaces: tuple[str, ...], names: tuple[str, ...], *parts:
     return bool(seen) and not seen & set(alert_namespaces)
 
 
+_WORKLOAD = re.compile(
+    r"(?<![\w/.-])(?:deployment|deploy|pods?|statefulset|sts|daemonset|ds|replicaset|rs)(?:\s*[=/]\s*[\"']?|\s+)"
+    r"(?:[a-z0-9][a-z0-9-]{0,62}/)?([a-z0-9][a-z0-9-]{1,126}[a-z0-9])(?![\w.])", re.I)
+"""A Kubernetes workload named in an observation's text (``pod checkout-7f9…``, ``deployment=cart``)."""
+
+
+def names_another(names: tuple[str, ...], text: str) -> bool:
+    """The text names another workload than the targets, after its kind or as a label's value (``pod
+    checkout-7f9…``, ``deployment=cart`` under a title naming ``payments``): a title's label cannot make it an
+    observation of the target."""
+    named = {workload(m.group(1)) for m in _WORKLOAD.finditer(text or "")}
+    return any(n not in names and len(n) >= MIN_TARGET and n not in NOT_A_NAME for n in named)
+
+
 def mentions(names: tuple[str, ...], *parts: Any) -> bool:
     """Does any part (title, text, value) name one of the target workloads — itself or one of its
     pods (``payments-7d4b9c8f6-q8w2x`` is ``payments``; ``payments-gateway-…`` is not)?"""

@@ -317,7 +317,8 @@ def _from_artifact(
     verified = (
         history is None
         and group in OBSERVING_GROUPS
-        and alert.mentions(run.targets, artifact.title, text, value)
+        and (alert.mentions(run.targets, text, value)
+             or (alert.mentions(run.targets, artifact.title) and not alert.names_another(run.targets, text)))
         and not alert.elsewhere(run.namespaces, run.targets, artifact.title, text, value)
     )
     symptom = (

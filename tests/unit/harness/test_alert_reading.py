@@ -72,3 +72,9 @@ def test_the_failed_runs_own_item_about_the_failed_task_is_the_failure():
     start = "task start: Login to vault and fetch cluster credentials"
     assert not alert.restates(fired, start)  # another collector quoting the task's name reports nothing
     assert alert.restates(fired, start, same_run=True)  # the run's own start line is the failed task itself
+
+
+def test_a_title_that_names_the_target_does_not_make_a_text_about_another_workload_its_observation():
+    assert alert.names_another(("payments",), "pod checkout-7f9c4-x2kq4: Failed to pull image checkout:3.1.0")
+    assert not alert.names_another(("payments",), "Failed to pull image payments:1.9.3: manifest unknown")
+    assert not alert.names_another(("report-renderer",), 'File "/app/app/compat.py", line 4, in <module>')
