@@ -4,8 +4,9 @@ root-cause family (a capture's family, a category other than unknown, or a skill
 unless it says the cause is unknown) without at least one live observation of the alert's own
 target that supports the root cause. The alert is read for what it reports (a failed task's outcome,
 not its name; names and label keys are not status words) and for its targets (workload kind and name,
-pod, labels, an Argo Rollout) and their namespace. The observation must name the target and not
-place it in another namespace, must not restate the alert, and, when the family is one the catalog
+pod, labels, an Argo Rollout) and their namespace. The observation must name the target (in its
+text, or in its title when its text names no other workload) and not place it in another namespace,
+must not restate the alert, and, when the family is one the catalog
 knows, must show a supporting signature of that family and no refuting one (an OOM kill, a bare
 ``Pending`` or a status line verifies no image-pull failure)."""
 
