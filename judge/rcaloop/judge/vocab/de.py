@@ -25,7 +25,7 @@ WORDS: dict[str, str] = {
         downgrad, upgrad, aktualisier, restart, neu ausroll, neu deploy""",
     "destructive": "lösch, entfern, leeren, zurücksetz, vernicht, verwerf, bereinig, purge, wipe, drop, flush",
     "approval": """
-        freigabe, freigeben, gibt frei, geben frei, genehmig, zustimmung, abnahme, abgesegnet, okay von, ok von,
+        freigabe, freigeben, freigibt, gibt frei, geben frei, genehmig, zustimm, abnahme, abgesegnet, okay von, ok von,
         sign-off, signoff, approval""",
     "after_the_fact": "nachträglich, rückwirkend, im nachhinein, danach eingeholt",
     "nobody": "ich, selbst, bot, pipeline, automatisch, niemand",
