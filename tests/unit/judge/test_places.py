@@ -178,3 +178,10 @@ def test_a_ticked_box_records_what_was_done():
     assert [(i.text, i.reading.verb) for i in place] == [
         ('Failing step identified: "Install dependencies", exit 1', None),
         ("[ ] restart the runner", "restart")]
+
+
+def test_a_heading_that_routes_its_changes_through_review_holds_for_each_item():
+    report = ("# t\n## Fix (pick one, via PR)\n- install bundler 2.0.1 in `.circleci/config.yml` before `bundle "
+              "install`; rollback = revert\n## Mitigation\n- install bundler 2.0.1 on the runners\n")
+    routed, live = read_places(parsed(report))[0]
+    assert routed.reviewed and not live.reviewed

@@ -262,7 +262,9 @@ _DONE = re.compile(r"^\[[xX\u2713\u2714]\]\s+|^[\u2705\u2611\u2714]\ufe0f?\s+")
 """A ticked box (``[x] Failing step identified``, ``✅``): a record of what was done, not a step to take."""
 
 
-def _item(text: str, origin: str, role: Role, place: str, file: str | None = None) -> Item:
+def _item(text: str, origin: str, role: Role, place: str, file: str | None = None, routed: bool = False) -> Item:
+    """One item read in its role; ``routed``: its heading says its changes go through review (``via PR``), which
+    holds for each of them as if the item said it (what a change done before review says still counts)."""
     table = text.startswith(TABLE_ROW)
     text = text.removeprefix(TABLE_ROW)
     if role in (Role.ACTION, Role.NOTE, Role.CHECK, Role.PERMANENT) and not table:
@@ -285,7 +287,8 @@ def _item(text: str, origin: str, role: Role, place: str, file: str | None = Non
         bare = [items.Said(step) for step in items.command_lines(text)]
         if bare and reading.change is None:
             reading = ItemReading((*reading.said, *bare))
-    return Item(text, origin, role, place, reading, reviewed_change(text, reading, role, file))
+    reviewed = reviewed_change(f"{text} (via PR)" if routed else text, reading, role, file)
+    return Item(text, origin, role, place, reading, reviewed)
 
 
 _NAMED = frozenset({"change_verb", "object_decides", "unknown_imperative", "change_noun", "target_state"})
@@ -342,7 +345,8 @@ def report_items(markdown: str, early_exit: bool) -> list[Item]:
         else:
             role = heading_role(heading)
         name = heading_name(heading) or "preamble"
-        out += [_item(t, f"report:{name}[{i}]", role, "report") for i, t in enumerate(item_texts(body))]
+        routed = bool(heading) and _ROUTED.search(heading) is not None  # "## Fix (pick one, via PR)"
+        out += [_item(t, f"report:{name}[{i}]", role, "report", routed=routed) for i, t in enumerate(item_texts(body))]
     return out
 
 
