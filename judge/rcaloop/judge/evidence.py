@@ -69,7 +69,7 @@ SOURCE_GROUPS: tuple[tuple[str, tuple[str, ...]], ...] = (
                         "incident", "postmortems", "runbooks", "playbook", "docs", "doc", "document", "documents",
                         "memory", "embedding", "embeddings", "retrospective", "retro", "notes", "llm")),
     # ^ its weaker words (history, past …) yield to a plane word: `kubectl rollout history` is the cluster
-    ("automation platform", ("aap", "ansible", "awx", "tower", "jenkins", "step1", "job", "ci", "automation", "tekton",
+    (RUN_GROUP, ("aap", "ansible", "awx", "tower", "jenkins", "step1", "job", "ci", "automation", "tekton",
                              "buildkite", "circleci", "actions")),
     ("log search", ("splunk", "loki", "elastic", "elasticsearch", "kibana", "opensearch", "logs", "log", "step3",
                     "graylog", "journald", "journalctl", "syslog", "fluentd", "fluent", "fluentbit", "stackdriver",
@@ -254,7 +254,7 @@ def _expand(artifact: EvidenceArtifact) -> list[tuple[EvidenceArtifact, str | No
     return out
 
 
-def _utc(when: datetime | None) -> datetime | None:
+def utc(when: datetime | None) -> datetime | None:
     """A time without a zone is read as UTC (the zone can't switch a rule off)."""
     return when.replace(tzinfo=UTC) if when is not None and when.tzinfo is None else when
 
@@ -280,7 +280,7 @@ def _history_reason(artifact: EvidenceArtifact, group: str, run: _Run) -> str | 
         return "the agent marked it not live"
     if group not in OBSERVING_GROUPS and (other := _earlier_incident(artifact, run)):
         return f"it names an earlier incident ({other}), and its collector watches no running system"
-    seen = _utc(artifact.observed_at)
+    seen = utc(artifact.observed_at)
     if reference is not None and seen is not None and seen < reference - HISTORY_LOOKBACK:
         return f"observed {(reference - seen).days} days before the incident"
     return None
@@ -343,7 +343,7 @@ def _from_artifact(
             collector=artifact.source,
             symptom=symptom,
             provenance_note=_note(artifact, group, history, verified),
-            observed_at=_utc(artifact.observed_at),
+            observed_at=utc(artifact.observed_at),
             resolved=True,
         ),
         value=value,
@@ -410,8 +410,8 @@ def _own_ids(parsed: ParsedRCA) -> frozenset[str]:
 
 def _reference(parsed: ParsedRCA) -> datetime | None:
     if parsed.incident_started_at is not None:
-        return _utc(parsed.incident_started_at)
-    seen = [when for a in parsed.artifacts if (when := _utc(a.observed_at)) is not None]
+        return utc(parsed.incident_started_at)
+    seen = [when for a in parsed.artifacts if (when := utc(a.observed_at)) is not None]
     return max(seen) if seen else None
 
 

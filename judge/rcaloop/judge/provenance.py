@@ -23,7 +23,7 @@ from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from rcaloop.contracts import ParsedRCA
-from rcaloop.judge.evidence import Evidence
+from rcaloop.judge.evidence import Evidence, kind_of, kinds, utc
 
 PROD = frozenset({"prod", "production", "prd", "live"})
 NON_PROD = frozenset({"staging", "stage", "stg", "dev", "development", "qa", "test", "testing", "sandbox", "preprod",
@@ -57,8 +57,8 @@ class Findings:
 def read(parsed: ParsedRCA, evidence: list[Evidence]) -> Findings:
     out = Findings()
     scope = _scope(parsed.alert_text or "")
-    ended = _ended(parsed)
-    received, started = _utc(parsed.received_at), _utc(parsed.incident_started_at)
+    ended, received, started = (utc(when) for when in (parsed.incident_ended_at, parsed.received_at,
+                                                       parsed.incident_started_at))
     seen: dict[str, str] = {}
     for ev in evidence:
         text = f"{ev.item.title}\n{ev.item.text}"
@@ -104,12 +104,6 @@ def _other_target(scope: _Scope, text: str) -> str | None:
     return None
 
 
-def _ended(parsed: ParsedRCA) -> datetime | None:
-    """When the failed job ended: what happened later caused nothing before it."""
-    ended = parsed.incident_ended_at
-    return ended.replace(tzinfo=UTC) if ended is not None and ended.tzinfo is None else ended
-
-
 def _event_time(ev: Evidence) -> datetime | None:
     value = ev.value if isinstance(ev.value, dict) else {}
     for key in ("time", "timestamp", "ts", "at", "observed_at"):
@@ -126,17 +120,13 @@ def _after_the_fact(ev: Evidence, ended: datetime | None) -> str | None:
     return f"dated {when.isoformat()}, after the job ended ({ended.isoformat()}): it cannot have caused the failure"
 
 
-CHANGE_KINDS = frozenset({"change", "deploy", "deployment", "rollout", "release", "commit", "config_change",
-                          "configchange", "merge", "upgrade", "migration"})
+CHANGE_KINDS = kinds("change", "deploy", "deployment", "rollout", "release", "commit", "config_change", "merge",
+                     "upgrade", "migration")
 """Kinds of item whose time is when a change was made (not when someone looked)."""
 
 
-def _utc(when: datetime | None) -> datetime | None:
-    return when.replace(tzinfo=UTC) if when is not None and when.tzinfo is None else when
-
-
 def _stamped(ev: Evidence) -> datetime | None:
-    return _event_time(ev) or _utc(ev.item.observed_at)
+    return _event_time(ev) or ev.item.observed_at  # the ledger's time is in UTC already
 
 
 def _not_yet(ev: Evidence, received: datetime | None) -> str | None:
@@ -150,9 +140,7 @@ def _not_yet(ev: Evidence, received: datetime | None) -> str | None:
 def _changed_later(ev: Evidence, started: datetime | None) -> str | None:
     """A change made after the incident started cannot have caused it (a later change may be its mitigation)."""
     when = _stamped(ev)
-    kind = re.sub(r"[^a-z]", "", (ev.item.kind or "").lower())
-    if started is None or when is None or kind not in {re.sub(r"[^a-z]", "", k) for k in CHANGE_KINDS} \
-            or when <= started + LATE:
+    if started is None or when is None or kind_of(ev.item.kind or "") not in CHANGE_KINDS or when <= started + LATE:
         return None
     return (f"a change at {when.isoformat()}, after the incident started ({started.isoformat()}): "
             "it cannot have caused it")

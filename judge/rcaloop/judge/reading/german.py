@@ -15,19 +15,11 @@ from __future__ import annotations
 
 import re
 
-from functools import cache
-
 from rcaloop.judge.reading.steps import ACTION, CHECK_ROLE, STATEMENT, Clause, Kind, Step, commands_of, proposes_command
 from rcaloop.judge.text import CODE_TOKEN, tokenize
-from rcaloop.judge.vocab import Concept
-from rcaloop.judge.vocab import words as _words
+from rcaloop.judge.vocab import Concept, words
 from rcaloop.shared.lookalikes import fold
 
-
-@cache
-def words(concept: Concept, lang: str = "de") -> frozenset[str]:
-    """The concept's German words as the reader sees them: folded as every line is (``prüf`` → ``pruf``)."""
-    return frozenset(fold(w).lower() for w in _words(concept, lang))
 
 _FUNCTION = frozenset({
     "der", "das", "den", "dem", "des", "und", "nicht", "mit", "auf", "für", "ist", "sind", "wird", "werden", "nach",
@@ -39,12 +31,11 @@ _FUNCTION = frozenset({
 """German words that are no English words: two of them (or one beside an umlaut) make a text German."""
 _WORD = re.compile(r"[a-zäöüß]+")
 _SPAN = re.compile(r"`[^`\n]*`")
-_UNDO = re.compile(r"\b(?:ruckweg|ruckgangig|rucknahme|ruckbau|undo)|"
-                   r"\b(?:rollback|zuruck\w*|wiederherstell\w*)\s*(?::|=|durch\b|per\b|mit\b|uber\b|ist\b|ware\b)")
-"""How a step is undone: a way back named as such (``Rückweg: …``, ``rückgängig machen``), or a rollback stated as
-one (``Rollback: …``, ``zurück per …``); ``zurückrollen`` as the step itself is the change, not its way back."""
-_RERUN = frozenset({"job", "pipeline", "build", "lauf", "workflow", "testlauf", "durchlauf"})
-"""What ``erneut starten`` repeats when it repeats a run (a CI job, a pipeline): no new change."""
+_APPROVAL_NOUN = "(?:freigabe|genehmigung|zustimmung)"
+_STATED_ROLLBACK = re.compile(r"\b(?:rollback|zuruck\w*|wiederherstell\w*)\s*(?::|=|durch\b|per\b|mit\b|uber\b|ist\b|"
+                              r"ware\b)")
+"""A rollback stated as the way back (``Rollback: …``, ``zurück per …``); ``zurückrollen`` as the step itself is the
+change, not its way back."""
 
 _FOLDED_FUNCTION = frozenset(fold(w) for w in _FUNCTION)
 _UMLAUT = re.compile(r"[äöüß]")
@@ -70,16 +61,16 @@ def _infinitive(word: str) -> bool:
 
 def destructive(word: str) -> bool:
     """The German step destroys or discards (``löschen``, ``leeren``, ``zurücksetzen``)."""
-    return any(fold(word).lower().startswith(w) for w in words(Concept.DESTRUCTIVE))
+    return any(fold(word).lower().startswith(w) for w in words(Concept.DESTRUCTIVE, "de"))
 
 
 def _stem(word: str, concept: Concept) -> str | None:
-    found = [s.replace(" ", "") for s in words(concept) if word.startswith(s.replace(" ", ""))]
+    found = [s.replace(" ", "") for s in words(concept, "de") if word.startswith(s.replace(" ", ""))]
     return max(found, key=len) if found else None
 
 
 def _has(text: str, concept: Concept) -> bool:
-    return any(re.search(rf"(?<![a-zäöüß]){re.escape(w)}", fold(text)) for w in words(concept))
+    return any(re.search(rf"(?<![a-zäöüß]){re.escape(w)}", fold(text)) for w in words(concept, "de"))
 
 
 def forbids(sentence: str) -> bool:
@@ -137,12 +128,13 @@ def _word(word: str, written: str, low: list[str], i: int, role: str) -> Step | 
         return Step(Kind.INERT, stem, "report")  # "gelöscht", "neu gestartet", "zurückgerollt"
     if i and low[i - 1] == "zu" and "um" in low[:i - 1]:
         return Step(Kind.INERT, stem, "purpose")  # "um die Route zu setzen": what the step is for
-    if any(w in words(Concept.PAST_TIME) for w in before):
+    if any(w in words(Concept.PAST_TIME, "de") for w in before):
         return Step(Kind.INERT, stem, "report")  # "wurde neu gestartet", "ist bereits ausgerollt"
     noun = written[:1].isupper() and i > 0
     if stem == check and stem != change:
         return Step(Kind.CHECK, stem, "check_verb")
-    if stem in ("starten", "neustart") and any(w.rsplit("-", 1)[-1] in _RERUN for w in low[max(0, i - 4):i]):
+    if stem in ("starten", "neustart") and any(w.rsplit("-", 1)[-1] in words(Concept.RERUN_OBJECT, "de")
+                                               for w in low[max(0, i - 4):i]):
         return Step(Kind.INERT, stem, "rerun")  # "den Smoke-Job erneut starten": the same run again, no new change
     infinitive = form.endswith(("en", "ern", "eln")) or form == stem
     if role == STATEMENT and not (infinitive and i == len(low) - 1):
@@ -160,19 +152,18 @@ def approval(sentence: str) -> bool:
     low = CODE_TOKEN.sub(" ", sentence).lower()
     if not _has(low, Concept.APPROVAL) or _has(low, Concept.AFTER_THE_FACT) or same_approval(low):
         return False  # "gleiche Freigabe" points at an earlier approval: the sequence finds it, or nothing does
-    if re.search(r"\b(?:ohne|keine?n?)\s+(?:\w+\s+)?(?:freigabe|genehmigung|zustimmung)|"
-                 r"(?:freigabe|genehmigung|zustimmung)\w*\s+(?:\w+\s+)?(?:nicht|unnötig|entfällt)", low):
+    if re.search(rf"\b(?:ohne|keine?n?)\s+(?:\w+\s+)?{_APPROVAL_NOUN}|"
+                 rf"{_APPROVAL_NOUN}\w*\s+(?:\w+\s+)?(?:nicht|unnötig|entfällt)", low):
         return False
-    giver = re.search(r"(?:freigabe|genehmigung|zustimmung|sign-?off)\w*\s*(?::|durch|von|vom|des|der)?\s*([\w-]+)",
-                      low)
-    return not (giver and giver.group(1) in words(Concept.NOBODY))
+    giver = re.search(rf"(?:{_APPROVAL_NOUN}|sign-?off)\w*\s*(?::|durch|von|vom|des|der)?\s*([\w-]+)", low)
+    return not (giver and giver.group(1) in words(Concept.NOBODY, "de"))
 
 
 def guidance(sentence: str) -> bool:
     """The sentence says what the step affects or how it is undone (``Auswirkung: 10 bis 30 s pro Node``,
     ``Rückweg: unmask``); ``Auswirkung: keine`` alone is no guidance."""
     low = fold(CODE_TOKEN.sub(" ", sentence)).lower()
-    if not (_has(low, Concept.IMPACT) or _UNDO.search(low)):
+    if not (_has(low, Concept.IMPACT) or _has(low, Concept.ROLLBACK) or _STATED_ROLLBACK.search(low)):
         return False
     return not waves_off(sentence)
 
@@ -182,10 +173,9 @@ def waves_off(sentence: str) -> bool:
     low = CODE_TOKEN.sub(" ", sentence).lower().strip(" .")
     m = re.search(r"(?:auswirkung|risiko|impact)\w*\s*:?\s*(.*)$", low)
     rest = _WORD.findall(m.group(1)) if m else []
-    return bool(m) and 0 < len(rest) <= 2 and rest[0] in words(Concept.NONE_QUANTITY)
+    return bool(m) and 0 < len(rest) <= 2 and rest[0] in words(Concept.NONE_QUANTITY, "de")
 
 
 def same_approval(text: str) -> bool:
     """``gleiche Freigabe``, ``mit derselben Freigabe``: the approval given to an earlier step."""
-    return re.search(r"\b(?:gleiche[nr]?|selbe[nr]?|derselben|dieselbe)\s+(?:freigabe|genehmigung)",
-                     text.lower()) is not None
+    return re.search(rf"\b(?:gleiche[nr]?|selbe[nr]?|derselben|dieselbe)\s+{_APPROVAL_NOUN}", text.lower()) is not None

@@ -30,7 +30,7 @@ from functools import lru_cache
 
 from rcaloop.contracts import ParsedRCA
 from rcaloop.judge import lemma
-from rcaloop.judge.reading import german, items, steps
+from rcaloop.judge.reading import items, steps
 from rcaloop.judge.reading.items import ItemReading
 from rcaloop.judge.vocab import Concept, has, phrase_at, words
 from rcaloop.shared.lookalikes import fold
@@ -132,7 +132,7 @@ def heading_role(heading: str) -> Role:
             return role
     folded = fold(name).lower()  # a German heading (``Befund``, ``Maßnahmen``, ``Verworfen``): its stems
     for concept, role in HEADING_ROLES:
-        if any(w in folded for w in german.words(concept)):
+        if any(w in folded for w in words(concept, "de")):
             return role
     return Role.NOTE
 
@@ -263,8 +263,7 @@ _DONE = re.compile(r"^\[[xX\u2713\u2714]\]\s+|^[\u2705\u2611\u2714]\ufe0f?\s+")
 
 
 def _item(text: str, origin: str, role: Role, place: str, file: str | None = None, routed: bool = False) -> Item:
-    """One item read in its role; ``routed``: its heading says its changes go through review (``via PR``), which
-    holds for each of them as if the item said it (what a change done before review says still counts)."""
+    """One item read in its role; ``routed``: its heading says its changes go through review (``via PR``)."""
     table = text.startswith(TABLE_ROW)
     text = text.removeprefix(TABLE_ROW)
     if role in (Role.ACTION, Role.NOTE, Role.CHECK, Role.PERMANENT) and not table:
@@ -287,8 +286,7 @@ def _item(text: str, origin: str, role: Role, place: str, file: str | None = Non
         bare = [items.Said(step) for step in items.command_lines(text)]
         if bare and reading.change is None:
             reading = ItemReading((*reading.said, *bare))
-    reviewed = reviewed_change(f"{text} (via PR)" if routed else text, reading, role, file)
-    return Item(text, origin, role, place, reading, reviewed)
+    return Item(text, origin, role, place, reading, reviewed_change(text, reading, role, file, routed))
 
 
 _NAMED = frozenset({"change_verb", "object_decides", "unknown_imperative", "change_noun", "target_state"})
@@ -467,14 +465,15 @@ _BYPASS = re.compile(r"\bfrom the (?:mr|pr|merge request|pull request|feature|re
 _NOW = re.compile(r"\b(?:now|right away|immediately|asap|today|tonight|at once|straight away)\b", re.I)
 
 
-def reviewed_change(text: str, reading: ItemReading, role: Role, file: str | None = None) -> bool:
+def reviewed_change(text: str, reading: ItemReading, role: Role, file: str | None = None, routed: bool = False) -> bool:
     """A change delivered through review: the review checks, weighs and approves it, so it is no incident-time
     step. It says how it is delivered (a merge request, a pull request, a reviewed change), or it is a lasting
     fix (a permanent fix, a recommendation for later: a practice such as ``drop columns one release later``)
     that runs no writing command and names no change by an unknown verb unless it names what it changes (a
     file, a chart, a runbook). Either way it may not happen before its review lands (``from the MR branch``,
     ``by hand``), nor on a live system named as such (``on the running pods``), and a writing command run
-    ``now`` beside it is a step of its own."""
+    ``now`` beside it is a step of its own. A heading that says how its changes are delivered (``## Fix (via
+    PR)``) says it for each item under it."""
     changes = [s.step for s in reading.said if s.step.kind == steps.Kind.CHANGE]
     if not changes or _BYPASS.search(text) or _LIVE_PLACE.search(text):
         return False
@@ -483,7 +482,7 @@ def reviewed_change(text: str, reading: ItemReading, role: Role, file: str | Non
     if _NOW.search(text) and any(c.why == "command_writes" for c in changes):
         return False  # "land it right away with `ansible-playbook …`"
     lemmas = [lemma.lemma(w) for w in re.findall(r"[A-Za-z\u00c0-\u024f]+", text)]  # "Prüfung" is no "pr"
-    if _ROUTED.search(text) or (any(phrase_at(lemmas, i, Concept.REVIEW_ROUTE) for i in range(len(lemmas)))
+    if routed or _ROUTED.search(text) or (any(phrase_at(lemmas, i, Concept.REVIEW_ROUTE) for i in range(len(lemmas)))
                                 and not _REFERENCED.search(text)):
         return True
     if role is not Role.PERMANENT:

@@ -16,6 +16,8 @@ from __future__ import annotations
 from enum import StrEnum
 from functools import cache
 
+from rcaloop.shared.lookalikes import fold
+
 
 class Concept(StrEnum):
     CHECK = "check"
@@ -135,6 +137,8 @@ def _load() -> dict[str, dict[Concept, frozenset[str]]]:
         words: dict[Concept, frozenset[str]] = {}
         for name, text in module.WORDS.items():
             entries = frozenset(" ".join(w.split()).lower() for w in text.split(",") if w.strip())
+            if module.LANG == "de":  # read against folded lines (``prüf`` → ``pruf``), as every line is
+                entries = frozenset(fold(w) for w in entries)
             words[Concept(name)] = entries | (_lemmatized(entries) if module.LANG == "en" else frozenset())
         words[Concept.CHANGE] = words[Concept.AUTHOR] | words[Concept.OPERATE]
         out[module.LANG] = words

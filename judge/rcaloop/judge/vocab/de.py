@@ -4,7 +4,8 @@ German puts an instruction's verb last, in the infinitive (``Timer fleetweit mas
 ``cilium-agent neu starten``), joins a separable prefix to it (``neustarten``, ``zurückrollen``)
 and reports with a participle (``gelöscht``, ``neu gestartet``); ``rcaloop.judge.reading.german``
 reads a word by its stem and its form. Loan verbs keep their English stem (``rebooten``,
-``cordonen``, ``downgraden``).
+``cordonen``, ``downgraden``). Entries are written with their umlauts and folded when loaded
+(``prüf`` → ``pruf``), as every line the judge reads is.
 """
 
 LANG = "de"
@@ -32,7 +33,9 @@ WORDS: dict[str, str] = {
     "impact": """
         auswirkung, ausfall, unterbrechung, betroffen, downtime, risiko, folge, impact, einschränkung,
         verzögerung, kapazität, last""",
-    "rollback": "rückweg, rückgängig, rollback, rücknahme, zurück, undo, wiederherstell, rückbau",
+    # the way back named as such; a rollback stated as one ("Rollback: …") is read by its form
+    "rollback": "rückweg, rückgängig, rücknahme, rückbau, undo",
+    "rerun_object": "job, pipeline, build, lauf, workflow, testlauf, durchlauf",
     "none_quantity": "keine, kein, keiner, nichts, null, entfällt",
     "prohibition": "nicht, niemals, nie, verboten, untersagt, unterlassen, auf keinen fall",
     "past_time": "wurde, wurden, worden, ist, sind, hat, haben, hatte, war, waren, bereits, schon, gestern",
@@ -41,7 +44,7 @@ WORDS: dict[str, str] = {
         sofort, maßnahme, jetzt, nächste schritte, empfehlung, vorschlag, abhilfe, behebung, vorgehen, kurzfristig""",
     "heading_permanent": "dauerhaft, langfristig, nachhaltig, prävention, vorbeugung, nachbereitung",
     "heading_prohibition": "nicht tun, verboten, bitte nicht, nicht machen",
-    "heading_alternative": "alternative, ausgeschlossen, hypothese, andere ursache, verworfen, geprüft und",
+    "heading_alternative": "alternative, ausgeschlossen, hypothese, andere ursache, verworfen",
     "heading_evidence": "beleg, befund, beobachtung, daten, evidenz, nachweis, indiz, signal",
     "heading_timeline": "zeitlinie, zeitverlauf, ablauf, chronologie, zeitstrahl",
     "heading_summary": "zusammenfassung, kurzfassung, überblick",
