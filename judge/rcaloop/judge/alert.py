@@ -20,6 +20,9 @@ import re
 from functools import lru_cache
 from typing import Any
 
+from rcaloop.judge import lemma
+from rcaloop.judge.vocab import Concept, has
+
 _CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])")
 GENERIC_STATUS = re.compile(
     r"\bnon[- ]?ready\b|\bnot[- ]?ready\b|\bunready\b|\bwaiting\b|\broll ?out\b|"
@@ -253,19 +256,19 @@ def fired(text: str) -> str:
                      if (m := _FEED_LINE.match(line)) is not None and m.group(1).strip().lower() == "alert")
 
 
-_FAILING = re.compile(r"\bfail|\bfatal\b|\bunable\b|\bcannot\b|\bcan'?t\b|\bno match|\btime[ds]? ?out\b|"
-                      r"\bexit(?:ed|s)?\b|\bdeadline\b|\babort|\bcrash|\bkill|\bhalt|\bstuck\b|\bnot\b|\brestart|\bback-?off\b|"
-                      r"\bunavailable\b|\bdown\b", re.I)
-"""Words of an outcome that went wrong, beyond an error signal: what a failing run reports."""
+_OUTCOME = re.compile(r"\bfatal\b|\bunable\b|\bcannot\b|\bcan'?t\b|\bnot\b|\bno match|\bexit(?:ed|s)?\b|\bdeadline\b|"
+                      r"\babort|\bkill|\bhalt|\brestart|\bback-?off\b|\btimed out\b", re.I)
+"""How a run says it went wrong beyond the symptom words of the vocabulary (``fatal``, ``exited``, ``cannot``)."""
 _MEASURE = re.compile(r"\d+(?:\.\d+)?\s?%|\b\d{2,}(?:\.\d+)?\b")
 
 
 def _reports(alert: str, text: str) -> bool:
-    """Does ``text`` report something of the failure: an error, a failing outcome or a status, or a value the
-    alert measured (``used=94%``)? A line of configuration or a healthy earlier run names what the alert
+    """Does ``text`` report something of the failure: an error, a symptom (the vocabulary's words), a failing
+    outcome or a status, or a value the alert measured (``used=94%``)? A line of configuration or a healthy earlier run names what the alert
     names but reports none of it."""
     readable = words_of(text or "")
-    if ERROR_SIGNAL.search(readable) or GENERIC_STATUS.search(readable) or _FAILING.search(readable):
+    if ERROR_SIGNAL.search(readable) or GENERIC_STATUS.search(readable) or _OUTCOME.search(readable) or any(
+            has(Concept.SYMPTOM, lemma.lemma(w)) for w in re.findall(r"[A-Za-z]+", readable)):
         return True
     measured = {m.replace(" ", "") for m in _MEASURE.findall(alert)}
     return any(m.replace(" ", "") in measured for m in _MEASURE.findall(text or ""))
