@@ -264,8 +264,8 @@ _MEASURE = re.compile(r"\d+(?:\.\d+)?\s?%|\b\d{2,}(?:\.\d+)?\b")
 
 def _reports(alert: str, text: str) -> bool:
     """Does ``text`` report something of the failure: an error, a symptom (the vocabulary's words), a failing
-    outcome or a status, or a value the alert measured (``used=94%``)? A line of configuration or a healthy earlier run names what the alert
-    names but reports none of it."""
+    outcome or a status, or a value the alert measured (``used=94%``)? A line of configuration or a healthy
+    earlier run names what the alert names but reports none of it."""
     readable = words_of(text or "")
     if ERROR_SIGNAL.search(readable) or GENERIC_STATUS.search(readable) or _OUTCOME.search(readable) or any(
             has(Concept.SYMPTOM, lemma.lemma(w)) for w in re.findall(r"[A-Za-z]+", readable)):
